@@ -1,0 +1,209 @@
+"""The one small API every game engine implements.
+
+Engines are pure: no I/O, no clock, no global randomness. All randomness comes from the seed given to
+``new_game`` (use ``random.Random(seed)`` and keep its state inside the game state if more draws happen
+later), so ``seed + action log`` replays any game exactly.
+
+Seats are small integers ``0 .. n-1``. ``None`` as a seat means a spectator (public information only).
+Actions and views are JSON-compatible ``dict``s: they are the public protocol (docs/protocol.md).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+JSON = Any
+"""A JSON-compatible value: dict / list / str / int / float / bool / None."""
+
+Seat = int
+Action = dict[str, Any]
+
+
+class EngineError(ValueError):
+    """Base class of every error an engine raises on bad input."""
+
+
+class IllegalAction(EngineError):
+    """The action is not allowed now; ``str(err)`` is a human-readable reason. State is untouched."""
+
+
+class InvalidOptions(EngineError):
+    """The game options are out of bounds or inconsistent."""
+
+
+class GameOptions(BaseModel):
+    """Base of every game's options model: immutable, unknown keys refused."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """How a seat is presented: its label ("South", "Player 1"), and its team if the game has teams."""
+
+    label: str
+    team: int | None = None
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, for logs and animations.
+
+    ``public`` is what everyone (spectators included) may know. ``private`` maps a seat to extra fields
+    only that seat may see (for example the card it drew). ``redact`` merges the two for one viewer.
+    """
+
+    kind: str
+    public: Mapping[str, JSON] = field(default_factory=dict)
+    private: Mapping[Seat, Mapping[str, JSON]] = field(default_factory=dict)
+
+    def redact(self, seat: Seat | None) -> dict[str, JSON]:
+        data: dict[str, JSON] = {"kind": self.kind, **self.public}
+        if seat is not None and seat in self.private:
+            data.update(self.private[seat])
+        return data
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a finished game.
+
+    ``scores`` has one entry per seat. ``winners`` lists the winning seats (every seat of a winning
+    team; several seats on a shared win; empty on a draw). ``ranks`` gives each seat's place (0 = first,
+    equal places for ties), which is what ratings need for multi-player results.
+    """
+
+    scores: list[float]
+    winners: list[Seat]
+    ranks: list[int]
+    summary: str = ""
+
+    @property
+    def is_draw(self) -> bool:
+        return not self.winners
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"scores": self.scores, "winners": self.winners, "ranks": self.ranks, "summary": self.summary}
+
+
+def ranks_from_scores(scores: list[float]) -> list[int]:
+    """Competition ranking: higher score is better, equal scores share a place."""
+    return [sum(1 for other in scores if other > s) for s in scores]
+
+
+S = TypeVar("S")
+O = TypeVar("O", bound=GameOptions)
+
+
+class Engine(ABC, Generic[S, O]):
+    """One game's rules. Subclasses are stateless singletons registered in ``engines.registry``.
+
+    ``apply`` never mutates its input state: it returns a new one (copy first, then change the copy).
+    """
+
+    name: ClassVar[str]
+    """Registry key, e.g. ``"tri-tac"``."""
+    title: ClassVar[str]
+    """Display name, e.g. ``"Tri-Tac"``."""
+    options_model: ClassVar[type[GameOptions]]
+
+    # ---- options and seats -------------------------------------------------------------------
+
+    def parse_options(self, raw: Mapping[str, JSON] | None) -> O:
+        """Validate raw options (defaults filled in); raise ``InvalidOptions`` with a clear reason."""
+        try:
+            return self.options_model.model_validate(dict(raw or {}))  # type: ignore[return-value]
+        except ValidationError as err:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in e['loc']) or 'options'}: {e['msg']}" for e in err.errors()
+            )
+            raise InvalidOptions(problems) from None
+
+    @abstractmethod
+    def seats(self, options: O) -> list[SeatInfo]:
+        """The seats a game with these options needs (their count is the number of players)."""
+
+    # ---- playing -----------------------------------------------------------------------------
+
+    @abstractmethod
+    def new_game(self, options: O, seed: int) -> S:
+        """A fresh game; everything random is drawn from ``seed``."""
+
+    @abstractmethod
+    def to_act(self, state: S) -> frozenset[Seat]:
+        """Seats that may act now: several on simultaneous steps, empty when the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, seat: Seat) -> list[Action]:
+        """Every legal action of ``seat`` now (empty if it may not act).
+
+        Games whose action space is too large to list may return a representative sample and document
+        it; ``apply`` is always the authority.
+        """
+
+    @abstractmethod
+    def apply(self, state: S, seat: Seat, action: Action) -> tuple[S, list[Event]]:
+        """Apply one action; raise ``IllegalAction`` (leaving ``state`` untouched) if it is not allowed.
+
+        Automatic follow-ups (an automa's play, a deal, a reveal) happen inside the same call and are
+        reported as events.
+        """
+
+    @abstractmethod
+    def view(self, state: S, seat: Seat | None) -> dict[str, JSON]:
+        """What ``seat`` may know (``None``: a spectator). Must never contain the seed or hidden cards."""
+
+    @abstractmethod
+    def timeout_action(self, state: S, seat: Seat) -> Action:
+        """The default action applied for ``seat`` when its time runs out (RULINGS.md)."""
+
+    def time_limit(self, state: S) -> float | None:
+        """Seconds the current step allows by the game's own rules (e.g. Time Challenge), or None."""
+        return None
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """The result once the game is over, else None."""
+
+    # ---- serialisation -----------------------------------------------------------------------
+
+    @abstractmethod
+    def dump(self, state: S) -> dict[str, JSON]:
+        """Canonical JSON of the full state (secrets included: for persistence only, never a view)."""
+
+    @abstractmethod
+    def load(self, data: Mapping[str, JSON]) -> S:
+        """Inverse of ``dump``: ``dump(load(dump(s))) == dump(s)``."""
+
+    # ---- helpers shared by every game --------------------------------------------------------
+
+    def is_over(self, state: S) -> bool:
+        return self.outcome(state) is not None
+
+    def describe_action(self, state: S, seat: Seat, action: Action) -> str:
+        """A one-line human-readable description for logs (override for nicer text)."""
+        return f"{self.seats_of(state)[seat].label}: {action}"
+
+    def seats_of(self, state: S) -> list[SeatInfo]:
+        return self.seats(self.options_of(state))
+
+    @abstractmethod
+    def options_of(self, state: S) -> O:
+        """The options the game was created with."""
+
+
+class Bot(ABC, Generic[S]):
+    """A server-driven player: picks an action for ``seat`` from the engine's view of the state.
+
+    Bots see only ``engine.view(state, seat)`` semantics: they must not use hidden information. They get
+    the full state for convenience of computing legal actions, and a seeded ``random.Random``.
+    """
+
+    @abstractmethod
+    def choose(self, state: S, seat: Seat, rng: Any) -> Action:
+        """An action for ``seat``; must be legal."""
