@@ -96,6 +96,14 @@ def ranks_from_scores(scores: list[float]) -> list[int]:
     return [sum(1 for other in scores if other > s) for s in scores]
 
 
+@dataclass(frozen=True)
+class Timer:
+    """A deadline the rules themselves impose: ``key`` names the step (e.g. ``"turn-17"``)."""
+
+    key: str
+    seconds: float
+
+
 S = TypeVar("S")
 O = TypeVar("O", bound=GameOptions)
 
@@ -162,8 +170,14 @@ class Engine(ABC, Generic[S, O]):
     def timeout_action(self, state: S, seat: Seat) -> Action:
         """The default action applied for ``seat`` when its time runs out (RULINGS.md)."""
 
-    def time_limit(self, state: S) -> float | None:
-        """Seconds the current step allows by the game's own rules (e.g. Time Challenge), or None."""
+    def timer(self, state: S) -> Timer | None:
+        """The clock the game's own rules put on the current step (e.g. Tri-Tac's Time Challenge, Tic Tac
+        Top's 5-second countdown), or None.
+
+        The server keeps one deadline per ``Timer.key``: it starts ``seconds`` from when a key first appears
+        and is not reset by actions that keep the same key (so a countdown is not restarted by other
+        players' moves). When it passes, ``timeout_action`` is applied for every seat in ``to_act``.
+        """
         return None
 
     @abstractmethod
