@@ -200,7 +200,9 @@ class Engine(ABC, Generic[S, O]):
         return self.outcome(state) is not None
 
     def describe_action(self, state: S, seat: Seat, action: Action) -> str:
-        """A one-line human-readable description for logs (override for nicer text)."""
+        """A one-line human-readable description for the game log, shown to EVERYONE (spectators too):
+        it must hold only public information (a committed card is "South committed a card"). ``state`` is
+        the state before the action. Override for nicer text."""
         return f"{self.seats_of(state)[seat].label}: {action}"
 
     def seats_of(self, state: S) -> list[SeatInfo]:
