@@ -1,0 +1,766 @@
+"""Tri-Tac: two players fill an N×N board and score every fresh run of three or more (RULINGS.md §4).
+
+Rules as implemented (the rulings are binding, the seed text is ``seeds/tri-tac.txt``, CC BY-SA 4.0 by
+ChapDaddy65, MysticFlare & Axii):
+
+- Players alternate placing their marker (seat 0 = X, seat 1 = O) on an empty cell; the first player is
+  drawn from the seed. The game ends when the board is full; most points wins, equal is a draw.
+- After a placement, look at the maximal run of the mover's markers through the new cell in each of the four
+  directions. A run of length >= 3 is a *new line* if none of its cells is already in the mover's scored set
+  for that direction; either way (new or not) the run's cells join that scored set. Runs shorter than 3 never
+  become scored.
+- A move with n new lines scores the sum of its lines (1 each, 2 if the line holds a special square) plus
+  n - 1 bonus. Combo Strike adds 1 when the player also scored on their own previous turn (a pass is a turn
+  without score).
+- Power Play (once per game, at least 5 points before the move): replace an opponent marker with your own;
+  it scores like a placement; the cell leaves every scored set of the opponent, who keeps their points.
+- Time Challenge: a turn not played in time is lost (``{"type": "pass"}``).
+- Dynamic Board: when the board fills and N + 2 <= 12, both players vote (simultaneously, secretly until both
+  have voted); if both say yes a ring is added (N -> N + 2, every coordinate shifts by +1) and play goes on
+  with the player who was next; otherwise the game ends.
+- Special squares: round-half-up(N²/10) cells (at least 1), drawn from the seed; a new ring gets
+  round-half-up(ring cells / 10) more, inside the ring.
+
+There is no hidden information: every seat and spectators see the same view, except that during a vote a
+player sees their own ballot and only *that* the other player has voted.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import Field
+
+from engines.base import (
+    JSON,
+    Action,
+    Bot,
+    Engine,
+    Event,
+    GameOptions,
+    IllegalAction,
+    Outcome,
+    Seat,
+    SeatInfo,
+    Timer,
+    ranks_from_scores,
+)
+from engines.registry import register
+
+Cell = tuple[int, int]
+Phase = Literal["turn", "vote", "over"]
+
+MIN_SIZE = 3
+MAX_SIZE = 12
+POWER_PLAY_THRESHOLD = 5
+MARKERS = ("X", "O")
+DIRECTIONS: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (1, 1), (1, -1))
+DIRECTION_NAMES = ("row", "column", "diagonal", "anti-diagonal")
+
+
+class TriTacOptions(GameOptions):
+    """Lobby options; the lobby renders its form from this model's JSON schema."""
+
+    size: int = Field(
+        5, ge=MIN_SIZE, le=MAX_SIZE, title="Board size", description="The board is size × size cells (3–12)."
+    )
+    power_play: bool = Field(
+        False,
+        title="Power Play",
+        description="Once per game, with at least 5 points, replace one opponent marker with your own.",
+    )
+    combo_strike: bool = Field(
+        False, title="Combo Strike", description="+1 point when you score on two of your turns in a row."
+    )
+    time_challenge: bool = Field(
+        False,
+        title="Time Challenge",
+        description="Each move has a time limit: too slow and the turn is lost.",
+    )
+    time_seconds: int = Field(
+        30,
+        ge=5,
+        le=300,
+        title="Seconds per move",
+        description="The Time Challenge limit (5–300 seconds); used only when Time Challenge is on.",
+    )
+    dynamic_board: bool = Field(
+        False,
+        title="Dynamic Board",
+        description="When the board is full, both players may vote to add a ring of cells (up to 12×12).",
+    )
+    special_squares: bool = Field(
+        False,
+        title="Special Squares",
+        description="About one cell in ten is special: a new line through one is worth 2 points.",
+    )
+
+
+@dataclass
+class TriTacState:
+    """The full game state. Treat as immutable outside this module: ``apply`` returns a fresh copy."""
+
+    options: TriTacOptions
+    size: int
+    board: list[list[int | None]]
+    special: set[Cell]
+    scores: list[int]
+    first: Seat
+    to_move: Seat
+    phase: Phase
+    votes: list[bool | None]
+    last_vote: dict[str, JSON] | None
+    power_used: list[bool]
+    scored: list[list[set[Cell]]]  # [seat][direction] -> cells already in scored runs
+    lines: list[dict[str, JSON]]  # every new line, in the current frame
+    scored_last_turn: list[bool]  # did the seat score on its own previous turn (Combo Strike)
+    move: int  # number of the current turn, from 1; passes count
+    last_move: dict[str, JSON] | None
+    ring_seed: int  # draws the special squares of rings added later
+
+    def copy(self) -> TriTacState:
+        return TriTacState(
+            options=self.options,
+            size=self.size,
+            board=[row[:] for row in self.board],
+            special=set(self.special),
+            scores=self.scores[:],
+            first=self.first,
+            to_move=self.to_move,
+            phase=self.phase,
+            votes=self.votes[:],
+            last_vote=self.last_vote,
+            power_used=self.power_used[:],
+            scored=[[set(cells) for cells in per_dir] for per_dir in self.scored],
+            lines=list(self.lines),
+            scored_last_turn=self.scored_last_turn[:],
+            move=self.move,
+            last_move=self.last_move,
+            ring_seed=self.ring_seed,
+        )
+
+
+# ---- pure helpers -------------------------------------------------------------------------------
+
+
+def special_count(cells: int) -> int:
+    """round-half-up(cells / 10), at least 1."""
+    return max(1, (cells + 5) // 10)
+
+
+def human_cell(cell: Cell) -> str:
+    """1-based, for people: ``(1, 2)`` -> ``"row 2, column 3"``."""
+    return f"row {cell[0] + 1}, column {cell[1] + 1}"
+
+
+def _run(board: list[list[int | None]], size: int, cell: Cell, d: int, seat: Seat) -> list[Cell]:
+    """The maximal run of ``seat``'s markers through ``cell`` along direction ``d``, treating ``cell``
+    itself as ``seat``'s whatever it holds. Cells are in order along the direction."""
+    dr, dc = DIRECTIONS[d]
+    r0, c0 = cell
+    before: list[Cell] = []
+    r, c = r0 - dr, c0 - dc
+    while 0 <= r < size and 0 <= c < size and board[r][c] == seat:
+        before.append((r, c))
+        r, c = r - dr, c - dc
+    before.reverse()
+    before.append(cell)
+    r, c = r0 + dr, c0 + dc
+    while 0 <= r < size and 0 <= c < size and board[r][c] == seat:
+        before.append((r, c))
+        r, c = r + dr, c + dc
+    return before
+
+
+def _evaluate(state: TriTacState, seat: Seat, cell: Cell) -> list[tuple[int, list[Cell], bool, int]]:
+    """For a marker of ``seat`` at ``cell``: each run of length >= 3 as (direction, cells, is_new, value)."""
+    found: list[tuple[int, list[Cell], bool, int]] = []
+    for d in range(4):
+        run = _run(state.board, state.size, cell, d, seat)
+        if len(run) < 3:
+            continue
+        done = state.scored[seat][d]
+        is_new = not any(c in done for c in run)
+        value = 2 if any(c in state.special for c in run) else 1
+        found.append((d, run, is_new, value))
+    return found
+
+
+def _gain(state: TriTacState, seat: Seat, cell: Cell) -> int:
+    """Points ``seat`` would score with a marker at ``cell`` now (Combo Strike included)."""
+    values = [value for _d, _run_cells, is_new, value in _evaluate(state, seat, cell) if is_new]
+    if not values:
+        return 0
+    points = sum(values) + len(values) - 1
+    if state.options.combo_strike and state.scored_last_turn[seat]:
+        points += 1
+    return points
+
+
+def _cells_json(cells: list[Cell] | set[Cell]) -> list[list[int]]:
+    return [[r, c] for r, c in sorted(cells)] if isinstance(cells, set) else [[r, c] for r, c in cells]
+
+
+def _parse_cell(action: Action, size: int) -> Cell:
+    raw = action.get("cell")
+    if not isinstance(raw, list | tuple) or len(raw) != 2:
+        raise IllegalAction('"cell" must be a list of two integers [row, column]')
+    r, c = raw
+    if not isinstance(r, int) or isinstance(r, bool) or not isinstance(c, int) or isinstance(c, bool):
+        raise IllegalAction('"cell" must be a list of two integers [row, column]')
+    if not (0 <= r < size and 0 <= c < size):
+        raise IllegalAction(f"cell [{r}, {c}] is outside the {size}×{size} board")
+    return (r, c)
+
+
+_ALLOWED_KEYS: dict[str, frozenset[str]] = {
+    "place": frozenset({"type", "cell"}),
+    "power": frozenset({"type", "cell"}),
+    "vote": frozenset({"type", "expand"}),
+    "pass": frozenset({"type"}),
+}
+
+
+class TriTacEngine(Engine[TriTacState, TriTacOptions]):
+    name = "tri-tac"
+    title = "Tri-Tac"
+    options_model = TriTacOptions
+
+    # ---- options and seats ----------------------------------------------------------------------
+
+    def seats(self, options: TriTacOptions) -> list[SeatInfo]:
+        return [SeatInfo("Player 1"), SeatInfo("Player 2")]
+
+    def options_of(self, state: TriTacState) -> TriTacOptions:
+        return state.options
+
+    def _label(self, seat: Seat) -> str:
+        return f"Player {seat + 1} ({MARKERS[seat]})"
+
+    # ---- playing --------------------------------------------------------------------------------
+
+    def new_game(self, options: TriTacOptions, seed: int) -> TriTacState:
+        rng = random.Random(seed)
+        n = options.size
+        first = rng.randrange(2)
+        special: set[Cell] = set()
+        if options.special_squares:
+            cells = [(r, c) for r in range(n) for c in range(n)]
+            special = set(rng.sample(cells, special_count(n * n)))
+        ring_seed = rng.getrandbits(62)
+        return TriTacState(
+            options=options,
+            size=n,
+            board=[[None] * n for _ in range(n)],
+            special=special,
+            scores=[0, 0],
+            first=first,
+            to_move=first,
+            phase="turn",
+            votes=[None, None],
+            last_vote=None,
+            power_used=[False, False],
+            scored=[[set() for _ in range(4)] for _ in range(2)],
+            lines=[],
+            scored_last_turn=[False, False],
+            move=1,
+            last_move=None,
+            ring_seed=ring_seed,
+        )
+
+    def to_act(self, state: TriTacState) -> frozenset[Seat]:
+        if state.phase == "turn":
+            return frozenset({state.to_move})
+        if state.phase == "vote":
+            return frozenset(s for s in (0, 1) if state.votes[s] is None)
+        return frozenset()
+
+    def can_power(self, state: TriTacState, seat: Seat) -> bool:
+        """Whether ``seat`` may use Power Play now (on its turn) or could on its turn (score and usage)."""
+        return (
+            state.options.power_play
+            and not state.power_used[seat]
+            and state.scores[seat] >= POWER_PLAY_THRESHOLD
+        )
+
+    def legal_actions(self, state: TriTacState, seat: Seat) -> list[Action]:
+        """Every placement and Power Play target; votes while voting. ``pass`` is legal on your turn but is
+        deliberately not listed (it only loses the turn; it is what a Time Challenge timeout does)."""
+        if seat not in self.to_act(state):
+            return []
+        if state.phase == "vote":
+            return [{"type": "vote", "expand": True}, {"type": "vote", "expand": False}]
+        actions: list[Action] = []
+        power = self.can_power(state, seat)
+        for r, row in enumerate(state.board):
+            for c, v in enumerate(row):
+                if v is None:
+                    actions.append({"type": "place", "cell": [r, c]})
+                elif power and v != seat:
+                    actions.append({"type": "power", "cell": [r, c]})
+        return actions
+
+    def apply(self, state: TriTacState, seat: Seat, action: Action) -> tuple[TriTacState, list[Event]]:
+        if not isinstance(action, Mapping):
+            raise IllegalAction("an action must be a JSON object")
+        kind = action.get("type")
+        if not isinstance(kind, str) or kind not in _ALLOWED_KEYS:
+            raise IllegalAction(f"unknown action type {kind!r}; expected place, power, vote or pass")
+        extra = set(action) - _ALLOWED_KEYS[kind]
+        if extra:
+            raise IllegalAction(f"unexpected field(s) for {kind!r}: {', '.join(sorted(map(str, extra)))}")
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in (0, 1):
+            raise IllegalAction(f"no seat {seat!r} in this game")
+        if state.phase == "over":
+            raise IllegalAction("the game is over")
+        if kind == "vote":
+            return self._vote(state, seat, action)
+        if state.phase == "vote":
+            raise IllegalAction("the board is full: vote whether to add a ring of cells")
+        if seat != state.to_move:
+            raise IllegalAction(f"it is {self._label(state.to_move)}'s turn")
+        if kind == "pass":
+            return self._pass(state, seat)
+        cell = _parse_cell(action, state.size)
+        r, c = cell
+        occupant = state.board[r][c]
+        if kind == "place":
+            if occupant is not None:
+                raise IllegalAction(f"cell {human_cell(cell)} is already taken")
+        else:
+            if not state.options.power_play:
+                raise IllegalAction("Power Play is not enabled in this game")
+            if state.power_used[seat]:
+                raise IllegalAction(f"{self._label(seat)} has already used Power Play")
+            if state.scores[seat] < POWER_PLAY_THRESHOLD:
+                raise IllegalAction(
+                    f"Power Play needs at least {POWER_PLAY_THRESHOLD} points (you have {state.scores[seat]})"
+                )
+            if occupant is None:
+                raise IllegalAction(
+                    f"cell {human_cell(cell)} is empty: Power Play replaces an opponent marker"
+                )
+            if occupant == seat:
+                raise IllegalAction(f"cell {human_cell(cell)} holds your own marker")
+        return self._mark(state, seat, cell, power=(kind == "power"))
+
+    def _mark(
+        self, state: TriTacState, seat: Seat, cell: Cell, *, power: bool
+    ) -> tuple[TriTacState, list[Event]]:
+        new = state.copy()
+        r, c = cell
+        opponent = 1 - seat
+        events: list[Event] = []
+        if power:
+            new.power_used[seat] = True
+            for cells in new.scored[opponent]:
+                cells.discard(cell)
+            events.append(
+                Event("power", {"seat": seat, "cell": [r, c], "marker": MARKERS[seat], "replaced": opponent})
+            )
+        else:
+            events.append(Event("placed", {"seat": seat, "cell": [r, c], "marker": MARKERS[seat]}))
+        new.board[r][c] = seat
+
+        fresh: list[dict[str, JSON]] = []
+        for d, run, is_new, value in _evaluate(new, seat, cell):
+            new.scored[seat][d].update(run)
+            if is_new:
+                fresh.append(
+                    {
+                        "seat": seat,
+                        "cells": _cells_json(run),
+                        "points": value,
+                        "move": new.move,
+                        "direction": DIRECTION_NAMES[d],
+                    }
+                )
+        points = 0
+        if fresh:
+            n = len(fresh)
+            special_extra = sum(int(line["points"]) - 1 for line in fresh)
+            bonus = n - 1
+            combo = 1 if new.options.combo_strike and new.scored_last_turn[seat] else 0
+            points = n + special_extra + bonus + combo
+            new.scores[seat] += points
+            new.lines.extend(fresh)
+            events.append(
+                Event(
+                    "lines",
+                    {
+                        "seat": seat,
+                        "lines": [{"cells": ln["cells"], "points": ln["points"]} for ln in fresh],
+                        "points": points,
+                        "breakdown": {"lines": n, "bonus": bonus, "special": special_extra, "combo": combo},
+                        "scores": new.scores[:],
+                    },
+                )
+            )
+        new.scored_last_turn[seat] = points > 0
+        new.last_move = {
+            "seat": seat,
+            "type": "power" if power else "place",
+            "cell": [r, c],
+            "points": points,
+            "move": new.move,
+        }
+        new.move += 1
+        new.to_move = opponent
+        if all(v is not None for row in new.board for v in row):
+            if new.options.dynamic_board and new.size + 2 <= MAX_SIZE:
+                new.phase = "vote"
+                new.votes = [None, None]
+                events.append(Event("vote_open", {"size": new.size, "new_size": new.size + 2}))
+            else:
+                new.phase = "over"
+                events.append(self._game_over_event(new))
+        return new, events
+
+    def _pass(self, state: TriTacState, seat: Seat) -> tuple[TriTacState, list[Event]]:
+        new = state.copy()
+        new.scored_last_turn[seat] = False
+        new.last_move = {"seat": seat, "type": "pass", "cell": None, "points": 0, "move": new.move}
+        new.move += 1
+        new.to_move = 1 - seat
+        return new, [Event("pass", {"seat": seat})]
+
+    def _vote(self, state: TriTacState, seat: Seat, action: Action) -> tuple[TriTacState, list[Event]]:
+        if state.phase != "vote":
+            raise IllegalAction("no vote is being held now")
+        expand = action.get("expand")
+        if not isinstance(expand, bool):
+            raise IllegalAction('"expand" must be true or false')
+        if state.votes[seat] is not None:
+            raise IllegalAction(f"{self._label(seat)} has already voted")
+        new = state.copy()
+        new.votes[seat] = expand
+        events = [Event("vote", {"seat": seat}, {seat: {"expand": expand}})]
+        if any(v is None for v in new.votes):
+            return new, events
+        ballots = [bool(v) for v in new.votes]
+        grow = all(ballots)
+        new.last_vote = {"votes": ballots, "expanded": grow, "size": new.size}
+        new.votes = [None, None]
+        events.append(Event("vote_result", {"votes": ballots, "expanded": grow}))
+        if grow:
+            events.append(self._expand(new))
+        else:
+            new.phase = "over"
+            events.append(self._game_over_event(new))
+        return new, events
+
+    def _expand(self, new: TriTacState) -> Event:
+        """Add a ring of empty cells around ``new`` (mutated in place; it is already a copy)."""
+        old = new.size
+        size = old + 2
+
+        def shift(cells: list[Any]) -> list[list[int]]:
+            return [[int(r) + 1, int(c) + 1] for r, c in cells]
+
+        board: list[list[int | None]] = [[None] * size for _ in range(size)]
+        for r in range(old):
+            for c in range(old):
+                board[r + 1][c + 1] = new.board[r][c]
+        new.board = board
+        new.size = size
+        new.scored = [[{(r + 1, c + 1) for r, c in cells} for cells in per_dir] for per_dir in new.scored]
+        new.lines = [{**line, "cells": shift(list(line["cells"]))} for line in new.lines]
+        if new.last_move is not None and new.last_move.get("cell") is not None:
+            new.last_move = {**new.last_move, "cell": shift([new.last_move["cell"]])[0]}
+        new.special = {(r + 1, c + 1) for r, c in new.special}
+        added: list[Cell] = []
+        if new.options.special_squares:
+            ring = [
+                (r, c) for r in range(size) for c in range(size) if r in (0, size - 1) or c in (0, size - 1)
+            ]
+            rng = random.Random(new.ring_seed * 16 + size)
+            added = sorted(rng.sample(ring, special_count(len(ring))))
+            new.special.update(added)
+        new.phase = "turn"
+        return Event("expanded", {"old_size": old, "size": size, "special_added": _cells_json(added)})
+
+    def _game_over_event(self, state: TriTacState) -> Event:
+        outcome = self.outcome(state)
+        assert outcome is not None
+        return Event("game_over", outcome.to_json())
+
+    # ---- views and timers -------------------------------------------------------------------------
+
+    def view(self, state: TriTacState, seat: Seat | None) -> dict[str, JSON]:
+        """The whole board is public. During a vote each player sees its own ballot and only whether the
+        other has voted; both ballots are shown (``last_vote``) once both are in."""
+        votes: list[dict[str, JSON]] | None = None
+        if state.phase == "vote":
+            votes = [
+                {"voted": state.votes[s] is not None, "expand": state.votes[s] if s == seat else None}
+                for s in (0, 1)
+            ]
+        board = state.board
+        lines = [
+            {
+                **line,
+                "broken": any(board[r][c] != line["seat"] for r, c in line["cells"]),
+            }
+            for line in state.lines
+        ]
+        return {
+            "size": state.size,
+            "board": [row[:] for row in board],
+            "markers": list(MARKERS),
+            "special": _cells_json(state.special),
+            "scores": state.scores[:],
+            "first": state.first,
+            "to_move": state.to_move if state.phase == "turn" else None,
+            "phase": state.phase,
+            "votes": votes,
+            "last_vote": state.last_vote,
+            "power_play": (
+                [{"used": state.power_used[s], "available": self.can_power(state, s)} for s in (0, 1)]
+                if state.options.power_play
+                else None
+            ),
+            "combo_ready": (state.scored_last_turn[:] if state.options.combo_strike else None),
+            "lines": lines,
+            "last_move": state.last_move,
+            "move": state.move,
+            "options": state.options.model_dump(),
+        }
+
+    def timeout_action(self, state: TriTacState, seat: Seat) -> Action:
+        if state.phase == "vote":
+            return {"type": "vote", "expand": False}
+        return {"type": "pass"}
+
+    def timer(self, state: TriTacState) -> Timer | None:
+        if not state.options.time_challenge:
+            return None
+        if state.phase == "turn":
+            return Timer(key=f"turn-{state.move}", seconds=state.options.time_seconds)
+        if state.phase == "vote":
+            return Timer(key=f"vote-{state.size}", seconds=state.options.time_seconds)
+        return None
+
+    def outcome(self, state: TriTacState) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        a, b = state.scores
+        if a == b:
+            winners: list[Seat] = []
+            summary = f"Draw, {a}–{b}"
+        else:
+            w = 0 if a > b else 1
+            winners = [w]
+            summary = f"{self._label(w)} wins {max(a, b)}–{min(a, b)}"
+        scores = [float(a), float(b)]
+        return Outcome(scores=scores, winners=winners, ranks=ranks_from_scores(scores), summary=summary)
+
+    def describe_action(self, state: TriTacState, seat: Seat, action: Action) -> str:
+        who = self._label(seat) if seat in (0, 1) else f"Seat {seat}"
+        try:
+            after, _events = self.apply(state, seat, action)
+        except IllegalAction as err:
+            return f"{who}: illegal action ({err})"
+        kind = action["type"]
+        if kind == "pass":
+            return f"{who} lost the turn"
+        if kind == "vote":
+            text = f"{who} voted"
+            if after.last_vote is not None and after.last_vote is not state.last_vote:
+                if after.last_vote["expanded"]:
+                    text += f"; both agreed: the board grows to {after.size}×{after.size}"
+                else:
+                    text += "; no agreement: the game ends"
+            return text
+        cell = (int(action["cell"][0]), int(action["cell"][1]))
+        if kind == "power":
+            text = f"{who} used Power Play on {human_cell(cell)}"
+        else:
+            text = f"{who} placed at {human_cell(cell)}"
+        gained = after.scores[seat] - state.scores[seat]
+        if gained:
+            n = len(after.lines) - len(state.lines)
+            plural = "s" if gained != 1 else ""
+            text += f" and scored {gained} point{plural} ({n} line{'s' if n != 1 else ''})"
+        return text
+
+    # ---- serialisation ------------------------------------------------------------------------------
+
+    def dump(self, state: TriTacState) -> dict[str, JSON]:
+        return {
+            "options": state.options.model_dump(),
+            "size": state.size,
+            "board": [row[:] for row in state.board],
+            "special": _cells_json(state.special),
+            "scores": state.scores[:],
+            "first": state.first,
+            "to_move": state.to_move,
+            "phase": state.phase,
+            "votes": state.votes[:],
+            "last_vote": _plain(state.last_vote),
+            "power_used": state.power_used[:],
+            "scored": [[_cells_json(cells) for cells in per_dir] for per_dir in state.scored],
+            "lines": _plain(state.lines),
+            "scored_last_turn": state.scored_last_turn[:],
+            "move": state.move,
+            "last_move": _plain(state.last_move),
+            "ring_seed": state.ring_seed,
+        }
+
+    def load(self, data: Mapping[str, JSON]) -> TriTacState:
+        phase = data["phase"]
+        if phase not in ("turn", "vote", "over"):
+            raise ValueError(f"bad phase {phase!r}")
+        return TriTacState(
+            options=TriTacOptions.model_validate(data["options"]),
+            size=int(data["size"]),
+            board=[[None if v is None else int(v) for v in row] for row in data["board"]],
+            special={(int(r), int(c)) for r, c in data["special"]},
+            scores=[int(s) for s in data["scores"]],
+            first=int(data["first"]),
+            to_move=int(data["to_move"]),
+            phase=phase,
+            votes=[None if v is None else bool(v) for v in data["votes"]],
+            last_vote=_plain(data["last_vote"]),
+            power_used=[bool(v) for v in data["power_used"]],
+            scored=[
+                [{(int(r), int(c)) for r, c in cells} for cells in per_dir] for per_dir in data["scored"]
+            ],
+            lines=_plain(data["lines"]),
+            scored_last_turn=[bool(v) for v in data["scored_last_turn"]],
+            move=int(data["move"]),
+            last_move=_plain(data["last_move"]),
+            ring_seed=int(data["ring_seed"]),
+        )
+
+
+def _plain(value: Any) -> Any:
+    """A deep copy of plain JSON data (tuples become lists)."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+# ---- bot ------------------------------------------------------------------------------------------
+
+
+class TriTacBot(Bot[TriTacState]):
+    """Greedy with a one-ply look at the opponent's reply.
+
+    A placement at m is worth: my points at m, minus the opponent's best immediate reply afterwards (their
+    best cell other than m; m itself too when they could Power Play it), plus small terms for lines it sets
+    up for me and windows it spoils for the opponent. The opponent's reply values can be computed once per
+    move because my marker at m never changes their runs through other empty cells. Power Play is
+    considered for the few targets that score, at a small cost for spending it. Votes: expand when ahead or
+    level and the board is still small.
+    """
+
+    SETUP_WEIGHT = (0.05, 0.4, 0.0)  # by my markers already in a clean 3-window through the cell
+    DENY_WEIGHT = 0.3
+    POWER_COST = 1.0
+    SMALL_BOARD = 7
+
+    def __init__(self, engine: TriTacEngine) -> None:
+        self.engine = engine
+
+    def choose(self, state: TriTacState, seat: Seat, rng: Any) -> Action:
+        if state.phase == "vote":
+            ahead = state.scores[seat] >= state.scores[1 - seat]
+            return {"type": "vote", "expand": bool(ahead and state.size <= self.SMALL_BOARD)}
+        opp = 1 - seat
+        size = state.size
+        board = state.board
+        empties = [(r, c) for r in range(size) for c in range(size) if board[r][c] is None]
+        mine_gain = {cell: _gain(state, seat, cell) for cell in empties}
+        opp_gain = {cell: _gain(state, opp, cell) for cell in empties}
+        opp_power = self.engine.can_power(state, opp)
+        opp_power_best = 0
+        if opp_power:
+            for r in range(size):
+                for c in range(size):
+                    if board[r][c] == seat:
+                        opp_power_best = max(opp_power_best, _gain(state, opp, (r, c)))
+        # Top two opponent replies so "best reply other than m" is O(1).
+        ranked = sorted(opp_gain.values(), reverse=True)
+        top1 = ranked[0] if ranked else 0
+        top2 = ranked[1] if len(ranked) > 1 else 0
+
+        best_value = float("-inf")
+        best: list[Action] = []
+        for cell in empties:
+            reply = top2 if opp_gain[cell] == top1 else top1
+            if opp_power:
+                reply = max(reply, opp_power_best, opp_gain[cell])
+            value = (
+                mine_gain[cell]
+                - reply
+                + 0.25 * opp_gain[cell]
+                + self._potential(state, seat, cell)
+                + self.DENY_WEIGHT * self._potential(state, opp, cell)
+            )
+            if value > best_value + 1e-9:
+                best_value, best = value, [{"type": "place", "cell": [cell[0], cell[1]]}]
+            elif abs(value - best_value) <= 1e-9:
+                best.append({"type": "place", "cell": [cell[0], cell[1]]})
+
+        if self.engine.can_power(state, seat):
+            targets = [
+                (g, (r, c))
+                for r in range(size)
+                for c in range(size)
+                if board[r][c] == opp and (g := _gain(state, seat, (r, c))) > 0
+            ]
+            targets.sort(reverse=True)
+            for g, cell in targets[:3]:
+                after = state.copy()
+                after.board[cell[0]][cell[1]] = seat
+                for cells in after.scored[opp]:
+                    cells.discard(cell)
+                reply = max((_gain(after, opp, e) for e in empties), default=0)
+                value = g - reply - self.POWER_COST
+                if value > best_value + 1e-9:
+                    best_value, best = value, [{"type": "power", "cell": [cell[0], cell[1]]}]
+        if not best:  # only possible on a full board, which never has a turn; keep the API total
+            return {"type": "pass"}
+        choice: Action = rng.choice(best)
+        return choice
+
+    def _potential(self, state: TriTacState, seat: Seat, cell: Cell) -> float:
+        """How much a marker of ``seat`` at ``cell`` sets up future lines: clean 3-windows through it."""
+        size = state.size
+        board = state.board
+        special = state.special
+        total = 0.0
+        r0, c0 = cell
+        for d, (dr, dc) in enumerate(DIRECTIONS):
+            done = state.scored[seat][d]
+            for start in (-2, -1, 0):
+                mine = 0
+                ok = True
+                has_special = False
+                for k in range(start, start + 3):
+                    r, c = r0 + k * dr, c0 + k * dc
+                    if not (0 <= r < size and 0 <= c < size):
+                        ok = False
+                        break
+                    v = board[r][c]
+                    if (r, c) in done or (v is not None and v != seat and k != 0):
+                        ok = False
+                        break
+                    if k != 0 and v == seat:
+                        mine += 1
+                    if (r, c) in special:
+                        has_special = True
+                if ok:
+                    w = self.SETUP_WEIGHT[mine]
+                    total += 2 * w if has_special else w
+        return total
+
+
+ENGINE = TriTacEngine()
+BOT = TriTacBot(ENGINE)
+register(ENGINE, BOT)
