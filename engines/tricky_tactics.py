@@ -1,0 +1,1023 @@
+"""Tricky Tactics: win tricks to Add or Remove cubes on a shared map of suit Areas, then score control.
+
+The 2-player automa text (``/work/shared/seeds/tricky-tactics-automa.txt``) is binding; the base game is a
+reconstruction decided in RULINGS.md §3 (the original base rules are not available).
+
+Players and seats
+    ``mode="automa"`` (default): two human seats (0, 1) and the automa, which sits third in clockwise order
+    (0 → 1 → automa → 0). ``mode="3p"`` / ``"4p"``: 3 or 4 human seats. Seats are humans only: the automa is
+    driven inside the engine (its plays and Actions happen inside ``apply`` and are reported as events; a play
+    it makes inside ``new_game`` shows in the view's trick with its one-line reason).
+
+    In views and events a *player id* is a seat number for a human and the string ``"automa"`` for the automa.
+    Lists "per player" (cube counts, supplies, points) follow the order of the view's ``players`` list: the
+    human seats, then the automa.
+
+Outcome
+    ``scores`` has one entry per human seat. The automa is a full player for placing: ``ranks`` are places
+    among *all* players, automa included, after the tie-breaks (points, then Locations controlled at the last
+    scoring, then cubes on the map, else shared). ``winners`` are the human seats in first place; if the
+    automa alone is first, ``winners`` is empty (the summary says the automa won). The automa's score is in
+    the view and the summary.
+
+Who sees what
+    Everyone: cards played (the trick in progress and this round's finished tricks), the map, supplies,
+    scores, hand sizes, the automa's public Reveal Row, the last scoring. A seat also sees its own hand and,
+    on its turn, its playable cards. Nobody sees another hand, the automa's unrevealed cards or the 4 cards
+    set aside in a 3-human game; those are discarded unseen at round end.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import Field
+
+from engines.base import (
+    JSON,
+    Action,
+    Bot,
+    Engine,
+    Event,
+    GameOptions,
+    IllegalAction,
+    Outcome,
+    Seat,
+    SeatInfo,
+)
+from engines.registry import register
+
+State = dict[str, Any]
+PlayerId = int | str
+
+SUITS = ("S", "H", "D", "C")
+RANKS = ("A", "10", "9", "8", "7", "6", "5", "4", "3", "2")
+RANK_VALUE = {r: 14 if r == "A" else int(r) for r in RANKS}
+SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_NAME = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
+SUIT_NOUN = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
+LOC_RANKS = ("K", "Q", "J")
+LOCATIONS = tuple(f"{lr}{s}" for s in SUITS for lr in LOC_RANKS)
+DECK = tuple(f"{r}{s}" for s in SUITS for r in RANKS)
+AUTOMA = "automa"
+
+
+# ---- cards ---------------------------------------------------------------------------------------
+
+
+def card_suit(card: str) -> str:
+    return card[-1]
+
+
+def card_rank(card: str) -> int:
+    return RANK_VALUE[card[:-1]]
+
+
+def card_text(card: str) -> str:
+    return f"{card[:-1]}{SUIT_SYMBOL[card_suit(card)]}"
+
+
+def loc_text(loc: str) -> str:
+    return f"{loc[0]}{SUIT_SYMBOL[loc[1]]}"
+
+
+def sort_hand(cards: list[str]) -> list[str]:
+    """By suit (♠ ♥ ♦ ♣), high to low within a suit."""
+    return sorted(cards, key=lambda c: (SUITS.index(card_suit(c)), -card_rank(c)))
+
+
+# ---- options -------------------------------------------------------------------------------------
+
+
+class TrickyTacticsOptions(GameOptions):
+    mode: Literal["automa", "3p", "4p"] = Field(
+        "automa", description="automa: 2 humans + the automa; 3p: 3 humans; 4p: 4 humans"
+    )
+    rounds: int = Field(3, ge=1, le=10, description="rounds to play")
+    cubes: int = Field(10, ge=1, le=40, description="cubes per player")
+    value_k: int = Field(3, ge=0, le=20, description="points for controlling a K Location")
+    value_q: int = Field(2, ge=0, le=20, description="points for controlling a Q Location")
+    value_j: int = Field(1, ge=0, le=20, description="points for controlling a J Location")
+    area_bonus: bool = Field(True, description="bonus for controlling all three Locations of a suit")
+    area_bonus_points: int = Field(2, ge=0, le=20, description="size of the area bonus")
+
+
+# ---- the engine ----------------------------------------------------------------------------------
+
+
+class TrickyTactics(Engine[State, TrickyTacticsOptions]):
+    name = "tricky-tactics"
+    title = "Tricky Tactics"
+    options_model = TrickyTacticsOptions
+
+    # ---- options and seats -------------------------------------------------------------------
+
+    def seats(self, options: TrickyTacticsOptions) -> list[SeatInfo]:
+        humans = {"automa": 2, "3p": 3, "4p": 4}[options.mode]
+        return [SeatInfo(label=f"Player {i + 1}") for i in range(humans)]
+
+    def options_of(self, state: State) -> TrickyTacticsOptions:
+        return TrickyTacticsOptions.model_validate(state["options"])
+
+    # ---- setup -------------------------------------------------------------------------------
+
+    def new_game(self, options: TrickyTacticsOptions, seed: int) -> State:
+        rng = random.Random(seed)
+        humans = len(self.seats(options))
+        automa = humans if options.mode == "automa" else None
+        n = humans + (1 if automa is not None else 0)
+        st: State = {
+            "options": options.model_dump(),
+            "n": n,
+            "automa": automa,
+            "deal_seeds": [rng.getrandbits(64) for _ in range(options.rounds)],
+            "round": 0,
+            "dealer": rng.randrange(n),
+            "leader": 0,
+            "turn": None,
+            "phase": "play",
+            "hands": [[] for _ in range(n)],
+            "automa_deck": [],
+            "automa_row": [],
+            "automa_last": None,
+            "set_aside": [],
+            "trick": [],
+            "tricks": [],
+            "last_trick": None,
+            "pending": None,
+            "map": {loc: [0] * n for loc in LOCATIONS},
+            "supply": [options.cubes] * n,
+            "scores": [0] * n,
+            "round_points": [],
+            "last_scoring": None,
+            "controlled": [0] * n,
+            "secret_discards": [],
+        }
+        events: list[Event] = []
+        self._start_round(st, events, first=True)
+        self._run(st, events)
+        return st
+
+    def _start_round(self, st: State, events: list[Event], first: bool = False) -> None:
+        n: int = st["n"]
+        if not first:
+            st["dealer"] = (st["dealer"] + 1) % n
+        st["round"] += 1
+        deck = list(DECK)
+        random.Random(st["deal_seeds"][st["round"] - 1]).shuffle(deck)
+        automa = st["automa"]
+        hands: list[list[str]] = [[] for _ in range(n)]
+        st["automa_deck"] = []
+        st["automa_row"] = []
+        st["automa_last"] = None
+        st["set_aside"] = []
+        if automa is not None:
+            for p in range(n):
+                if p != automa:
+                    hands[p] = sort_hand(deck[:12])
+                    deck = deck[12:]
+            st["automa_deck"] = deck  # its 12 plus the 4: 16 face down, top first
+        elif n == 3:
+            for p in range(n):
+                hands[p] = sort_hand(deck[:12])
+                deck = deck[12:]
+            st["set_aside"] = deck
+        else:
+            for p in range(n):
+                hands[p] = sort_hand(deck[:10])
+                deck = deck[10:]
+        st["hands"] = hands
+        st["trick"] = []
+        st["tricks"] = []
+        st["pending"] = None
+        st["phase"] = "play"
+        st["leader"] = (st["dealer"] + 1) % n
+        st["turn"] = st["leader"]
+        events.append(
+            Event(
+                "deal",
+                public={
+                    "round": st["round"],
+                    "dealer": self._pid(st, st["dealer"]),
+                    "leader": self._pid(st, st["leader"]),
+                    "hand_sizes": [self._hand_size(st, p) for p in range(n)],
+                },
+                private={p: {"hand": list(hands[p])} for p in range(n) if p != automa},
+            )
+        )
+
+    # ---- helpers -----------------------------------------------------------------------------
+
+    def _pid(self, st: State, p: int) -> PlayerId:
+        return AUTOMA if p == st["automa"] else p
+
+    def _label(self, st: State, p: int) -> str:
+        return "Automa" if p == st["automa"] else f"Player {p + 1}"
+
+    def _hand_size(self, st: State, p: int) -> int:
+        if p == st["automa"]:
+            return len(st["automa_deck"]) + len(st["automa_row"])
+        return len(st["hands"][p])
+
+    def _tricks_per_round(self, st: State) -> int:
+        return 10 if st["n"] == 4 else 12
+
+    def _values(self, st: State) -> dict[str, int]:
+        o = st["options"]
+        return {"K": o["value_k"], "Q": o["value_q"], "J": o["value_j"]}
+
+    def _bonus(self, st: State) -> int:
+        o = st["options"]
+        return int(o["area_bonus_points"]) if o["area_bonus"] else 0
+
+    def _led_suit(self, st: State) -> str | None:
+        return card_suit(st["trick"][0][1]) if st["trick"] else None
+
+    def _playable(self, st: State, p: int) -> list[str]:
+        hand: list[str] = st["hands"][p]
+        led = self._led_suit(st)
+        if led is not None:
+            follow = [c for c in hand if card_suit(c) == led]
+            if follow:
+                return list(follow)
+        return list(hand)
+
+    def _adds(self, st: State, p: int, suit: str) -> list[str]:
+        if st["supply"][p] <= 0:
+            return []
+        return [f"{lr}{suit}" for lr in LOC_RANKS]
+
+    def _removes(self, st: State, p: int, suit: str) -> list[tuple[str, int]]:
+        out: list[tuple[str, int]] = []
+        for lr in LOC_RANKS:
+            loc = f"{lr}{suit}"
+            for q, count in enumerate(st["map"][loc]):
+                if q != p and count > 0:
+                    out.append((loc, q))
+        return out
+
+    def _controller(self, counts: list[int]) -> int | None:
+        top = max(counts)
+        if top == 0 or counts.count(top) > 1:
+            return None
+        return counts.index(top)
+
+    def _player_from_json(self, st: State, value: Any) -> int | None:
+        if value == AUTOMA and st["automa"] is not None:
+            return int(st["automa"])
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < st["n"]:
+            if value == st["automa"]:
+                return None
+            return value
+        return None
+
+    # ---- the automatic flow ------------------------------------------------------------------
+
+    def _run(self, st: State, events: list[Event]) -> None:
+        """Resolve all that needs no human decision: automa plays and Actions, tricks, skips, rounds."""
+        while True:
+            if st["phase"] == "play":
+                if len(st["trick"]) == st["n"]:
+                    self._resolve_trick(st, events)
+                    continue
+                if st["turn"] == st["automa"]:
+                    self._automa_play(st, events)
+                    continue
+                return
+            if st["phase"] == "action":
+                w = st["pending"]["player"]
+                suit = st["pending"]["suit"]
+                if w == st["automa"]:
+                    self._automa_action(st, events)
+                    self._after_action(st, events)
+                    continue
+                if not self._adds(st, w, suit) and not self._removes(st, w, suit):
+                    reason = f"no cube in supply and no opponent cube in {SUIT_SYMBOL[suit]}: Action skipped"
+                    self._record_action(st, events, w, "skip", None, None, reason)
+                    self._after_action(st, events)
+                    continue
+                return
+            return
+
+    def _resolve_trick(self, st: State, events: list[Event]) -> None:
+        trick: list[list[Any]] = st["trick"]
+        led = card_suit(trick[0][1])
+        winner, card = max(((p, c) for p, c in trick if card_suit(c) == led), key=lambda pc: card_rank(pc[1]))
+        record = {
+            "leader": trick[0][0],
+            "cards": [list(pc) for pc in trick],
+            "winner": winner,
+            "action": None,
+        }
+        st["tricks"].append(record)
+        st["trick"] = []
+        st["leader"] = winner
+        st["turn"] = None
+        st["phase"] = "action"
+        st["pending"] = {"player": winner, "suit": led}
+        events.append(
+            Event(
+                "trick",
+                public={
+                    "winner": self._pid(st, winner),
+                    "card": card,
+                    "led": led,
+                    "cards": [{"player": self._pid(st, p), "card": c} for p, c in trick],
+                    "number": len(st["tricks"]),
+                },
+            )
+        )
+
+    def _record_action(
+        self,
+        st: State,
+        events: list[Event],
+        p: int,
+        kind: str,
+        loc: str | None,
+        owner: int | None,
+        reason: str | None,
+    ) -> None:
+        entry: dict[str, JSON] = {"player": self._pid(st, p), "type": kind}
+        if loc is not None:
+            entry["location"] = loc
+        if owner is not None:
+            entry["owner"] = self._pid(st, owner)
+        if reason is not None:
+            entry["reason"] = reason
+        st["tricks"][-1]["action"] = copy.deepcopy(entry)
+        events.append(Event("action", public=entry))
+
+    def _after_action(self, st: State, events: list[Event]) -> None:
+        st["pending"] = None
+        st["last_trick"] = copy.deepcopy(st["tricks"][-1])
+        if len(st["tricks"]) >= self._tricks_per_round(st):
+            self._end_round(st, events)
+            return
+        st["phase"] = "play"
+        st["turn"] = st["leader"]
+
+    def _do_add(self, st: State, p: int, loc: str) -> None:
+        st["supply"][p] -= 1
+        st["map"][loc][p] += 1
+
+    def _do_remove(self, st: State, loc: str, owner: int) -> None:
+        st["map"][loc][owner] -= 1
+        st["supply"][owner] += 1
+
+    # ---- the automa --------------------------------------------------------------------------
+
+    def _automa_play(self, st: State, events: list[Event]) -> None:
+        a: int = st["automa"]
+        row: list[str] = st["automa_row"]
+        deck: list[str] = st["automa_deck"]
+        revealed: list[str] = []
+        while len(row) < 2 and deck:
+            card = deck.pop(0)
+            row.append(card)
+            revealed.append(card)
+        if revealed:
+            events.append(
+                Event("reveal", public={"player": AUTOMA, "cards": list(revealed), "row": list(row)})
+            )
+        shown = list(row)
+        led = self._led_suit(st)
+        card, reason = automa_choose(shown, led)
+        row.remove(card)  # the unplayed card slides Left and stays public
+        st["automa_last"] = {"row": shown, "card": card, "reason": reason}
+        st["trick"].append([a, card])
+        st["turn"] = (a + 1) % st["n"]
+        events.append(Event("play", public={"player": AUTOMA, "card": card, "reason": reason, "row": shown}))
+
+    def _automa_action(self, st: State, events: list[Event]) -> None:
+        a: int = st["automa"]
+        suit: str = st["pending"]["suit"]
+        kind, loc, owner, reason = automa_action_choice(st["map"], st["supply"][a], a, st["n"], suit)
+        if kind == "add":
+            assert loc is not None
+            self._do_add(st, a, loc)
+        elif kind == "remove":
+            assert loc is not None and owner is not None
+            self._do_remove(st, loc, owner)
+            reason = reason.replace("{owner}", self._label(st, owner))
+        self._record_action(st, events, a, kind, loc, owner, reason)
+
+    # ---- scoring -----------------------------------------------------------------------------
+
+    def _end_round(self, st: State, events: list[Event]) -> None:
+        n: int = st["n"]
+        values = self._values(st)
+        bonus = self._bonus(st)
+        points = [0] * n
+        controlled = [0] * n
+        locs: list[dict[str, JSON]] = []
+        areas: list[dict[str, JSON]] = []
+        for suit in SUITS:
+            owners: list[int | None] = []
+            for lr in LOC_RANKS:
+                loc = f"{lr}{suit}"
+                counts: list[int] = st["map"][loc]
+                ctl = self._controller(counts)
+                owners.append(ctl)
+                pts = values[lr] if ctl is not None else 0
+                if ctl is not None:
+                    points[ctl] += pts
+                    controlled[ctl] += 1
+                locs.append(
+                    {
+                        "location": loc,
+                        "cubes": list(counts),
+                        "controller": None if ctl is None else self._pid(st, ctl),
+                        "points": pts,
+                    }
+                )
+            first = owners[0]
+            if bonus and first is not None and all(o == first for o in owners):
+                points[first] += bonus
+                areas.append({"suit": suit, "player": self._pid(st, first), "points": bonus})
+        for p in range(n):
+            st["scores"][p] += points[p]
+        st["round_points"].append(points)
+        st["controlled"] = controlled
+        st["last_scoring"] = {
+            "round": st["round"],
+            "locations": locs,
+            "area_bonuses": areas,
+            "points": points,
+            "controlled": controlled,
+            "totals": list(st["scores"]),
+        }
+        events.append(Event("round_scored", public=copy.deepcopy(st["last_scoring"])))
+        # Unrevealed automa cards and the set-aside cards are discarded unseen; the carryover is public.
+        hidden = list(st["set_aside"]) + list(st["automa_deck"])
+        st["secret_discards"] = hidden
+        discard: dict[str, JSON] = {"round": st["round"], "discarded_unseen": len(hidden)}
+        if st["automa_row"]:
+            discard["carryover_discarded"] = list(st["automa_row"])
+        events.append(Event("round_end", public=discard))
+        st["set_aside"] = []
+        st["automa_deck"] = []
+        st["automa_row"] = []
+        st["trick"] = []
+        if st["round"] >= st["options"]["rounds"]:
+            st["phase"] = "over"
+            st["turn"] = None
+            result = self.outcome(st)
+            assert result is not None
+            events.append(Event("game_over", public={**result.to_json(), "standings": self._standings(st)}))
+            return
+        self._start_round(st, events)
+
+    def _key(self, st: State, p: int) -> tuple[int, int, int]:
+        on_map = sum(st["map"][loc][p] for loc in LOCATIONS)
+        return (st["scores"][p], st["controlled"][p], on_map)
+
+    def _standings(self, st: State) -> list[dict[str, JSON]]:
+        out: list[dict[str, JSON]] = []
+        n: int = st["n"]
+        keys = [self._key(st, p) for p in range(n)]
+        for p in range(n):
+            out.append(
+                {
+                    "player": self._pid(st, p),
+                    "points": keys[p][0],
+                    "controlled": keys[p][1],
+                    "on_map": keys[p][2],
+                    "place": sum(1 for k in keys if k > keys[p]),
+                }
+            )
+        return out
+
+    # ---- the API -----------------------------------------------------------------------------
+
+    def to_act(self, state: State) -> frozenset[Seat]:
+        if state["phase"] == "play" and state["turn"] is not None and state["turn"] != state["automa"]:
+            return frozenset({state["turn"]})
+        if state["phase"] == "action" and state["pending"]["player"] != state["automa"]:
+            return frozenset({state["pending"]["player"]})
+        return frozenset()
+
+    def legal_actions(self, state: State, seat: Seat) -> list[Action]:
+        if seat not in self.to_act(state):
+            return []
+        if state["phase"] == "play":
+            return [{"type": "play", "card": c} for c in self._playable(state, seat)]
+        suit = state["pending"]["suit"]
+        actions: list[Action] = [{"type": "add", "location": loc} for loc in self._adds(state, seat, suit)]
+        actions += [
+            {"type": "remove", "location": loc, "owner": self._pid(state, q)}
+            for loc, q in self._removes(state, seat, suit)
+        ]
+        return actions
+
+    def apply(self, state: State, seat: Seat, action: Action) -> tuple[State, list[Event]]:
+        if not isinstance(action, Mapping):
+            raise IllegalAction("an action must be a JSON object")
+        kind = action.get("type")
+        if kind not in ("play", "add", "remove"):
+            raise IllegalAction(f"unknown action type {kind!r}; expected play, add or remove")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.seats_of(state)):
+            raise IllegalAction(f"no such seat {seat!r}")
+        if state["phase"] == "over":
+            raise IllegalAction("the game is over")
+        if seat not in self.to_act(state):
+            raise IllegalAction("it is not your turn")
+        st = copy.deepcopy(state)
+        events: list[Event] = []
+        if kind == "play":
+            self._apply_play(st, seat, action, events)
+        else:
+            self._apply_action(st, seat, action, events)
+        self._run(st, events)
+        return st, events
+
+    def _apply_play(self, st: State, seat: int, action: Action, events: list[Event]) -> None:
+        if st["phase"] != "play":
+            raise IllegalAction("you won the trick: choose your Action (add or remove) first")
+        extra = set(action) - {"type", "card"}
+        if extra:
+            raise IllegalAction(f"unexpected field(s) {sorted(extra)} in a play action")
+        card = action.get("card")
+        if not isinstance(card, str) or card not in DECK:
+            raise IllegalAction(f"{card!r} is not a card (cards look like 'AH', '10S', '2C')")
+        if card not in st["hands"][seat]:
+            raise IllegalAction(f"{card_text(card)} is not in your hand")
+        led = self._led_suit(st)
+        if card not in self._playable(st, seat):
+            assert led is not None
+            raise IllegalAction(
+                f"you must follow {SUIT_SYMBOL[led]}: you hold {SUIT_NAME[led].lower()}, so "
+                f"{card_text(card)} may not be played"
+            )
+        st["hands"][seat].remove(card)
+        st["trick"].append([seat, card])
+        st["turn"] = (seat + 1) % st["n"]
+        public: dict[str, JSON] = {"player": seat, "card": card}
+        events.append(Event("play", public=public))
+
+    def _apply_action(self, st: State, seat: int, action: Action, events: list[Event]) -> None:
+        if st["phase"] != "action":
+            raise IllegalAction("you may add or remove a cube only right after winning a trick")
+        suit: str = st["pending"]["suit"]
+        kind = action["type"]
+        allowed = {"type", "location"} | ({"owner"} if kind == "remove" else set())
+        extra = set(action) - allowed
+        if extra:
+            raise IllegalAction(f"unexpected field(s) {sorted(extra)} in a {kind} action")
+        loc = action.get("location")
+        if not isinstance(loc, str) or loc not in LOCATIONS:
+            raise IllegalAction(f"{loc!r} is not a Location (Locations look like 'KS', 'QH', 'JD')")
+        if loc[1] != suit:
+            raise IllegalAction(
+                f"the trick was led in {SUIT_SYMBOL[suit]}: your Action must be in the "
+                f"{SUIT_NAME[suit]} Area, not at {loc_text(loc)}"
+            )
+        if kind == "add":
+            if st["supply"][seat] <= 0:
+                raise IllegalAction("you have no cubes left in your supply: you can only Remove")
+            self._do_add(st, seat, loc)
+            self._record_action(st, events, seat, "add", loc, None, None)
+        else:
+            owner = self._player_from_json(st, action.get("owner"))
+            if owner is None:
+                raise IllegalAction(
+                    f'{action.get("owner")!r} is not a player (owner is a seat number or "automa")'
+                )
+            if owner == seat:
+                raise IllegalAction("you may only remove an opponent's cube, not your own")
+            if st["map"][loc][owner] <= 0:
+                raise IllegalAction(f"{self._label(st, owner)} has no cube at {loc_text(loc)}")
+            self._do_remove(st, loc, owner)
+            self._record_action(st, events, seat, "remove", loc, owner, None)
+        self._after_action(st, events)
+
+    def view(self, state: State, seat: Seat | None) -> dict[str, JSON]:
+        """Public state plus, for a seat, its own hand and playable cards (never another hand, the automa's
+        unrevealed cards or the set-aside cards)."""
+        st = state
+        n: int = st["n"]
+        values = self._values(st)
+        human_seats = len(self.seats_of(st))
+        me = seat if seat is not None and 0 <= seat < human_seats else None
+        players: list[dict[str, JSON]] = []
+        for p in range(n):
+            players.append(
+                {
+                    "id": self._pid(st, p),
+                    "label": self._label(st, p),
+                    "automa": p == st["automa"],
+                    "supply": st["supply"][p],
+                    "on_map": sum(st["map"][loc][p] for loc in LOCATIONS),
+                    "score": st["scores"][p],
+                    "hand_size": self._hand_size(st, p),
+                    "tricks_won": sum(1 for t in st["tricks"] if t["winner"] == p),
+                }
+            )
+        areas: list[dict[str, JSON]] = []
+        for suit in SUITS:
+            locs: list[dict[str, JSON]] = []
+            ctls: list[int | None] = []
+            for lr in LOC_RANKS:
+                loc = f"{lr}{suit}"
+                counts: list[int] = st["map"][loc]
+                ctl = self._controller(counts)
+                ctls.append(ctl)
+                locs.append(
+                    {
+                        "id": loc,
+                        "rank": lr,
+                        "value": values[lr],
+                        "cubes": list(counts),
+                        "total": sum(counts),
+                        "controller": None if ctl is None else self._pid(st, ctl),
+                    }
+                )
+            whole = ctls[0] if ctls[0] is not None and all(c == ctls[0] for c in ctls) else None
+            areas.append(
+                {
+                    "suit": suit,
+                    "name": SUIT_NAME[suit],
+                    "symbol": SUIT_SYMBOL[suit],
+                    "locations": locs,
+                    "controller": None if whole is None else self._pid(st, whole),
+                }
+            )
+        turn = st["turn"]
+        pending = st["pending"]
+        pending_view: dict[str, JSON] | None = None
+        if pending is not None:
+            w: int = pending["player"]
+            pending_view = {
+                "player": self._pid(st, w),
+                "suit": pending["suit"],
+                "add": self._adds(st, w, pending["suit"]),
+                "remove": [
+                    {"location": loc, "owner": self._pid(st, q)}
+                    for loc, q in self._removes(st, w, pending["suit"])
+                ],
+            }
+        automa_view: dict[str, JSON] | None = None
+        if st["automa"] is not None:
+            last = st["automa_last"]
+            automa_view = {
+                "row": list(st["automa_row"]),
+                "unrevealed": len(st["automa_deck"]),
+                "last_row": None if last is None else list(last["row"]),
+                "last_card": None if last is None else last["card"],
+                "last_reason": None if last is None else last["reason"],
+            }
+        trick_view: list[dict[str, JSON]] = []
+        last_automa = st["automa_last"]
+        for p, c in st["trick"]:
+            entry: dict[str, JSON] = {"player": self._pid(st, p), "card": c}
+            if p == st["automa"] and last_automa is not None and last_automa["card"] == c:
+                entry["reason"] = last_automa["reason"]
+            trick_view.append(entry)
+        to_act = sorted(self.to_act(st))
+        view: dict[str, JSON] = {
+            "mode": st["options"]["mode"],
+            "round": st["round"],
+            "rounds": st["options"]["rounds"],
+            "phase": st["phase"],
+            "you": me,
+            "players": players,
+            "dealer": self._pid(st, st["dealer"]),
+            "leader": self._pid(st, st["leader"]),
+            "turn": None if turn is None else self._pid(st, turn),
+            "to_act": to_act,
+            "led_suit": self._led_suit(st),
+            "trick": trick_view,
+            "tricks": [self._trick_view(st, t) for t in st["tricks"]],
+            "last_trick": None if st["last_trick"] is None else self._trick_view(st, st["last_trick"]),
+            "tricks_per_round": self._tricks_per_round(st),
+            "pending_action": pending_view,
+            "map": areas,
+            "values": values,
+            "area_bonus": self._bonus(st),
+            "automa": automa_view,
+            "set_aside": len(st["set_aside"]),
+            "last_scoring": copy.deepcopy(st["last_scoring"]),
+            "round_points": copy.deepcopy(st["round_points"]),
+            "hand": None if me is None else list(st["hands"][me]),
+            "playable": (
+                self._playable(st, me) if me is not None and st["phase"] == "play" and turn == me else []
+            ),
+            "standings": self._standings(st) if st["phase"] == "over" else None,
+        }
+        return view
+
+    def _trick_view(self, st: State, t: Mapping[str, Any]) -> dict[str, JSON]:
+        return {
+            "leader": self._pid(st, t["leader"]),
+            "cards": [{"player": self._pid(st, p), "card": c} for p, c in t["cards"]],
+            "winner": self._pid(st, t["winner"]),
+            "action": copy.deepcopy(t["action"]),
+        }
+
+    def timeout_action(self, state: State, seat: Seat) -> Action:
+        """Play: the lowest legal card (lowest rank; ties in suit order ♠ ♥ ♦ ♣). Action: the first legal
+        Add (K, then Q, then J), else the first legal Remove."""
+        actions = self.legal_actions(state, seat)
+        if not actions:
+            raise IllegalAction("it is not this seat's turn")
+        if state["phase"] == "play":
+            return min(actions, key=lambda a: (card_rank(a["card"]), SUITS.index(card_suit(a["card"]))))
+        return actions[0]
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state["phase"] != "over":
+            return None
+        st = state
+        n: int = st["n"]
+        humans = len(self.seats_of(st))
+        keys = [self._key(st, p) for p in range(n)]
+        best = max(keys)
+        top = [p for p in range(n) if keys[p] == best]
+        winners = [p for p in top if p < humans and p != st["automa"]]
+        ranks = [sum(1 for k in keys if k > keys[p]) for p in range(n)]
+        return Outcome(
+            scores=[float(st["scores"][p]) for p in range(humans)],
+            winners=winners,
+            ranks=[ranks[p] for p in range(humans)],
+            summary=self._summary(st, keys, top),
+        )
+
+    def _summary(self, st: State, keys: list[tuple[int, int, int]], top: list[int]) -> str:
+        n: int = st["n"]
+        order = sorted(range(n), key=lambda p: (-keys[p][0], -keys[p][1], -keys[p][2], p))
+        tally = ", ".join(f"{self._label(st, p)} {keys[p][0]}" for p in order)
+        names = " and ".join(self._label(st, p) for p in top)
+        level_top = [p for p in range(n) if keys[p][0] == keys[top[0]][0]]
+        if len(top) > 1:
+            how = "share the win"
+        elif len(level_top) == 1:
+            how = "wins" if top[0] != st["automa"] else "wins (no human seat wins)"
+        else:
+            tied_ctl = [p for p in level_top if keys[p][1] == keys[top[0]][1]]
+            if len(tied_ctl) == 1:
+                how = f"wins the tie on Locations controlled at the last scoring ({keys[top[0]][1]})"
+            else:
+                how = f"wins the tie on cubes on the map ({keys[top[0]][2]})"
+            if top[0] == st["automa"]:
+                how += "; no human seat wins"
+        return f"{names} {how}. Points: {tally}."
+
+    def dump(self, state: State) -> dict[str, JSON]:
+        return copy.deepcopy(state)
+
+    def load(self, data: Mapping[str, JSON]) -> State:
+        st = copy.deepcopy(dict(data))
+        missing = {"options", "n", "automa", "map", "hands", "phase"} - set(st)
+        if missing:
+            raise ValueError(f"not a Tricky Tactics state: missing {sorted(missing)}")
+        return st
+
+    def describe_action(self, state: State, seat: Seat, action: Action) -> str:
+        who = self._label(state, seat)
+        kind = action.get("type")
+        try:
+            if kind == "play":
+                card = card_text(str(action["card"]))
+                if state["trick"]:
+                    return f"{who} played {card}"
+                return f"{who} led {card}"
+            if kind == "add":
+                return f"{who} added a cube to {loc_text(str(action['location']))}"
+            if kind == "remove":
+                owner = self._player_from_json(state, action.get("owner"))
+                owner_name = "?" if owner is None else self._label(state, owner)
+                return f"{who} removed {owner_name}'s cube from {loc_text(str(action['location']))}"
+        except (KeyError, IndexError, ValueError):
+            pass
+        return f"{who}: {action}"
+
+
+# ---- automa rules (pure functions, used by the engine and the tests) -------------------------------
+
+
+def automa_choose(row: list[str], led: str | None) -> tuple[str, str]:
+    """The card the automa plays from its Reveal Row ``[Left, Right]`` and a one-line reason.
+
+    Only the revealed cards count: it follows if one of them matches, else plays the higher; equal ranks
+    play Left.
+    """
+    if len(row) == 1:
+        only = row[0]
+        return only, f"played {card_text(only)}, its last revealed card"
+    left, right = row
+
+    def higher(cards: list[str]) -> str:
+        return cards[1] if card_rank(cards[1]) > card_rank(cards[0]) else cards[0]
+
+    equal = card_rank(left) == card_rank(right)
+    if led is None:
+        card = higher(row)
+        if equal:
+            return card, f"led {card_text(card)}: its two revealed cards have equal rank, so Left"
+        return card, f"led {card_text(card)}, the higher of its two revealed cards"
+    sym = SUIT_SYMBOL[led]
+    matching = [c for c in row if card_suit(c) == led]
+    if len(matching) == 2:
+        card = higher(matching)
+        return card, f"followed {sym} with the higher of its two {SUIT_NOUN[led]}s, {card_text(card)}"
+    if len(matching) == 1:
+        card = matching[0]
+        return card, f"followed {sym} with {card_text(card)}, its only revealed {SUIT_NOUN[led]}"
+    card = higher(row)
+    if equal:
+        return card, f"had no {sym} in its Reveal Row; equal ranks, so played Left, {card_text(card)}"
+    return card, f"had no {sym} in its Reveal Row, so played the higher card, {card_text(card)}"
+
+
+def automa_action_choice(
+    board: Mapping[str, list[int]], supply: int, automa: int, n: int, suit: str
+) -> tuple[str, str | None, int | None, str]:
+    """The automa's Action in ``suit``'s Area: (kind, location, owner index, reason).
+
+    Add if it has cubes: the first empty Location (K, Q, J), else the one with most cubes (ties K, Q, J).
+    Remove if not: among Locations holding an opponent cube, the one with most cubes in total (ties K, Q, J),
+    from the opponent with most cubes there (ties: the next player clockwise from the automa). The reason
+    contains ``{owner}`` where the owner's name goes.
+    """
+    locs = [f"{lr}{suit}" for lr in LOC_RANKS]
+    name = SUIT_NAME[suit]
+    if supply > 0:
+        for loc in locs:
+            if sum(board[loc]) == 0:
+                return "add", loc, None, f"added to the empty {loc_text(loc)}"
+        best = max(locs, key=lambda lc: (sum(board[lc]), -locs.index(lc)))
+        tied = [lc for lc in locs if sum(board[lc]) == sum(board[best])]
+        note = " (tie: K, then Q, then J)" if len(tied) > 1 else ""
+        return (
+            "add",
+            best,
+            None,
+            f"added to {loc_text(best)}, the {name} Location with the most cubes ({sum(board[best])}){note}",
+        )
+    eligible = [lc for lc in locs if any(c > 0 for q, c in enumerate(board[lc]) if q != automa)]
+    if not eligible:
+        return "skip", None, None, f"no cube in supply and no opponent cube in {SUIT_SYMBOL[suit]}: skipped"
+    best = max(eligible, key=lambda lc: (sum(board[lc]), -locs.index(lc)))
+    tied_locs = [lc for lc in eligible if sum(board[lc]) == sum(board[best])]
+    counts = board[best]
+    clockwise = [(automa + k) % n for k in range(1, n)]
+    most = max(counts[q] for q in clockwise)
+    owners = [q for q in clockwise if counts[q] == most]
+    owner = owners[0]
+    reason = (
+        f"removed {{owner}}'s cube from {loc_text(best)}, the {name} Location with the most cubes "
+        f"({sum(counts)}) holding an opponent cube"
+    )
+    if len(tied_locs) > 1:
+        reason += " (tie: K, then Q, then J)"
+    if len(owners) > 1:
+        reason += "; opponents tied there, so the next player clockwise"
+    return "remove", best, owner, reason
+
+
+# ---- a bot for human seats -----------------------------------------------------------------------
+
+
+class TrickyTacticsBot(Bot[State]):
+    """A sensible trick-taker working from its seat's view only.
+
+    It values winning a trick in a suit by the best Action it would then have (the change in its map points
+    against the strongest opponent, plus a little for safer margins). It tries to win tricks in suits where a
+    cube matters (cheapest winning card when last to play, else its highest), and ducks otherwise (its highest
+    card that still loses). It discards from its least valuable suit and leads a sure winner in a valuable
+    suit when it holds one, else a low card in its least valuable suit.
+    """
+
+    THRESHOLD = 0.75
+
+    def choose(self, state: State, seat: Seat, rng: Any) -> Action:
+        view = ENGINE.view(state, seat)
+        legal = ENGINE.legal_actions(state, seat)
+        if not legal:
+            raise IllegalAction("the bot's seat may not act now")
+        ids: list[PlayerId] = [p["id"] for p in view["players"]]
+        me = ids.index(seat)
+        board: dict[str, list[int]] = {
+            loc["id"]: list(loc["cubes"]) for area in view["map"] for loc in area["locations"]
+        }
+        values: dict[str, int] = view["values"]
+        bonus: int = view["area_bonus"]
+        supply = [p["supply"] for p in view["players"]]
+        if view["phase"] == "action":
+            best = max(
+                legal,
+                key=lambda a: (
+                    _eval(_after(board, me, a, ids), me, values, bonus),
+                    a["type"] == "add",
+                    -LOCATIONS.index(a["location"]),
+                ),
+            )
+            return best
+        worth = {s: _suit_worth(board, me, supply[me], s, values, bonus) for s in SUITS}
+        hand: list[str] = view["hand"]
+        playable = [a["card"] for a in legal]
+        trick = view["trick"]
+        if not trick:
+            return {"type": "play", "card": _lead(view, hand, playable, worth, self.THRESHOLD)}
+        led = card_suit(trick[0]["card"])
+        best_rank = max(card_rank(t["card"]) for t in trick if card_suit(t["card"]) == led)
+        following = [c for c in playable if card_suit(c) == led]
+        last = len(trick) == len(ids) - 1
+        if following:
+            winners = sorted((c for c in following if card_rank(c) > best_rank), key=card_rank)
+            losers = sorted((c for c in following if card_rank(c) < best_rank), key=card_rank)
+            if worth[led] >= self.THRESHOLD and winners:
+                card = winners[0] if last else winners[-1]
+            elif worth[led] >= self.THRESHOLD:
+                card = min(following, key=card_rank)
+            elif losers:
+                card = losers[-1]
+            else:
+                card = winners[0]
+            return {"type": "play", "card": card}
+        card = min(playable, key=lambda c: (worth[card_suit(c)], card_rank(c)))
+        return {"type": "play", "card": card}
+
+
+def _lead(
+    view: Mapping[str, Any], hand: list[str], playable: list[str], worth: dict[str, float], threshold: float
+) -> str:
+    played = {c["card"] for t in view["tricks"] for c in t["cards"]}
+    masters: list[str] = []
+    for c in playable:
+        higher = [f"{r}{card_suit(c)}" for r in RANKS if RANK_VALUE[r] > card_rank(c)]
+        if all(h in played or h in hand for h in higher):
+            masters.append(c)
+    good = [c for c in masters if worth[card_suit(c)] >= threshold]
+    if good:
+        return max(good, key=lambda c: (worth[card_suit(c)], card_rank(c)))
+    return min(playable, key=lambda c: (worth[card_suit(c)], card_rank(c)))
+
+
+def _after(
+    board: Mapping[str, list[int]], me: int, action: Action, ids: list[PlayerId]
+) -> dict[str, list[int]]:
+    out = {loc: list(c) for loc, c in board.items()}
+    if action["type"] == "add":
+        out[action["location"]][me] += 1
+    else:
+        out[action["location"]][ids.index(action["owner"])] -= 1
+    return out
+
+
+def _points(board: Mapping[str, list[int]], values: Mapping[str, int], bonus: int) -> list[float]:
+    n = len(next(iter(board.values())))
+    pts = [0.0] * n
+    for s in SUITS:
+        owners: list[int | None] = []
+        for lr in LOC_RANKS:
+            counts = board[f"{lr}{s}"]
+            top = max(counts)
+            ctl = counts.index(top) if top > 0 and counts.count(top) == 1 else None
+            owners.append(ctl)
+            if ctl is not None:
+                pts[ctl] += values[lr]
+        if bonus and owners[0] is not None and all(o == owners[0] for o in owners):
+            pts[owners[0]] += bonus
+    return pts
+
+
+def _eval(board: Mapping[str, list[int]], me: int, values: Mapping[str, int], bonus: int) -> float:
+    pts = _points(board, values, bonus)
+    others = [p for i, p in enumerate(pts) if i != me]
+    score = pts[me] - max(others)
+    for loc, counts in board.items():
+        rival = max(c for i, c in enumerate(counts) if i != me)
+        margin = max(-2, min(2, counts[me] - rival))
+        score += 0.1 * values[loc[0]] * margin
+    return score
+
+
+def _suit_worth(
+    board: Mapping[str, list[int]], me: int, supply: int, suit: str, values: Mapping[str, int], bonus: int
+) -> float:
+    base = _eval(board, me, values, bonus)
+    best = 0.0
+    for lr in LOC_RANKS:
+        loc = f"{lr}{suit}"
+        options: list[dict[str, list[int]]] = []
+        if supply > 0:
+            b = {k: list(v) for k, v in board.items()}
+            b[loc][me] += 1
+            options.append(b)
+        for q, c in enumerate(board[loc]):
+            if q != me and c > 0:
+                b = {k: list(v) for k, v in board.items()}
+                b[loc][q] -= 1
+                options.append(b)
+        for b in options:
+            best = max(best, _eval(b, me, values, bonus) - base)
+    return best
+
+
+ENGINE = TrickyTactics()
+BOT = TrickyTacticsBot()
+register(ENGINE, BOT)
