@@ -1,0 +1,892 @@
+"""Trick-Tac-Foe: trick-taking on a shared 3×3 grid, 1v1 or 2v2 (RULINGS.md §1 is binding; the seed text
+is ``seeds/trick-tac-foe.txt``).
+
+Rules as implemented:
+
+- 40 unique cards, A–10 in ♠ ♥ ♦ ♣. Card codes are ``"A"``, ``"2"`` … ``"10"`` followed by ``S H D C``
+  (``"AS"``, ``"7H"``, ``"10C"``). Order: rank first (10 high, A = 1 low), then suit ♠ > ♥ > ♦ > ♣, so every
+  trick has exactly one winner.
+- Seats. 2 players: seat 0 = South (Black), seat 1 = North (Red). 4 players, clockwise: seat 0 = North,
+  1 = East, 2 = South, 3 = West; teams Red (team 0) = North + East, Black (team 1) = South + West. The pairs
+  that play each other are North–South and East–West. In a 2-player game Red/Black are the two players'
+  colours and the "team" of a seat is its colour.
+- The grid is stored in one canonical frame: cell ``(r, c)``, row 0 on the North edge, column 0 on the West
+  edge. A card value ``k`` names a cell per seat (``cell_for``), ``number_for`` is the inverse.
+- Deal: each round the 40 cards are shuffled (from the seed) and dealt one at a time, round the table, face
+  down into personal decks (2p: 20 each, 4p: 10 each); everyone draws 4 from the top of their own deck.
+- A trick (2p): both commit a card face down, then both are revealed. The winner resolves: A–9 → the cell
+  for that value from the winner's seat, 10 → the winner picks any cell (a separate ``wild`` action). Empty →
+  place own colour; other colour → flip; own colour → nothing. Then scoring is checked, both cards go to the
+  discard pile and both draw up to 4. Nothing depends on a starting player in the 2-player game, so it has
+  none.
+- A trick set (4p): all four commit. The pair holding the starting player reveals and resolves first
+  (including a wild choice), scoring is checked, then the other pair reveals and resolves on the board as it
+  now is. Then the four cards are discarded, everyone draws up to 4 and the starting position passes
+  clockwise N → E → S → W (the first one is drawn from the seed; it never resets).
+- Scoring: after every board action only the actor's colour is checked; any line of three → +1 for the team
+  (at most 1 per action) and the whole grid is cleared.
+- A round ends when all cards are played (2p: 20 tricks; 4p: 10 trick sets); leftover tokens do not score
+  and the grid is cleared. Standard game: 2 rounds (2p) / 3 rounds (4p); one-shot: 1 round. Most points wins;
+  equal is a draw.
+- Hidden: hands, personal decks (order and content), committed cards until their pair's reveal — hidden from
+  everyone else, teammates included. Public: revealed cards, the discard pile, hand and deck sizes, scores,
+  who has committed.
+- Timeout: commit the lowest card; a wild chooser takes the lowest number (from their view) whose cell would
+  change, else 1.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import Field
+
+from engines.base import (
+    JSON,
+    Action,
+    Bot,
+    Engine,
+    Event,
+    GameOptions,
+    IllegalAction,
+    Outcome,
+    Seat,
+    SeatInfo,
+    Timer,
+    ranks_from_scores,
+)
+from engines.registry import register
+
+Cell = tuple[int, int]
+Phase = Literal["commit", "wild", "over"]
+
+# ---- cards --------------------------------------------------------------------------------------------
+
+RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
+SUITS: tuple[str, ...] = ("C", "D", "H", "S")  # low to high: ♣ < ♦ < ♥ < ♠
+SUIT_GLYPHS: dict[str, str] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+HAND_SIZE = 4
+
+
+def card_rank(code: str) -> int:
+    """1 (Ace) … 10."""
+    return RANKS.index(code[:-1]) + 1
+
+
+def card_strength(code: str) -> int:
+    """A total order on the 40 cards: rank first, then suit ♠ > ♥ > ♦ > ♣ (A♣ = 0 … 10♠ = 39)."""
+    return (card_rank(code) - 1) * 4 + SUITS.index(code[-1])
+
+
+ALL_CARDS: tuple[str, ...] = tuple(rank + suit for rank in RANKS for suit in SUITS)  # lowest first
+CARD_SET = frozenset(ALL_CARDS)
+
+
+def card_text(code: str) -> str:
+    """``"7S"`` → ``"7♠"``."""
+    return code[:-1] + SUIT_GLYPHS[code[-1]]
+
+
+def sort_cards(cards: list[str]) -> list[str]:
+    return sorted(cards, key=card_strength)
+
+
+# ---- seats, teams and perspective --------------------------------------------------------------------
+
+DIRECTIONS: tuple[str, ...] = ("North", "East", "South", "West")
+LABELS_2P: tuple[str, ...] = ("South", "North")
+LABELS_4P: tuple[str, ...] = ("North", "East", "South", "West")
+TEAM_NAMES: tuple[str, ...] = ("Red", "Black")
+COLOURS: tuple[str, ...] = ("red", "black")
+ROTATION: dict[str, int] = {"South": 0, "East": 90, "North": 180, "West": 270}
+"""Clockwise degrees to turn the North-up canonical drawing so that this seat sits at the bottom."""
+
+
+def _direction(name: str) -> str:
+    key = name.strip().lower()
+    for d in DIRECTIONS:
+        if key in (d.lower(), d[0].lower()):
+            return d
+    raise ValueError(f"unknown seat direction {name!r}; expected North, East, South or West")
+
+
+def _cell_for(direction: str, k: int) -> Cell:
+    a, b = divmod(k - 1, 3)
+    if direction == "South":
+        return (a, b)
+    if direction == "North":
+        return (2 - a, 2 - b)
+    if direction == "West":
+        return (b, 2 - a)
+    return (2 - b, a)  # East
+
+
+_CELL_TABLE: dict[str, dict[int, Cell]] = {d: {k: _cell_for(d, k) for k in range(1, 10)} for d in DIRECTIONS}
+_NUMBER_TABLE: dict[str, dict[Cell, int]] = {
+    d: {cell: k for k, cell in table.items()} for d, table in _CELL_TABLE.items()
+}
+
+
+def cell_for(direction: str, k: int) -> Cell:
+    """The canonical cell ``(r, c)`` that card value ``k`` (1–9) names for a seat.
+
+    ``direction`` is a seat label or direction: ``"South"``, ``"north"``, ``"W"``…
+    South reads ``(a, b)``, North ``(2-a, 2-b)``, West ``(b, 2-a)``, East ``(2-b, a)`` with
+    ``a, b = divmod(k - 1, 3)`` (RULINGS.md §1).
+    """
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 9:
+        raise ValueError(f"a grid number is 1–9, not {k!r}")
+    return _CELL_TABLE[_direction(direction)][k]
+
+
+def number_for(direction: str, cell: tuple[int, int] | list[int]) -> int:
+    """The inverse of ``cell_for``: the number (1–9) that a seat reads on canonical ``cell``."""
+    r, c = int(cell[0]), int(cell[1])
+    if not (0 <= r < 3 and 0 <= c < 3):
+        raise ValueError(f"no cell {cell!r} on a 3×3 grid")
+    return _NUMBER_TABLE[_direction(direction)][(r, c)]
+
+
+def numbering(direction: str) -> list[list[int]]:
+    """The canonical grid (North edge up) filled with the numbers this seat reads."""
+    d = _direction(direction)
+    return [[_NUMBER_TABLE[d][(r, c)] for c in range(3)] for r in range(3)]
+
+
+LINES: tuple[tuple[Cell, Cell, Cell], ...] = (
+    ((0, 0), (0, 1), (0, 2)),
+    ((1, 0), (1, 1), (1, 2)),
+    ((2, 0), (2, 1), (2, 2)),
+    ((0, 0), (1, 0), (2, 0)),
+    ((0, 1), (1, 1), (2, 1)),
+    ((0, 2), (1, 2), (2, 2)),
+    ((0, 0), (1, 1), (2, 2)),
+    ((0, 2), (1, 1), (2, 0)),
+)
+
+Grid = list[list[int | None]]
+
+
+def lines_of(grid: Grid, team: int) -> list[tuple[Cell, Cell, Cell]]:
+    """Every line of three ``team`` tokens on ``grid``."""
+    return [line for line in LINES if all(grid[r][c] == team for r, c in line)]
+
+
+def _empty_grid() -> Grid:
+    return [[None, None, None] for _ in range(3)]
+
+
+# ---- options and state ---------------------------------------------------------------------------------
+
+
+class TrickTacFoeOptions(GameOptions):
+    """Lobby options; the lobby renders its form from this model's JSON schema."""
+
+    players: Literal[2, 4] = Field(
+        2, title="Players", description="2 players head to head, or 4 in two teams (Red: North + East)."
+    )
+    one_shot: bool = Field(
+        False,
+        title="One-shot",
+        description="Play a single round instead of the standard game (2 rounds for 2 players, 3 for 4).",
+    )
+    turn_timer: bool = Field(
+        False,
+        title="Turn timer",
+        description="Each step has a time limit: an absent player commits their lowest card.",
+    )
+    turn_seconds: int = Field(
+        45, ge=5, le=600, title="Seconds per step", description="The turn timer (5–600 s), when it is on."
+    )
+
+
+@dataclass
+class TrickTacFoeState:
+    """The full game state (secrets included). Treat as immutable outside this module."""
+
+    options: TrickTacFoeOptions
+    deals: list[list[list[str]]]  # [round][seat] -> personal deck as dealt (index 0 = top)
+    round: int  # 1-based
+    trick: int  # 1-based number of the trick (2p) or trick set (4p) in the round
+    start: Seat | None  # 4p: seat holding the starting position this set; 2p: None
+    decks: list[list[str]]  # index 0 = top
+    hands: list[list[str]]
+    committed: list[str | None]  # the card each seat has put down this trick (set)
+    revealed: list[bool]  # whether that card has been revealed
+    order: list[list[Seat]]  # the pairs, in the order they resolve this trick (set)
+    step: int  # index into ``order`` of the pair being resolved / to resolve next
+    phase: Phase
+    wild_seat: Seat | None
+    grid: Grid  # team index per canonical cell
+    scores: list[int]  # per team: [Red, Black]
+    discard: list[str]
+    current: list[dict[str, Any]] = field(default_factory=list)  # tricks of this set, resolved or pending
+    previous: list[dict[str, Any]] = field(default_factory=list)  # tricks of the previous set, this round
+    history: list[dict[str, Any]] = field(default_factory=list)  # per finished round: its points
+
+    @property
+    def players(self) -> int:
+        return self.options.players
+
+    @property
+    def rounds(self) -> int:
+        return rounds_for(self.options)
+
+
+def rounds_for(options: TrickTacFoeOptions) -> int:
+    if options.one_shot:
+        return 1
+    return 2 if options.players == 2 else 3
+
+
+def labels_for(players: int) -> tuple[str, ...]:
+    return LABELS_2P if players == 2 else LABELS_4P
+
+
+def team_of(players: int, seat: Seat) -> int:
+    """0 = Red, 1 = Black. 2p: South is Black, North is Red. 4p: North/East Red, South/West Black."""
+    if players == 2:
+        return 1 if seat == 0 else 0
+    return 0 if seat in (0, 1) else 1
+
+
+def pairs_for(players: int) -> list[list[Seat]]:
+    """The opposing pairs: 2p [[South, North]]; 4p [[North, South], [East, West]]."""
+    return [[0, 1]] if players == 2 else [[0, 2], [1, 3]]
+
+
+def opponent_of(players: int, seat: Seat) -> Seat:
+    return 1 - seat if players == 2 else (seat + 2) % 4
+
+
+def _order_for(players: int, start: Seat | None) -> list[list[Seat]]:
+    pairs = pairs_for(players)
+    if players == 2 or start is None:
+        return pairs
+    first = start % 2
+    return [pairs[first], pairs[1 - first]]
+
+
+# ---- action parsing -------------------------------------------------------------------------------------
+
+_ALLOWED_KEYS: dict[str, set[str]] = {"commit": {"type", "card"}, "wild": {"type", "number"}}
+
+
+def _parse_card(value: Any) -> str:
+    if not isinstance(value, str):
+        raise IllegalAction('\'card\' must be a card code such as "7S" or "10H"')
+    if value not in CARD_SET:
+        raise IllegalAction(
+            f'{value!r} is not a card: use a rank A, 2–10 followed by a suit S, H, D or C (e.g. "7S")'
+        )
+    return value
+
+
+def _parse_number(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise IllegalAction("'number' must be a whole number 1–9 (the cell as you read the grid)")
+    if not 1 <= value <= 9:
+        raise IllegalAction(f"there is no cell {value}: the grid is numbered 1–9")
+    return value
+
+
+# ---- the engine -----------------------------------------------------------------------------------------
+
+
+class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
+    name = "trick-tac-foe"
+    title = "Trick-Tac-Foe"
+    options_model = TrickTacFoeOptions
+
+    # ---- options and seats ------------------------------------------------------------------------------
+
+    def seats(self, options: TrickTacFoeOptions) -> list[SeatInfo]:
+        if options.players == 2:
+            return [SeatInfo(label) for label in LABELS_2P]
+        return [SeatInfo(label, team_of(4, seat)) for seat, label in enumerate(LABELS_4P)]
+
+    def options_of(self, state: TrickTacFoeState) -> TrickTacFoeOptions:
+        return state.options
+
+    def label(self, state: TrickTacFoeState, seat: Seat) -> str:
+        return labels_for(state.players)[seat]
+
+    # ---- playing ----------------------------------------------------------------------------------------
+
+    def new_game(self, options: TrickTacFoeOptions, seed: int) -> TrickTacFoeState:
+        rng = random.Random(seed)
+        n = options.players
+        deals: list[list[list[str]]] = []
+        for _ in range(rounds_for(options)):
+            cards = list(ALL_CARDS)
+            rng.shuffle(cards)
+            deals.append([cards[seat::n] for seat in range(n)])  # dealt one at a time round the table
+        start = rng.randrange(4) if n == 4 else None
+        state = TrickTacFoeState(
+            options=options,
+            deals=deals,
+            round=1,
+            trick=1,
+            start=start,
+            decks=[list(deck) for deck in deals[0]],
+            hands=[[] for _ in range(n)],
+            committed=[None] * n,
+            revealed=[False] * n,
+            order=_order_for(n, start),
+            step=0,
+            phase="commit",
+            wild_seat=None,
+            grid=_empty_grid(),
+            scores=[0, 0],
+            discard=[],
+        )
+        for seat in range(n):
+            self._draw(state, seat, [])
+        return state
+
+    def to_act(self, state: TrickTacFoeState) -> frozenset[Seat]:
+        if state.phase == "commit":
+            return frozenset(s for s in range(state.players) if state.committed[s] is None)
+        if state.phase == "wild" and state.wild_seat is not None:
+            return frozenset({state.wild_seat})
+        return frozenset()
+
+    def legal_actions(self, state: TrickTacFoeState, seat: Seat) -> list[Action]:
+        if seat not in self.to_act(state):
+            return []
+        if state.phase == "wild":
+            return [{"type": "wild", "number": k} for k in range(1, 10)]
+        return [{"type": "commit", "card": card} for card in sort_cards(state.hands[seat])]
+
+    def apply(
+        self, state: TrickTacFoeState, seat: Seat, action: Action
+    ) -> tuple[TrickTacFoeState, list[Event]]:
+        if not isinstance(action, Mapping):
+            raise IllegalAction("an action must be a JSON object")
+        kind = action.get("type")
+        if not isinstance(kind, str) or kind not in _ALLOWED_KEYS:
+            raise IllegalAction(f'unknown action type {kind!r}; expected "commit" or "wild"')
+        extra = set(action) - _ALLOWED_KEYS[kind]
+        if extra:
+            raise IllegalAction(f"unexpected field(s) for {kind!r}: {', '.join(sorted(map(str, extra)))}")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
+            raise IllegalAction(f"no seat {seat!r} in this game")
+        if state.phase == "over":
+            raise IllegalAction("the game is over")
+        who = self.label(state, seat)
+        if kind == "commit":
+            card = _parse_card(action.get("card"))
+            if state.phase != "commit":
+                chooser = self.label(state, state.wild_seat or 0)
+                raise IllegalAction(f"wait: {chooser} is choosing a cell for a wild 10")
+            if state.committed[seat] is not None:
+                raise IllegalAction(f"{who} has already committed a card this trick")
+            if card not in state.hands[seat]:
+                raise IllegalAction(f"{card_text(card)} is not in {who}'s hand")
+            new = copy.deepcopy(state)
+            events: list[Event] = []
+            new.hands[seat].remove(card)
+            new.committed[seat] = card
+            events.append(Event("commit", {"seat": seat}, {seat: {"card": card}}))
+            if all(c is not None for c in new.committed):
+                self._run(new, events)
+            return new, events
+        # wild
+        number = _parse_number(action.get("number"))
+        if state.phase != "wild" or state.wild_seat is None:
+            raise IllegalAction("there is no wild 10 to resolve now")
+        if seat != state.wild_seat:
+            raise IllegalAction(f"{self.label(state, state.wild_seat)} chooses the cell for the wild 10")
+        new = copy.deepcopy(state)
+        events = []
+        new.phase = "commit"
+        new.wild_seat = None
+        self._resolve(new, seat, cell_for(who, number), events)
+        new.step += 1
+        self._run(new, events)
+        return new, events
+
+    # ---- the machinery of a trick (set) -------------------------------------------------------------
+
+    def _run(self, st: TrickTacFoeState, events: list[Event]) -> None:
+        """Reveal and resolve pairs in order until a wild choice is needed or the set is over."""
+        while st.step < len(st.order):
+            a, b = st.order[st.step]
+            card_a, card_b = st.committed[a], st.committed[b]
+            assert card_a is not None and card_b is not None
+            st.revealed[a] = st.revealed[b] = True
+            winner, card = (a, card_a) if card_strength(card_a) > card_strength(card_b) else (b, card_b)
+            wild = card_rank(card) == 10
+            st.current.append(
+                {
+                    "seats": [a, b],
+                    "cards": [card_a, card_b],
+                    "winner": winner,
+                    "card": card,
+                    "wild": wild,
+                    "cell": None,
+                    "number": None,
+                    "effect": None,
+                    "scored": False,
+                }
+            )
+            events.append(
+                Event(
+                    "reveal",
+                    {
+                        "seats": [a, b],
+                        "cards": [card_a, card_b],
+                        "winner": winner,
+                        "card": card,
+                        "wild": wild,
+                    },
+                )
+            )
+            if wild:
+                st.phase = "wild"
+                st.wild_seat = winner
+                events.append(Event("wild_pending", {"seat": winner}))
+                return
+            self._resolve(st, winner, cell_for(self.label(st, winner), card_rank(card)), events)
+            st.step += 1
+        self._end_set(st, events)
+
+    def _resolve(self, st: TrickTacFoeState, seat: Seat, cell: Cell, events: list[Event]) -> None:
+        team = team_of(st.players, seat)
+        r, c = cell
+        before = st.grid[r][c]
+        effect = "place" if before is None else ("flip" if before != team else "none")
+        st.grid[r][c] = team
+        number = number_for(self.label(st, seat), cell)
+        record = st.current[-1]
+        record.update({"cell": [r, c], "number": number, "effect": effect})
+        events.append(
+            Event(
+                "resolve",
+                {
+                    "seat": seat,
+                    "team": team,
+                    "colour": COLOURS[team],
+                    "cell": [r, c],
+                    "number": number,
+                    "effect": effect,
+                    "wild": bool(record["wild"]),
+                },
+            )
+        )
+        found = lines_of(st.grid, team)
+        if found:
+            st.scores[team] += 1
+            record["scored"] = True
+            events.append(
+                Event(
+                    "score",
+                    {
+                        "seat": seat,
+                        "team": team,
+                        "colour": COLOURS[team],
+                        "lines": [[[x, y] for x, y in line] for line in found],
+                        "scores": st.scores[:],
+                    },
+                )
+            )
+            st.grid = _empty_grid()
+            events.append(Event("clear", {"reason": "score"}))
+
+    def _draw(self, st: TrickTacFoeState, seat: Seat, events: list[Event]) -> None:
+        need = max(0, HAND_SIZE - len(st.hands[seat]))
+        drawn = st.decks[seat][:need]
+        if not drawn:
+            return
+        del st.decks[seat][: len(drawn)]
+        st.hands[seat].extend(drawn)
+        events.append(
+            Event(
+                "draw",
+                {"seat": seat, "count": len(drawn), "deck_count": len(st.decks[seat])},
+                {seat: {"cards": sort_cards(drawn)}},
+            )
+        )
+
+    def _end_set(self, st: TrickTacFoeState, events: list[Event]) -> None:
+        played: list[str] = []
+        for pair in st.order:
+            for s in pair:
+                card = st.committed[s]
+                assert card is not None
+                played.append(card)
+        st.discard.extend(played)
+        events.append(Event("trick_end", {"round": st.round, "trick": st.trick, "discarded": played}))
+        n = st.players
+        st.committed = [None] * n
+        st.revealed = [False] * n
+        st.previous = st.current
+        st.current = []
+        st.step = 0
+        for seat in range(n):
+            self._draw(st, seat, events)
+        if st.start is not None:
+            st.start = (st.start + 1) % 4
+            events.append(Event("start", {"seat": st.start, "label": LABELS_4P[st.start]}))
+        st.order = _order_for(n, st.start)
+        if any(st.hands):
+            st.trick += 1
+            return
+        # the round is over: every card has been played
+        st.history.append({"round": st.round, "scores": st.scores[:]})
+        events.append(Event("round_end", {"round": st.round, "scores": st.scores[:]}))
+        if any(cell is not None for row in st.grid for cell in row):
+            st.grid = _empty_grid()
+            events.append(Event("clear", {"reason": "round"}))
+        if st.round >= st.rounds:
+            st.phase = "over"
+            outcome = self.outcome(st)
+            assert outcome is not None
+            events.append(Event("game_end", outcome.to_json()))
+            return
+        st.round += 1
+        st.trick = 1
+        st.discard = []
+        st.previous = []
+        st.decks = [list(deck) for deck in st.deals[st.round - 1]]
+        events.append(Event("round_start", {"round": st.round, "start": st.start}))
+        for seat in range(n):
+            self._draw(st, seat, events)
+
+    # ---- what each seat sees ------------------------------------------------------------------------
+
+    def view(self, state: TrickTacFoeState, seat: Seat | None) -> dict[str, JSON]:
+        """What ``seat`` may know (``None``: a spectator).
+
+        Everyone: the grid, scores, round and trick progress, hand and deck sizes, who has committed, the
+        cards revealed so far this round (current and previous trick (set), discard pile), the starting
+        seat and which pair reveals first (4p), whose wild choice is pending. A seat also sees its own hand
+        and its own committed card. Nobody sees a personal deck's cards, another seat's hand, or another
+        seat's committed card before its pair's reveal (teammates included).
+        """
+        n = state.players
+        labels = labels_for(n)
+        me = seat if seat is not None and 0 <= seat < n else None
+        perspective = labels[me] if me is not None else "South"
+        seats: list[JSON] = []
+        for s in range(n):
+            team = team_of(n, s)
+            card = state.committed[s]
+            seats.append(
+                {
+                    "seat": s,
+                    "label": labels[s],
+                    "team": team,
+                    "colour": COLOURS[team],
+                    "hand_count": len(state.hands[s]),
+                    "deck_count": len(state.decks[s]),
+                    "committed": card is not None,
+                    "card": card if card is not None and state.revealed[s] else None,
+                    "rotation": ROTATION[labels[s]],
+                }
+            )
+        teams: list[JSON] = [
+            {
+                "team": t,
+                "name": TEAM_NAMES[t],
+                "colour": COLOURS[t],
+                "seats": [s for s in range(n) if team_of(n, s) == t],
+                "score": state.scores[t],
+            }
+            for t in (0, 1)
+        ]
+        grid: list[JSON] = [[None if v is None else COLOURS[v] for v in row] for row in state.grid]
+        board: list[JSON] = []
+        for k in range(1, 10):
+            r, c = cell_for(perspective, k)
+            v = state.grid[r][c]
+            board.append({"number": k, "cell": [r, c], "token": None if v is None else COLOURS[v]})
+        outcome = self.outcome(state)
+        return {
+            "players": n,
+            "one_shot": state.options.one_shot,
+            "you": me,
+            "your_team": team_of(n, me) if me is not None else None,
+            "hand": sort_cards(state.hands[me]) if me is not None else None,
+            "your_card": state.committed[me] if me is not None else None,
+            "phase": state.phase,
+            "wild_seat": state.wild_seat,
+            "round": state.round,
+            "rounds": state.rounds,
+            "trick": state.trick,
+            "tricks_in_round": 20 if n == 2 else 10,
+            "start_seat": state.start,
+            "order": [pair[:] for pair in state.order],
+            "step": state.step,
+            "seats": seats,
+            "teams": teams,
+            "scores": state.scores[:],
+            "grid": grid,
+            "perspective": perspective,
+            "rotation": ROTATION[perspective],
+            "numbers": numbering(perspective),
+            "board": board,
+            "current": copy.deepcopy(state.current),
+            "previous": copy.deepcopy(state.previous),
+            "discard": state.discard[:],
+            "history": copy.deepcopy(state.history),
+            "outcome": outcome.to_json() if outcome is not None else None,
+        }
+
+    # ---- timers, results ----------------------------------------------------------------------------
+
+    def timeout_action(self, state: TrickTacFoeState, seat: Seat) -> Action:
+        if state.phase == "wild" and seat == state.wild_seat:
+            label = self.label(state, seat)
+            team = team_of(state.players, seat)
+            for k in range(1, 10):
+                r, c = cell_for(label, k)
+                if state.grid[r][c] != team:
+                    return {"type": "wild", "number": k}
+            return {"type": "wild", "number": 1}
+        hand = state.hands[seat] if 0 <= seat < state.players else []
+        if not hand:
+            return {"type": "commit", "card": ALL_CARDS[0]}  # not this seat's turn: apply will refuse it
+        return {"type": "commit", "card": sort_cards(hand)[0]}
+
+    def timer(self, state: TrickTacFoeState) -> Timer | None:
+        if not state.options.turn_timer or state.phase == "over":
+            return None
+        key = f"r{state.round}-t{state.trick}-{state.phase}-{state.step}"
+        return Timer(key=key, seconds=float(state.options.turn_seconds))
+
+    def outcome(self, state: TrickTacFoeState) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        n = state.players
+        red, black = state.scores
+        per_seat = [float(state.scores[team_of(n, s)]) for s in range(n)]
+        if red == black:
+            winners: list[Seat] = []
+            summary = f"Draw, {red}–{black}"
+        else:
+            team = 0 if red > black else 1
+            winners = [s for s in range(n) if team_of(n, s) == team]
+            hi, lo = max(red, black), min(red, black)
+            if n == 2:
+                summary = f"{LABELS_2P[winners[0]]} ({TEAM_NAMES[team]}) wins {hi}–{lo}"
+            else:
+                names = " + ".join(LABELS_4P[s] for s in winners)
+                summary = f"{TEAM_NAMES[team]} ({names}) wins {hi}–{lo}"
+        return Outcome(scores=per_seat, winners=winners, ranks=ranks_from_scores(per_seat), summary=summary)
+
+    # ---- the public log -----------------------------------------------------------------------------
+
+    def describe_action(self, state: TrickTacFoeState, seat: Seat, action: Action) -> str:
+        """One public line: the action (never an unrevealed card) and what followed from it."""
+        try:
+            who = self.label(state, seat)
+            _after, events = self.apply(state, seat, action)
+        except (IllegalAction, IndexError, TypeError):
+            return f"Seat {seat}: illegal action"
+        parts: list[str] = []
+        if action["type"] == "commit":
+            parts.append(f"{who} committed a card")
+        n = state.players
+        labels = labels_for(n)
+        for event in events:
+            data = event.redact(None)
+            kind = data["kind"]
+            if kind == "reveal":
+                (a, b), (ca, cb) = data["seats"], data["cards"]
+                w, card = data["winner"], data["card"]
+                text = f"{labels[a]} {card_text(ca)} vs {labels[b]} {card_text(cb)}: {labels[w]} wins"
+                if data["wild"]:
+                    text += f" with a wild {card_text(card)} and chooses a cell"
+                parts.append(text)
+            elif kind == "resolve":
+                s, k, colour = data["seat"], data["number"], TEAM_NAMES[data["team"]]
+                cell = data["cell"]
+                where = f"{labels[s]}'s cell {k} (row {cell[0] + 1}, column {cell[1] + 1})"
+                if data["wild"]:
+                    parts.append(f"{labels[s]} chose {where}")
+                effect = data["effect"]
+                if effect == "place":
+                    parts.append(f"{colour} token placed on {where}")
+                elif effect == "flip":
+                    parts.append(f"{where} flipped to {colour}")
+                else:
+                    parts.append(f"{where} is already {colour}: no change")
+            elif kind == "score":
+                red, black = data["scores"]
+                parts.append(
+                    f"{TEAM_NAMES[data['team']]} completes a line and scores ({red}–{black} Red–Black)"
+                )
+            elif kind == "clear" and data["reason"] == "score":
+                parts.append("the grid is cleared")
+            elif kind == "start":
+                parts.append(f"{data['label']} now starts")
+            elif kind == "round_end":
+                red, black = data["scores"]
+                parts.append(f"round {data['round']} is over (Red {red}, Black {black})")
+            elif kind == "game_end":
+                parts.append(f"game over: {data['summary']}")
+        return "; ".join(parts)
+
+    # ---- serialisation ------------------------------------------------------------------------------
+
+    def dump(self, state: TrickTacFoeState) -> dict[str, JSON]:
+        return {
+            "options": state.options.model_dump(),
+            "deals": [[deck[:] for deck in rnd] for rnd in state.deals],
+            "round": state.round,
+            "trick": state.trick,
+            "start": state.start,
+            "decks": [d[:] for d in state.decks],
+            "hands": [h[:] for h in state.hands],
+            "committed": state.committed[:],
+            "revealed": state.revealed[:],
+            "order": [p[:] for p in state.order],
+            "step": state.step,
+            "phase": state.phase,
+            "wild_seat": state.wild_seat,
+            "grid": [row[:] for row in state.grid],
+            "scores": state.scores[:],
+            "discard": state.discard[:],
+            "current": copy.deepcopy(state.current),
+            "previous": copy.deepcopy(state.previous),
+            "history": copy.deepcopy(state.history),
+        }
+
+    def load(self, data: Mapping[str, JSON]) -> TrickTacFoeState:
+        phase = data["phase"]
+        if phase not in ("commit", "wild", "over"):
+            raise ValueError(f"bad phase {phase!r}")
+
+        def opt_int(v: Any) -> int | None:
+            return None if v is None else int(v)
+
+        return TrickTacFoeState(
+            options=TrickTacFoeOptions.model_validate(data["options"]),
+            deals=[[[str(c) for c in deck] for deck in rnd] for rnd in data["deals"]],
+            round=int(data["round"]),
+            trick=int(data["trick"]),
+            start=opt_int(data["start"]),
+            decks=[[str(c) for c in d] for d in data["decks"]],
+            hands=[[str(c) for c in h] for h in data["hands"]],
+            committed=[None if c is None else str(c) for c in data["committed"]],
+            revealed=[bool(v) for v in data["revealed"]],
+            order=[[int(s) for s in p] for p in data["order"]],
+            step=int(data["step"]),
+            phase=phase,
+            wild_seat=opt_int(data["wild_seat"]),
+            grid=[[opt_int(v) for v in row] for row in data["grid"]],
+            scores=[int(s) for s in data["scores"]],
+            discard=[str(c) for c in data["discard"]],
+            current=copy.deepcopy(list(data["current"])),
+            previous=copy.deepcopy(list(data["previous"])),
+            history=copy.deepcopy(list(data["history"])),
+        )
+
+
+# ---- bot ------------------------------------------------------------------------------------------------
+
+
+def _threat_cells(grid: Grid, team: int) -> set[Cell]:
+    """Cells where a ``team`` token (placed or flipped) would complete a ``team`` line."""
+    hot: set[Cell] = set()
+    for line in LINES:
+        others = [cell for cell in line if grid[cell[0]][cell[1]] != team]
+        if len(others) == 1:
+            hot.add(others[0])
+    return hot
+
+
+def _evaluate(grid: Grid, team: int) -> float:
+    """How good ``grid`` is for ``team`` (no point scored on it): threats and tokens, mine minus theirs."""
+    value = 0.0
+    for t, sign in ((team, 1.0), (1 - team, -1.0)):
+        hot = _threat_cells(grid, t)
+        tokens = sum(1 for row in grid for v in row if v == t)
+        centre = 1 if grid[1][1] == t else 0
+        value += sign * (1.6 * len(hot) + 0.35 * tokens + 0.25 * centre)
+    return value
+
+
+class TrickTacFoeBot(Bot[TrickTacFoeState]):
+    """Expected-value play from public knowledge only (its hand, revealed cards, the grid).
+
+    For each card in hand it estimates the chance of winning the trick (the opponent's card is assumed
+    equally likely to be any card it has not seen), the board gain when it wins (the cell the card names
+    from its seat, or the best cell for a 10; completing its own team's line is worth a point), and the
+    loss when the opponent wins with a higher card (the opponent's gain with that card from their seat).
+    Winning costs a little (a high card spent now cannot win later), so it dumps low cards when nothing is
+    at stake and spends high cards when a line is to be made or stopped. Wild 10: the best cell.
+    """
+
+    POINT = 10.0
+    SPEND_COST = 1.2
+
+    def __init__(self, engine: TrickTacFoeEngine) -> None:
+        self.engine = engine
+
+    def gain(self, grid: Grid, team: int, cell: Cell) -> float:
+        """The change in value for ``team`` when it resolves ``cell``."""
+        before = _evaluate(grid, team)
+        after = [row[:] for row in grid]
+        after[cell[0]][cell[1]] = team
+        if lines_of(after, team):
+            return self.POINT - before
+        return _evaluate(after, team) - before
+
+    def best_cell(self, grid: Grid, team: int) -> tuple[float, Cell]:
+        options = [(self.gain(grid, team, (r, c)), (r, c)) for r in range(3) for c in range(3)]
+        return max(options, key=lambda x: (x[0], -x[1][0], -x[1][1]))
+
+    def choose(self, state: TrickTacFoeState, seat: Seat, rng: Any) -> Action:
+        engine = self.engine
+        n = state.players
+        label = engine.label(state, seat)
+        team = team_of(n, seat)
+        grid = state.grid
+        if state.phase == "wild":
+            _value, cell = self.best_cell(grid, team)
+            return {"type": "wild", "number": number_for(label, cell)}
+        hand = sort_cards(state.hands[seat])
+        # Only public knowledge and the bot's own cards: what has it not seen?
+        seen = set(hand) | set(state.discard)
+        for s in range(n):
+            card = state.committed[s]
+            if card is not None and (s == seat or state.revealed[s]):
+                seen.add(card)
+        unseen = [c for c in ALL_CARDS if c not in seen]
+        if not unseen:
+            return {"type": "commit", "card": hand[0]}
+        opp = opponent_of(n, seat)
+        opp_label = engine.label(state, opp)
+        opp_team = 1 - team
+        opp_best = self.best_cell(grid, opp_team)[0]
+        opp_gain: dict[str, float] = {}
+        for u in unseen:
+            rank = card_rank(u)
+            opp_gain[u] = opp_best if rank == 10 else self.gain(grid, opp_team, cell_for(opp_label, rank))
+        my_best = self.best_cell(grid, team)[0]
+        best_value = float("-inf")
+        best: list[str] = []
+        for card in hand:
+            rank = card_rank(card)
+            mine = my_best if rank == 10 else self.gain(grid, team, cell_for(label, rank))
+            strength = card_strength(card)
+            wins = sum(1 for u in unseen if card_strength(u) < strength)
+            p_win = wins / len(unseen)
+            loss = sum(opp_gain[u] for u in unseen if card_strength(u) > strength) / len(unseen)
+            value = p_win * (mine - self.SPEND_COST * (1 + strength / 40)) - loss
+            if value > best_value + 1e-9:
+                best_value, best = value, [card]
+            elif abs(value - best_value) <= 1e-9:
+                best.append(card)
+        return {"type": "commit", "card": best[0] if len(best) == 1 else rng.choice(best)}
+
+
+ENGINE = TrickTacFoeEngine()
+BOT = TrickTacFoeBot(ENGINE)
+register(ENGINE, BOT)
