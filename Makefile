@@ -1,0 +1,56 @@
+# Two commands on a fresh machine with Python 3.11+ and make:
+#   make run    create the virtualenv, install, migrate, serve on http://127.0.0.1:8000
+#   make test   install the dev dependencies and run the whole suite
+# `make run LAN=1` listens on the local network so phones at the table can join (links and QR codes then
+# point at this machine's LAN address).
+
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+PORT   ?= 8000
+ifdef LAN
+HOST   ?= 0.0.0.0
+else
+HOST   ?= 127.0.0.1
+endif
+UVICORN_FLAGS := --ws websockets-sansio --ws-per-message-deflate false --ws-max-size 1048576
+
+.PHONY: run install dev migrate test lint pytest screenshots bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@ $(VENV)/.installed
+
+install: $(VENV)/.installed
+
+dev: $(VENV)/.installed-dev
+
+migrate: install
+	$(BIN)/alembic upgrade head
+
+run: install migrate
+	THREEFOLD_LISTEN_HOST=$(HOST) THREEFOLD_LISTEN_PORT=$(PORT) \
+	  $(BIN)/uvicorn app.main:create_app --factory --host $(HOST) --port $(PORT) $(UVICORN_FLAGS)
+
+lint: dev
+	$(BIN)/ruff check app engines tests
+	$(BIN)/mypy app engines
+
+pytest: dev
+	$(BIN)/pytest -q $(PYTEST_ARGS)
+
+test: lint pytest
+
+screenshots: dev
+	$(BIN)/python -m tests.browser.screenshots
+
+clean:
+	rm -rf $(VENV) *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,198 @@
+"""A small headless client for the Threefold protocol (docs/protocol.md).
+
+Used by the tests, bots, benchmarks and scripts::
+
+    async with ThreefoldClient("http://127.0.0.1:8000") as alice:
+        await alice.set_name("Alice")
+        code = await alice.create_room("tri-tac", {"size": 4})
+        async with alice.connect(code) as sock:
+            await sock.send({"type": "sit", "seat": 0})
+            state = await sock.wait_state()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+from collections.abc import AsyncIterator, Callable
+from types import TracebackType
+from typing import Any
+
+import httpx
+import orjson
+import websockets
+
+Message = dict[str, Any]
+
+
+class ClientError(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class ThreefoldClient:
+    def __init__(self, base_url: str, token: str | None = None) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.token = token
+        self.player_id: int | None = None
+        self.http = httpx.AsyncClient(base_url=self.base_url, timeout=10)
+
+    async def __aenter__(self) -> ThreefoldClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.http.aclose()
+
+    def _headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"} if self.token else {}
+
+    async def set_name(self, name: str) -> str:
+        r = await self.http.post("/api/me", json={"name": name}, headers=self._headers())
+        r.raise_for_status()
+        body = r.json()
+        self.player_id = body["id"]
+        if body.get("token"):
+            self.token = body["token"]
+        assert self.token is not None
+        return self.token
+
+    async def create_room(self, game: str, options: dict[str, Any] | None = None, seed: int | None = None) -> str:
+        payload: dict[str, Any] = {"game": game, "options": options or {}}
+        if seed is not None:
+            payload["seed"] = seed
+        r = await self.http.post("/api/rooms", json=payload, headers=self._headers())
+        if r.status_code >= 400:
+            raise ClientError(str(r.status_code), r.text)
+        code: str = r.json()["code"]
+        return code
+
+    async def room(self, code: str) -> Message:
+        r = await self.http.get(f"/api/rooms/{code}")
+        r.raise_for_status()
+        data: Message = r.json()
+        return data
+
+    def connect(self, code: str) -> RoomSocket:
+        ws_base = "ws" + self.base_url[len("http"):]
+        url = f"{ws_base}/ws/{code}" + (f"?token={self.token}" if self.token else "")
+        return RoomSocket(url)
+
+
+class RoomSocket:
+    """One live connection; keeps the latest welcome/room/state and every message in order."""
+
+    _ids = itertools.count(1)
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.ws: Any = None
+        self.inbox: asyncio.Queue[Message] = asyncio.Queue()
+        self.history: list[Message] = []
+        self.you: Message | None = None
+        self.room: Message | None = None
+        self.state: Message | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self.closed = asyncio.Event()
+        self.close_code: int | None = None
+
+    async def __aenter__(self) -> RoomSocket:
+        await self.open()
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.close()
+
+    async def open(self) -> None:
+        self.ws = await websockets.connect(self.url, compression=None, max_size=2**22, open_timeout=10)
+        self._reader = asyncio.create_task(self._read())
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self.ws:
+                msg: Message = orjson.loads(raw)
+                kind = msg.get("type")
+                if kind == "welcome":
+                    self.you = msg["you"]
+                elif kind == "room":
+                    self.room = msg["room"]
+                elif kind == "state":
+                    self.state = msg
+                self.history.append(msg)
+                await self.inbox.put(msg)
+        except websockets.ConnectionClosed as closed:
+            self.close_code = closed.rcvd.code if closed.rcvd else None
+        finally:
+            if self.ws is not None and self.ws.close_code is not None:
+                self.close_code = self.ws.close_code
+            self.closed.set()
+
+    async def send(self, message: Message) -> None:
+        await self.ws.send(orjson.dumps(message).decode())
+
+    async def send_raw(self, raw: str | bytes) -> None:
+        await self.ws.send(raw)
+
+    async def next(self, predicate: Callable[[Message], bool] = lambda m: True, timeout: float = 10) -> Message:
+        """The next message (from now on) that matches ``predicate``."""
+        async with asyncio.timeout(timeout):
+            while True:
+                msg = await self.inbox.get()
+                if predicate(msg):
+                    return msg
+
+    def drain(self) -> list[Message]:
+        out = []
+        while not self.inbox.empty():
+            out.append(self.inbox.get_nowait())
+        return out
+
+    async def wait_state(self, predicate: Callable[[Message], bool] = lambda s: True, timeout: float = 10) -> Message:
+        """The current state if it matches, else the next state message that does."""
+        if self.state is not None and predicate(self.state):
+            return self.state
+        return await self.next(lambda m: m.get("type") == "state" and predicate(m), timeout)
+
+    async def wait_room(self, predicate: Callable[[Message], bool], timeout: float = 10) -> Message:
+        if self.room is not None and predicate(self.room):
+            return self.room
+        msg = await self.next(lambda m: m.get("type") == "room" and predicate(m["room"]), timeout)
+        room: Message = msg["room"]
+        return room
+
+    async def request(self, message: Message, timeout: float = 10) -> Message:
+        """Send an ``act`` (or any message with an id) and wait for its ``ack`` or ``error``."""
+        msg_id = message.setdefault("id", f"c{next(self._ids)}")
+        await self.send(message)
+        reply = await self.next(lambda m: m.get("type") in ("ack", "error") and m.get("id") == msg_id, timeout)
+        if reply["type"] == "error":
+            raise ClientError(reply["code"], reply["message"])
+        return reply
+
+    async def act(self, action: Message, version: int | None = None, timeout: float = 10) -> Message:
+        if version is None:
+            assert self.state is not None, "no state yet"
+            version = int(self.state["version"])
+        return await self.request({"type": "act", "action": action, "version": version}, timeout)
+
+    async def expect_error(self, code: str, timeout: float = 10) -> Message:
+        return await self.next(lambda m: m.get("type") == "error", timeout) | {"expected": code}
+
+
+@contextlib.asynccontextmanager
+async def player(base_url: str, name: str) -> AsyncIterator[ThreefoldClient]:
+    async with ThreefoldClient(base_url) as client:
+        await client.set_name(name)
+        yield client

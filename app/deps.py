@@ -1,0 +1,83 @@
+"""FastAPI dependencies: the app's services, the database session and the current player."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, HTTPException, Request
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.identity import COOKIE, player_for_token
+from app.live.hub import Hub
+from app.models import Player
+from app.settings import Settings
+
+
+@dataclass
+class Services:
+    settings: Settings
+    sessions: async_sessionmaker[AsyncSession]
+    hub: Hub
+
+
+def get_services(request: Request) -> Services:
+    services: Services = request.app.state.services
+    return services
+
+
+ServicesDep = Annotated[Services, Depends(get_services)]
+
+
+def get_settings_dep(services: ServicesDep) -> Settings:
+    return services.settings
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
+
+
+def get_hub(services: ServicesDep) -> Hub:
+    return services.hub
+
+
+HubDep = Annotated[Hub, Depends(get_hub)]
+
+
+async def get_session(services: ServicesDep) -> AsyncIterator[AsyncSession]:
+    async with services.sessions() as session:
+        yield session
+
+
+SessionDep = Annotated[AsyncSession, Depends(get_session)]
+
+
+def request_token(request: Request) -> str | None:
+    auth = request.headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        return auth[7:].strip()
+    return request.cookies.get(COOKIE)
+
+
+async def get_optional_player(request: Request, session: SessionDep) -> Player | None:
+    return await player_for_token(session, request_token(request))
+
+
+OptionalPlayer = Annotated[Player | None, Depends(get_optional_player)]
+
+
+async def get_player(player: OptionalPlayer) -> Player:
+    if player is None:
+        raise HTTPException(status_code=401, detail="choose a name first (POST /api/me)")
+    return player
+
+
+CurrentPlayer = Annotated[Player, Depends(get_player)]
+
+
+def base_url(request: Request, hub: Hub) -> str:
+    """Join links: the address this request came in on, unless that is loopback and we know a LAN one."""
+    host = request.url.hostname or ""
+    if host in ("127.0.0.1", "localhost", "::1", "testserver"):
+        return hub.base_url
+    return str(request.base_url).rstrip("/")

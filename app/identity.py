@@ -1,0 +1,44 @@
+"""Anonymous identity: a random secret token per player, kept in a cookie; only its hash is stored."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.models import Player
+
+COOKIE = "tf_token"
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class BadName(ValueError):
+    pass
+
+
+def clean_name(raw: object, max_length: int) -> str:
+    if not isinstance(raw, str):
+        raise BadName("name must be a string")
+    name = " ".join(raw.split())
+    if not name:
+        raise BadName("name must not be empty")
+    if len(name) > max_length:
+        raise BadName(f"name must be at most {max_length} characters")
+    if any(not ch.isprintable() for ch in name):
+        raise BadName("name contains control characters")
+    return name
+
+
+async def player_for_token(session: AsyncSession, token: str | None) -> Player | None:
+    if not token or len(token) > 200:
+        return None
+    return (await session.execute(select(Player).where(Player.token_hash == hash_token(token)))).scalar_one_or_none()

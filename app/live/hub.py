@@ -1,0 +1,483 @@
+"""The live rooms of this process: seat checks → engine → persist → fan out per-seat views.
+
+One writer per game: every change to a room happens under that room's ``asyncio.Lock`` and is committed
+(with its version) before anyone is told. Across processes the database's version check is the guard, and
+the bus tells the other processes to catch up (DESIGN.md "Fan-out").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+import time
+from typing import Any
+
+import orjson
+
+from app.codes import new_code
+from app.live.bus import Bus
+from app.live.connection import Connection
+from app.live.messages import (
+    Act,
+    ClientMessage,
+    Configure,
+    Ping,
+    ProtocolError,
+    Rematch,
+    Sit,
+    Stand,
+    Start,
+    Sync,
+    encode,
+    error,
+)
+from app.live.room import LiveGame, LiveRoom, describe
+from app.live.store import SeatRecord, Store, VersionConflict
+from app.settings import Settings
+from engines.base import EngineError, Event, IllegalAction, Seat
+from engines.registry import get_bot, get_engine
+
+log = logging.getLogger("threefold.hub")
+
+
+class Hub:
+    def __init__(self, store: Store, settings: Settings, bus: Bus, base_url: str) -> None:
+        self.store = store
+        self.settings = settings
+        self.bus = bus
+        self.base_url = base_url
+        self.rooms: dict[str, LiveRoom] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self.moves = 0
+        self.errors = 0
+
+    # ---- rooms -----------------------------------------------------------------------------------
+
+    async def create_room(self, host_id: int, game: str, options: dict[str, Any] | None, seed: int | None) -> str:
+        engine = get_engine(game)
+        parsed = engine.parse_options(options)
+        for _ in range(20):
+            code = new_code()
+            if not await self.store.code_exists(code):
+                break
+        else:  # pragma: no cover - 21^5 codes
+            raise RuntimeError("could not find a free room code")
+        await self.store.create_room(
+            code, host_id, game, parsed.model_dump(mode="json"), len(engine.seats(parsed)), seed
+        )
+        return code
+
+    async def room(self, code: str) -> LiveRoom | None:
+        """The live room for ``code``, loaded from the database on first use in this process."""
+        live = self.rooms.get(code)
+        if live is not None:
+            return live
+        lock = self._loading.setdefault(code, asyncio.Lock())
+        async with lock:
+            live = self.rooms.get(code)
+            if live is not None:
+                return live
+            record = await self.store.load_room(code)
+            if record is None:
+                return None
+            live = LiveRoom(record, {})
+            await self._load_game(live)
+            await self._refresh_names(live)
+            live.standings = await self.store.standings(record.id)
+            self.rooms[code] = live
+            self._after_change(live)
+            return live
+
+    async def _load_game(self, live: LiveRoom) -> None:
+        record = await self.store.latest_game(live.record.id)
+        if record is None:
+            live.game = None
+            return
+        live.game = LiveGame.from_record(record, await self.store.actions(record.id))
+
+    async def _refresh_names(self, live: LiveRoom) -> None:
+        ids = {s.player_id for s in live.record.seats if s.player_id is not None}
+        ids |= live.connected_players() | {live.record.host_id}
+        missing = ids - set(live.names)
+        if missing:
+            live.names.update(await self.store.player_names(missing))
+
+    # ---- connections -----------------------------------------------------------------------------
+
+    async def connect(self, live: LiveRoom, conn: Connection, name: str) -> None:
+        conn.resync = lambda c: self._resync_message(live, c)
+        async with live.lock:
+            live.names[conn.player_id] = name
+            was_present = conn.player_id in live.connected_players()
+            live.connections.add(conn)
+            conn.start()
+            conn.send(self._welcome(live, conn))
+            if live.game is not None:
+                conn.send(live.game.state_message(live.seat_of(conn.player_id), []))
+            if not was_present:
+                self._broadcast_room(live)
+            else:
+                conn.send(self._room_message(live))
+        await self.bus.presence(live.code, conn.player_id, True)
+
+    async def disconnect(self, live: LiveRoom, conn: Connection) -> None:
+        async with live.lock:
+            live.connections.discard(conn)
+            if conn.player_id not in live.connected_players():
+                self._broadcast_room(live)
+        await conn.close()
+        if conn.player_id not in live.local_players():
+            await self.bus.presence(live.code, conn.player_id, False)
+
+    def _welcome(self, live: LiveRoom, conn: Connection) -> bytes:
+        return encode(
+            {
+                "type": "welcome",
+                "you": {
+                    "id": conn.player_id,
+                    "name": live.names.get(conn.player_id, "?"),
+                    "seat": live.seat_of(conn.player_id),
+                    "host": live.record.host_id == conn.player_id,
+                },
+            }
+        )
+
+    def _room_message(self, live: LiveRoom) -> bytes:
+        return encode({"type": "room", "room": live.summary(self.base_url)})
+
+    def _broadcast_room(self, live: LiveRoom) -> None:
+        payload = self._room_message(live)
+        for conn in live.connections:
+            conn.send(payload)
+
+    def _broadcast_state(self, live: LiveRoom, events: list[Event]) -> None:
+        """Each socket gets the view for its seat; identical payloads are encoded once."""
+        game = live.game
+        if game is None:
+            return
+        cache: dict[Seat | None, bytes] = {}
+        for conn in live.connections:
+            seat = live.seat_of(conn.player_id)
+            payload = cache.get(seat)
+            if payload is None:
+                payload = cache[seat] = game.state_message(seat, events)
+            conn.send(payload)
+
+    async def _resync_message(self, live: LiveRoom, conn: Connection) -> bytes | None:
+        if live.game is None:
+            return self._room_message(live)
+        return live.game.state_message(live.seat_of(conn.player_id), [])
+
+    # ---- messages --------------------------------------------------------------------------------
+
+    async def handle(self, live: LiveRoom, conn: Connection, msg: ClientMessage) -> None:
+        msg_id = msg.id if isinstance(msg, Act) else None
+        try:
+            if isinstance(msg, Ping):
+                conn.send(b'{"type":"pong"}')
+                return
+            if isinstance(msg, Sync):
+                async with live.lock:
+                    if live.game is not None and (msg.version is None or msg.version != live.game.version):
+                        conn.send(live.game.state_message(live.seat_of(conn.player_id), []))
+                    conn.send(self._room_message(live))
+                return
+            async with live.lock:
+                if isinstance(msg, Act):
+                    await self._act(live, conn, msg)
+                elif isinstance(msg, Sit):
+                    await self._sit(live, conn, msg.seat)
+                elif isinstance(msg, Stand):
+                    await self._stand(live, conn)
+                elif isinstance(msg, Configure):
+                    await self._configure(live, conn, msg)
+                elif isinstance(msg, Start | Rematch):
+                    await self._start(live, conn)
+        except ProtocolError as err:
+            self.errors += 1
+            conn.send(error(err.code, err.message, msg_id))
+
+    def _require_host(self, live: LiveRoom, conn: Connection) -> None:
+        if live.record.host_id != conn.player_id:
+            raise ProtocolError("not_host", "only the host can do that")
+
+    def _require_not_playing(self, live: LiveRoom) -> None:
+        if live.record.status == "playing":
+            raise ProtocolError("not_in_lobby", "a game is in progress")
+
+    async def _sit(self, live: LiveRoom, conn: Connection, seat: int) -> None:
+        self._require_not_playing(live)
+        seats = live.record.seats
+        if not 0 <= seat < len(seats):
+            raise ProtocolError("bad_message", f"there is no seat {seat}")
+        if seats[seat].player_id == conn.player_id:
+            return
+        if seats[seat].player_id is not None or seats[seat].is_bot:
+            raise ProtocolError("seat_taken", "that seat is taken")
+        for rec in seats:
+            if rec.player_id == conn.player_id:
+                rec.player_id = None
+        seats[seat] = SeatRecord(conn.player_id)
+        await self._save_and_announce(live)
+
+    async def _stand(self, live: LiveRoom, conn: Connection) -> None:
+        self._require_not_playing(live)
+        for rec in live.record.seats:
+            if rec.player_id == conn.player_id:
+                rec.player_id = None
+        await self._save_and_announce(live)
+
+    async def _configure(self, live: LiveRoom, conn: Connection, msg: Configure) -> None:
+        self._require_host(live, conn)
+        self._require_not_playing(live)
+        game = msg.game or live.record.game
+        try:
+            engine = get_engine(game)
+            raw = msg.options if msg.options is not None else (live.record.options if game == live.record.game else {})
+            options = engine.parse_options(raw)
+        except EngineError as err:
+            raise ProtocolError("bad_options", str(err)) from None
+        count = len(engine.seats(options))
+        seats = live.record.seats[:count]
+        seats += [SeatRecord(None) for _ in range(count - len(seats))]
+        live.record.game = game
+        live.record.options = options.model_dump(mode="json")
+        live.record.seats = seats
+        await self._save_and_announce(live)
+
+    async def _save_and_announce(self, live: LiveRoom) -> None:
+        await self.store.save_room(live.record)
+        await self._refresh_names(live)
+        self._broadcast_room(live)
+        for conn in live.connections:
+            conn.send(self._welcome(live, conn))
+        await self.bus.room_changed(live.code)
+
+    async def _start(self, live: LiveRoom, conn: Connection) -> None:
+        self._require_host(live, conn)
+        self._require_not_playing(live)
+        if any(rec.player_id is None and not rec.is_bot for rec in live.record.seats):
+            raise ProtocolError("seats_empty", "every seat must be taken before the game starts")
+        await self._new_game(live)
+
+    async def _new_game(self, live: LiveRoom) -> None:
+        engine = live.engine
+        options = engine.parse_options(live.record.options)
+        number = 1 if live.game is None else live.game.number + 1
+        if live.record.test_seed is not None and self.settings.testing:
+            seed = live.record.test_seed + number - 1
+        else:
+            seed = secrets.randbits(62)
+        state = engine.new_game(options, seed)
+        await self._refresh_names(live)
+        seats = [
+            {"player_id": rec.player_id, "name": live.names.get(rec.player_id, "Bot") if rec.player_id else "Bot",
+             "bot": rec.is_bot}
+            for rec in live.record.seats
+        ]
+        game = LiveGame(
+            id=0, number=number, engine=engine, state=state, version=0, seats=seats, timer_key=None, deadline=None
+        )
+        self._update_timer(game)
+        game.id = await self.store.create_game(
+            live.record.id,
+            number,
+            engine.name,
+            options.model_dump(mode="json"),
+            seed,
+            seats,
+            engine.dump(state),
+            game.timer_key,
+            game.deadline,
+        )
+        game.mark_since(frozenset(), None)
+        live.game = game
+        live.record.status = "playing"
+        self._broadcast_room(live)
+        for conn in live.connections:
+            conn.send(self._welcome(live, conn))
+        self._broadcast_state(live, [])
+        await self.bus.room_changed(live.code)
+        self._after_change(live)
+
+    async def _act(self, live: LiveRoom, conn: Connection, msg: Act) -> None:
+        game = live.game
+        if game is None or live.record.status != "playing":
+            raise ProtocolError("not_playing", "no game is in progress", msg.id)
+        seat = live.seat_of(conn.player_id)
+        if seat is None:
+            raise ProtocolError("not_seated", "spectators cannot act", msg.id)
+        if msg.id is not None and msg.id in conn.recent_ids:
+            raise ProtocolError("duplicate", f"action {msg.id!r} was already received", msg.id)
+        if seat not in game.to_act:
+            raise ProtocolError("not_your_turn", "it is not your turn", msg.id)
+        oldest = game.since.get(seat, game.version)
+        if not oldest <= msg.version <= game.version:
+            raise ProtocolError(
+                "stale_version",
+                f"your view is at version {msg.version} but the game is at {game.version}; resynced",
+                msg.id,
+            )
+        if msg.id is not None:
+            conn.recent_ids.append(msg.id)
+        await self.apply(live, seat, msg.action, "player", msg.id)
+        conn.send(encode({"type": "ack", "id": msg.id, "version": game.version}))
+
+    async def apply(self, live: LiveRoom, seat: Seat, action: dict[str, Any], actor: str, msg_id: str | None = None) -> None:
+        """The one path for every action (players, timers, bots): validate, persist, then fan out.
+
+        Must be called with ``live.lock`` held.
+        """
+        game = live.game
+        assert game is not None
+        engine = game.engine
+        try:
+            state, events = engine.apply(game.state, seat, action)
+        except IllegalAction as err:
+            raise ProtocolError("illegal", str(err), msg_id) from None
+        line = describe(engine, game.state, seat, action, actor)
+        before = game.to_act
+        previous = (game.state, game.version, game.timer_key, game.deadline)
+        game.state, game.version = state, game.version + 1
+        self._update_timer(game)
+        outcome = game.outcome_json()
+        try:
+            await self.store.record_action(
+                game.id, game.version, seat, action, actor, engine.dump(state), game.timer_key, game.deadline, outcome
+            )
+        except VersionConflict:
+            # Another process wrote first: take its state and tell the client to look again.
+            game.state, game.version, game.timer_key, game.deadline = previous
+            await self._load_game(live)
+            self._broadcast_state(live, [])
+            raise ProtocolError("stale_version", "another move was made first; resynced", msg_id) from None
+        self.moves += 1
+        game.log.append(line)
+        game.mark_since(before, seat)
+        if outcome is not None:
+            live.record.status = "finished"
+            await self.store.finish_room_game(live.record.id, outcome, game.seats)
+            live.standings = await self.store.standings(live.record.id)
+            self._broadcast_room(live)
+        self._broadcast_state(live, events)
+        await self.bus.moved(live.code, game.id, game.version)
+        self._after_change(live)
+
+    # ---- timers and bots -------------------------------------------------------------------------
+
+    def _update_timer(self, game: LiveGame) -> None:
+        timer = game.engine.timer(game.state)
+        if timer is None:
+            game.timer_key, game.deadline = None, None
+        elif timer.key != game.timer_key:
+            game.timer_key, game.deadline = timer.key, time.time() + timer.seconds
+
+    def _after_change(self, live: LiveRoom) -> None:
+        """Re-arm the room's timer and let bots move; both go through ``apply`` like a person would."""
+        if live.timer_task is not None:
+            live.timer_task.cancel()
+            live.timer_task = None
+        game = live.game
+        if game is None or live.record.status != "playing":
+            return
+        if game.deadline is not None:
+            live.timer_task = asyncio.create_task(self._fire_timer(live, game.id, game.timer_key, game.deadline))
+        bot_seats = [s for s in sorted(game.to_act) if game.seats[s].get("bot")]
+        if bot_seats and (live.bot_task is None or live.bot_task.done()):
+            live.bot_task = asyncio.create_task(self._bot_move(live, game.id))
+
+    async def _fire_timer(self, live: LiveRoom, game_id: int, key: str | None, deadline: float) -> None:
+        await asyncio.sleep(max(0.0, deadline - time.time()))
+        async with live.lock:
+            game = live.game
+            if game is None or game.id != game_id or game.timer_key != key or live.record.status != "playing":
+                return
+            for seat in sorted(game.to_act):
+                if game.timer_key != key or seat not in game.to_act:
+                    continue
+                try:
+                    await self.apply(live, seat, game.engine.timeout_action(game.state, seat), "timer")
+                except ProtocolError as err:  # pragma: no cover - an engine bug, logged
+                    log.error("timeout action refused in room %s: %s", live.code, err.message)
+
+    async def _bot_move(self, live: LiveRoom, game_id: int) -> None:
+        await asyncio.sleep(self.settings.bot_delay_seconds * (0.6 + 0.8 * random.random()))
+        async with live.lock:
+            game = live.game
+            if game is None or game.id != game_id or live.record.status != "playing":
+                return
+            bot = get_bot(game.engine.name)
+            for seat in sorted(game.to_act):
+                if not game.seats[seat].get("bot") or bot is None:
+                    continue
+                action = bot.choose(game.state, seat, random.Random(game.version * 31 + seat))
+                try:
+                    await self.apply(live, seat, action, "bot")
+                except ProtocolError as err:  # pragma: no cover - a bot bug, logged
+                    log.error("bot move refused in room %s: %s", live.code, err.message)
+                break
+        # apply() re-armed bots if they still have to move.
+        if live.bot_task is asyncio.current_task():
+            live.bot_task = None
+            self._after_change(live)
+
+    # ---- other processes -------------------------------------------------------------------------
+
+    async def on_remote_move(self, code: str, game_id: int, version: int) -> None:
+        live = self.rooms.get(code)
+        if live is None:
+            return
+        async with live.lock:
+            if live.game is not None and live.game.id == game_id and live.game.version >= version:
+                return
+            await self._load_game(live)
+            record = await self.store.load_room(code)
+            if record is not None:
+                live.record = record
+            live.standings = await self.store.standings(live.record.id)
+            await self._refresh_names(live)
+            self._broadcast_room(live)
+            self._broadcast_state(live, [])
+            self._after_change(live)
+
+    async def on_remote_room(self, code: str) -> None:
+        live = self.rooms.get(code)
+        if live is None:
+            return
+        async with live.lock:
+            record = await self.store.load_room(code)
+            if record is None:
+                return
+            live.record = record
+            await self._load_game(live)
+            await self._refresh_names(live)
+            self._broadcast_room(live)
+            for conn in live.connections:
+                conn.send(self._welcome(live, conn))
+            self._broadcast_state(live, [])
+            self._after_change(live)
+
+    async def on_remote_presence(self, code: str, origin: str, player_ids: set[int]) -> None:
+        live = self.rooms.get(code)
+        if live is None:
+            return
+        async with live.lock:
+            live.remote_presence[origin] = player_ids
+            await self._refresh_names(live)
+            self._broadcast_room(live)
+
+    async def close(self) -> None:
+        for live in self.rooms.values():
+            for task in (live.timer_task, live.bot_task):
+                if task is not None:
+                    task.cancel()
+            for conn in list(live.connections):
+                with contextlib.suppress(Exception):
+                    await conn.close()
+
+
+def dumps(value: Any) -> str:
+    return orjson.dumps(value).decode()

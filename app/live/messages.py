@@ -1,0 +1,93 @@
+"""Incoming WebSocket messages, validated with pydantic; outgoing ones are plain dicts encoded by orjson."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import orjson
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Sit(_Msg):
+    type: Literal["sit"]
+    seat: int
+
+
+class Stand(_Msg):
+    type: Literal["stand"]
+
+
+class Configure(_Msg):
+    type: Literal["configure"]
+    game: str | None = None
+    options: dict[str, Any] | None = None
+
+
+class Start(_Msg):
+    type: Literal["start"]
+
+
+class Rematch(_Msg):
+    type: Literal["rematch"]
+
+
+class Act(_Msg):
+    type: Literal["act"]
+    action: dict[str, Any]
+    version: int
+    id: str | None = Field(default=None, max_length=64)
+
+
+class Sync(_Msg):
+    type: Literal["sync"]
+    version: int | None = None
+
+
+class Ping(_Msg):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Sit | Stand | Configure | Start | Rematch | Act | Sync | Ping, Field(discriminator="type")]
+_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+
+
+class ProtocolError(Exception):
+    def __init__(self, code: str, message: str, msg_id: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.msg_id = msg_id
+
+
+def parse(raw: str | bytes, max_bytes: int) -> ClientMessage:
+    size = len(raw.encode() if isinstance(raw, str) else raw)
+    if size > max_bytes:
+        raise ProtocolError("too_large", f"message of {size} bytes exceeds the limit of {max_bytes}")
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        raise ProtocolError("bad_json", "message is not valid JSON") from None
+    msg_id = data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str) else None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", "message must be a JSON object")
+    try:
+        return _adapter.validate_python(data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "message"
+        raise ProtocolError("bad_message", f"{where}: {first['msg']}", msg_id) from None
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    return orjson.dumps(message)
+
+
+def error(code: str, message: str, msg_id: str | None = None) -> bytes:
+    body: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if msg_id is not None:
+        body["id"] = msg_id
+    return orjson.dumps(body)

@@ -1,0 +1,177 @@
+"""A room as one process holds it in memory: the room record, the live game and the sockets."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.live.connection import Connection
+from app.live.messages import encode
+from app.live.store import GameRecord, RoomRecord
+from engines.base import Engine, Event, Seat
+from engines.registry import get_engine
+
+LOG_LINES = 60
+
+
+@dataclass
+class LiveGame:
+    id: int
+    number: int
+    engine: Engine[Any, Any]
+    state: Any
+    version: int
+    seats: list[dict[str, Any]]
+    timer_key: str | None
+    deadline: float | None
+    since: dict[Seat, int] = field(default_factory=dict)
+    """The version at which each seat was last asked to act (the oldest version its action may be based on)."""
+    log: list[str] = field(default_factory=list)
+
+    @property
+    def to_act(self) -> frozenset[Seat]:
+        return self.engine.to_act(self.state)
+
+    def outcome_json(self) -> dict[str, Any] | None:
+        outcome = self.engine.outcome(self.state)
+        return None if outcome is None else outcome.to_json()
+
+    def mark_since(self, before: frozenset[Seat], actor: Seat | None) -> None:
+        after = self.to_act
+        for seat in after:
+            if seat not in before or seat == actor:
+                self.since[seat] = self.version
+        for seat in list(self.since):
+            if seat not in after:
+                del self.since[seat]
+
+    def state_message(self, seat: Seat | None, events: list[Event]) -> bytes:
+        return encode(
+            {
+                "type": "state",
+                "version": self.version,
+                "game": self.engine.name,
+                "view": self.engine.view(self.state, seat),
+                "to_act": sorted(self.to_act),
+                "deadline": None if self.deadline is None else int(self.deadline * 1000),
+                "outcome": self.outcome_json(),
+                "events": [e.redact(seat) for e in events],
+                "log": self.log[-LOG_LINES:],
+            }
+        )
+
+    @classmethod
+    def from_record(cls, record: GameRecord, actions: list[tuple[int, int, dict[str, Any], str]]) -> LiveGame:
+        """Rebuild from the snapshot; replay the action log (engines are deterministic) for the game log."""
+        engine = get_engine(record.engine)
+        state = engine.load(record.snapshot)
+        log: list[str] = []
+        replay = engine.new_game(engine.parse_options(record.options), record.seed)
+        try:
+            for _version, seat, action, actor in actions:
+                log.append(describe(engine, replay, seat, action, actor))
+                replay, _ = engine.apply(replay, seat, action)
+        except Exception:
+            log.append("(earlier moves cannot be replayed with the current rules)")
+        game = cls(
+            id=record.id,
+            number=record.number,
+            engine=engine,
+            state=state,
+            version=record.version,
+            seats=record.seats,
+            timer_key=record.timer_key,
+            deadline=record.deadline,
+            log=log,
+        )
+        game.since = {seat: record.version for seat in game.to_act}
+        return game
+
+
+def describe(engine: Engine[Any, Any], state: Any, seat: Seat, action: dict[str, Any], actor: str) -> str:
+    text = engine.describe_action(state, seat, action)
+    if actor == "timer":
+        return f"{text} (time ran out)"
+    if actor == "standin":
+        return f"{text} (stand-in)"
+    return text
+
+
+class LiveRoom:
+    def __init__(self, record: RoomRecord, names: dict[int, str]) -> None:
+        self.record = record
+        self.names = names
+        self.game: LiveGame | None = None
+        self.connections: set[Connection] = set()
+        self.lock = asyncio.Lock()
+        self.timer_task: asyncio.Task[None] | None = None
+        self.bot_task: asyncio.Task[None] | None = None
+        self.standings: list[dict[str, Any]] = []
+        self.remote_presence: dict[str, set[int]] = {}
+        """Players connected through other app processes, by process id (fed by the bus)."""
+
+    @property
+    def code(self) -> str:
+        return self.record.code
+
+    @property
+    def engine(self) -> Engine[Any, Any]:
+        return get_engine(self.record.game)
+
+    def local_players(self) -> set[int]:
+        return {c.player_id for c in self.connections}
+
+    def connected_players(self) -> set[int]:
+        players = self.local_players()
+        for ids in self.remote_presence.values():
+            players |= ids
+        return players
+
+    def seat_of(self, player_id: int) -> Seat | None:
+        """The seat this player holds in the current game (or in the lobby when no game runs)."""
+        if self.game is not None and self.record.status == "playing":
+            for index, seat in enumerate(self.game.seats):
+                if seat.get("player_id") == player_id and not seat.get("bot"):
+                    return index
+            return None
+        for index, rec in enumerate(self.record.seats):
+            if rec.player_id == player_id and not rec.is_bot:
+                return index
+        return None
+
+    def summary(self, base_url: str) -> dict[str, Any]:
+        engine = self.engine
+        options = engine.parse_options(self.record.options)
+        infos = engine.seats(options)
+        connected = self.connected_players()
+        seats = []
+        for index, info in enumerate(infos):
+            rec = self.record.seats[index] if index < len(self.record.seats) else None
+            player = None
+            if rec is not None and (rec.player_id is not None or rec.is_bot):
+                player = {
+                    "id": rec.player_id,
+                    "name": self.names.get(rec.player_id, "?") if rec.player_id is not None else "Bot",
+                    "connected": rec.is_bot or rec.player_id in connected,
+                    "bot": rec.is_bot,
+                }
+            seats.append({"index": index, "label": info.label, "team": info.team, "player": player})
+        seated = {rec.player_id for rec in self.record.seats if rec.player_id is not None}
+        spectators = [
+            {"id": pid, "name": self.names.get(pid, "?"), "connected": True}
+            for pid in sorted(connected - seated)
+        ]
+        return {
+            "code": self.code,
+            "url": f"{base_url}/r/{self.code}",
+            "game": engine.name,
+            "title": engine.title,
+            "options": options.model_dump(mode="json"),
+            "status": self.record.status,
+            "host": self.record.host_id,
+            "game_number": 0 if self.game is None else self.game.number,
+            "seats": seats,
+            "spectators": spectators,
+            "standings": self.standings,
+        }

@@ -1,0 +1,264 @@
+"""Everything the live rooms read from and write to the database.
+
+The per-move path (``record_action``) is a lean Core insert + conditional update in one transaction:
+``UNIQUE(game_id, version)`` and ``WHERE version = :previous`` make a stale or duplicate write fail instead
+of being applied twice, even across processes.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.models import Game, GameAction, Player, Room, RoomSeat, Standing
+
+
+class VersionConflict(Exception):
+    """Another writer got there first: the caller must reload the game."""
+
+
+@dataclass
+class SeatRecord:
+    player_id: int | None
+    is_bot: bool = False
+
+
+@dataclass
+class RoomRecord:
+    id: int
+    code: str
+    host_id: int
+    game: str
+    options: dict[str, Any]
+    status: str
+    test_seed: int | None
+    seats: list[SeatRecord]
+
+
+@dataclass
+class GameRecord:
+    id: int
+    number: int
+    engine: str
+    options: dict[str, Any]
+    seed: int
+    seats: list[dict[str, Any]]
+    version: int
+    status: str
+    snapshot: dict[str, Any]
+    result: dict[str, Any] | None
+    timer_key: str | None
+    deadline: float | None
+
+
+class Store:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self.sessions = sessions
+
+    # ---- players -------------------------------------------------------------------------------
+
+    async def player_names(self, ids: set[int]) -> dict[int, str]:
+        if not ids:
+            return {}
+        async with self.sessions() as s:
+            rows = await s.execute(select(Player.id, Player.name).where(Player.id.in_(ids)))
+            return {pid: name for pid, name in rows.tuples()}
+
+    # ---- rooms ---------------------------------------------------------------------------------
+
+    async def create_room(
+        self, code: str, host_id: int, game: str, options: dict[str, Any], seat_count: int, test_seed: int | None
+    ) -> None:
+        async with self.sessions.begin() as s:
+            room = Room(code=code, host_id=host_id, game=game, options=options, status="lobby", test_seed=test_seed)
+            s.add(room)
+            await s.flush()
+            s.add_all(RoomSeat(room_id=room.id, seat=i, player_id=None) for i in range(seat_count))
+
+    async def code_exists(self, code: str) -> bool:
+        async with self.sessions() as s:
+            return (await s.execute(select(Room.id).where(Room.code == code))).first() is not None
+
+    async def load_room(self, code: str) -> RoomRecord | None:
+        async with self.sessions() as s:
+            room = (await s.execute(select(Room).where(Room.code == code))).scalar_one_or_none()
+            if room is None:
+                return None
+            seat_rows = (
+                await s.execute(select(RoomSeat).where(RoomSeat.room_id == room.id).order_by(RoomSeat.seat))
+            ).scalars()
+            seats = [SeatRecord(r.player_id, r.is_bot) for r in seat_rows]
+            return RoomRecord(
+                room.id, room.code, room.host_id, room.game, dict(room.options), room.status, room.test_seed, seats
+            )
+
+    async def save_room(self, room: RoomRecord) -> None:
+        """Write the lobby-level fields and the seat table (small; not on the per-move path)."""
+        async with self.sessions.begin() as s:
+            await s.execute(
+                update(Room)
+                .where(Room.id == room.id)
+                .values(host_id=room.host_id, game=room.game, options=room.options, status=room.status)
+            )
+            existing = {
+                r.seat: r
+                for r in (await s.execute(select(RoomSeat).where(RoomSeat.room_id == room.id))).scalars()
+            }
+            for index, seat in enumerate(room.seats):
+                row = existing.pop(index, None)
+                if row is None:
+                    s.add(RoomSeat(room_id=room.id, seat=index, player_id=seat.player_id, is_bot=seat.is_bot))
+                else:
+                    row.player_id, row.is_bot = seat.player_id, seat.is_bot
+            for row in existing.values():
+                await s.delete(row)
+
+    # ---- games ---------------------------------------------------------------------------------
+
+    async def latest_game(self, room_id: int) -> GameRecord | None:
+        async with self.sessions() as s:
+            game = (
+                await s.execute(select(Game).where(Game.room_id == room_id).order_by(Game.number.desc()).limit(1))
+            ).scalar_one_or_none()
+            return None if game is None else _game_record(game)
+
+    async def create_game(
+        self,
+        room_id: int,
+        number: int,
+        engine: str,
+        options: dict[str, Any],
+        seed: int,
+        seats: list[dict[str, Any]],
+        snapshot: dict[str, Any],
+        timer_key: str | None,
+        deadline: float | None,
+    ) -> int:
+        async with self.sessions.begin() as s:
+            game = Game(
+                room_id=room_id,
+                number=number,
+                engine=engine,
+                options=options,
+                seed=seed,
+                seats=seats,
+                version=0,
+                status="playing",
+                snapshot=snapshot,
+                timer_key=timer_key,
+                deadline=deadline,
+            )
+            s.add(game)
+            await s.execute(update(Room).where(Room.id == room_id).values(status="playing"))
+            await s.flush()
+            return game.id
+
+    async def record_action(
+        self,
+        game_id: int,
+        version: int,
+        seat: int,
+        action: dict[str, Any],
+        actor: str,
+        snapshot: dict[str, Any],
+        timer_key: str | None,
+        deadline: float | None,
+        result: dict[str, Any] | None,
+    ) -> None:
+        """Persist one applied action; raises VersionConflict if ``version - 1`` is no longer current."""
+        values: dict[str, Any] = {
+            "version": version,
+            "snapshot": snapshot,
+            "timer_key": timer_key,
+            "deadline": deadline,
+        }
+        if result is not None:
+            values.update(status="finished", result=result, finished_at=func.now())
+        try:
+            async with self.sessions.begin() as s:
+                changed = await s.execute(
+                    update(Game).where(Game.id == game_id, Game.version == version - 1).values(**values)
+                )
+                if changed.rowcount != 1:  # type: ignore[attr-defined]
+                    raise VersionConflict(f"game {game_id} is no longer at version {version - 1}")
+                await s.execute(
+                    insert(GameAction).values(
+                        game_id=game_id, version=version, seat=seat, action=action, actor=actor, created_at=time.time()
+                    )
+                )
+        except IntegrityError as err:
+            raise VersionConflict(str(err)) from None
+
+    async def actions(self, game_id: int) -> list[tuple[int, int, dict[str, Any], str]]:
+        async with self.sessions() as s:
+            rows = await s.execute(
+                select(GameAction.version, GameAction.seat, GameAction.action, GameAction.actor)
+                .where(GameAction.game_id == game_id)
+                .order_by(GameAction.version)
+            )
+            return [(v, seat, dict(a), actor) for v, seat, a, actor in rows.tuples()]
+
+    async def finish_room_game(self, room_id: int, outcome: dict[str, Any], seats: list[dict[str, Any]]) -> None:
+        """Mark the room finished and add the game to the room's standings."""
+        async with self.sessions.begin() as s:
+            await s.execute(update(Room).where(Room.id == room_id).values(status="finished"))
+            winners = set(outcome.get("winners", []))
+            scores = outcome.get("scores", [])
+            for index, seat in enumerate(seats):
+                pid = seat.get("player_id")
+                if pid is None:
+                    continue
+                row = (
+                    await s.execute(select(Standing).where(Standing.room_id == room_id, Standing.player_id == pid))
+                ).scalar_one_or_none()
+                if row is None:
+                    row = Standing(room_id=room_id, player_id=pid, played=0, wins=0, draws=0, points=0.0)
+                    s.add(row)
+                row.played += 1
+                if not winners:
+                    row.draws += 1
+                elif index in winners:
+                    row.wins += 1
+                row.points += float(scores[index]) if index < len(scores) else 0.0
+
+    async def standings(self, room_id: int) -> list[dict[str, Any]]:
+        async with self.sessions() as s:
+            rows = await s.execute(
+                select(Standing, Player.name)
+                .join(Player, Player.id == Standing.player_id)
+                .where(Standing.room_id == room_id)
+                .order_by(Standing.wins.desc(), Standing.points.desc())
+            )
+            return [
+                {
+                    "player_id": st.player_id,
+                    "name": name,
+                    "played": st.played,
+                    "wins": st.wins,
+                    "draws": st.draws,
+                    "points": st.points,
+                }
+                for st, name in rows.tuples()
+            ]
+
+
+def _game_record(game: Game) -> GameRecord:
+    return GameRecord(
+        game.id,
+        game.number,
+        game.engine,
+        dict(game.options),
+        game.seed,
+        list(game.seats),
+        game.version,
+        game.status,
+        dict(game.snapshot),
+        None if game.result is None else dict(game.result),
+        game.timer_key,
+        game.deadline,
+    )

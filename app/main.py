@@ -1,0 +1,76 @@
+"""The application factory: ``uvicorn app.main:create_app --factory`` (see the Makefile)."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.db import make_engine, make_sessionmaker
+from app.deps import Services
+from app.live.bus import make_bus
+from app.live.hub import Hub
+from app.live.store import Store
+from app.network import public_base_url
+from app.routers import games, me, pages, rooms, ws
+from app.settings import Settings, get_settings
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+    db = make_engine(settings.database_url)
+    sessions = make_sessionmaker(db)
+    bus = make_bus(settings.redis_url)
+    hub = Hub(Store(sessions), settings, bus, public_base_url(settings.public_url, settings.listen_host,
+                                                              settings.listen_port))
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await bus.start(hub)
+        # Long-lived objects made at start-up need never be scanned again (PERFORMANCE.md: GC pauses).
+        gc.collect()
+        gc.freeze()
+        yield
+        await hub.close()
+        await bus.stop()
+        await db.dispose()
+
+    app = FastAPI(title="Threefold", version="0.1.0", lifespan=lifespan)
+    app.state.services = Services(settings=settings, sessions=sessions, hub=hub)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse({"detail": exc.detail, "code": _code_for(exc.status_code)}, status_code=exc.status_code)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        return JSONResponse({"detail": f"{where}: {first.get('msg')}", "code": "bad_request"}, status_code=422)
+
+    @app.get("/healthz", tags=["health"])
+    async def healthz() -> dict[str, object]:
+        return {"ok": True, "rooms": len(hub.rooms), "moves": hub.moves}
+
+    app.include_router(me.router)
+    app.include_router(games.router)
+    app.include_router(rooms.router)
+    app.include_router(ws.router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
+    return app
+
+
+def _code_for(status: int) -> str:
+    return {401: "unauthorized", 403: "forbidden", 404: "not_found", 422: "bad_request", 429: "rate_limited"}.get(
+        status, "error"
+    )

@@ -1,0 +1,56 @@
+"""Server-rendered pages (Jinja2): home, room (lobby + game), rules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+
+from app.codes import is_well_formed, normalise
+from app.deps import HubDep, OptionalPlayer, base_url
+from app.routers.games import game_catalogue
+
+TEMPLATES = Jinja2Templates(directory=str(Path(__file__).resolve().parents[2] / "templates"))
+router = APIRouter(include_in_schema=False)
+
+
+def _me(player: Any) -> dict[str, Any] | None:
+    return None if player is None else {"id": player.id, "name": player.name}
+
+
+@router.get("/", response_class=HTMLResponse)
+async def home(request: Request, player: OptionalPlayer) -> HTMLResponse:
+    games = [g.model_dump() for g in game_catalogue()]
+    return TEMPLATES.TemplateResponse(request, "home.html", {"me": _me(player), "games": games})
+
+
+@router.get("/r/{code}", response_class=HTMLResponse)
+async def room_page(code: str, request: Request, player: OptionalPlayer, hub: HubDep) -> HTMLResponse:
+    normal = normalise(code)
+    live = await hub.room(normal) if is_well_formed(normal) else None
+    if live is None:
+        return TEMPLATES.TemplateResponse(
+            request, "error.html", {"me": _me(player), "status": 404, "message": f"There is no room {code}."},
+            status_code=404,
+        )
+    base = base_url(request, hub)
+    return TEMPLATES.TemplateResponse(
+        request,
+        "room.html",
+        {"me": _me(player), "code": live.code, "room": live.summary(base), "join_url": f"{base}/r/{live.code}",
+         "games": [g.model_dump() for g in game_catalogue()]},
+    )
+
+
+@router.get("/rules/{game}", response_class=HTMLResponse)
+async def rules_page(game: str, request: Request, player: OptionalPlayer) -> HTMLResponse:
+    games = {g.name: g for g in game_catalogue()}
+    if game not in games:
+        return TEMPLATES.TemplateResponse(
+            request, "error.html", {"me": _me(player), "status": 404, "message": f"No game called {game}."},
+            status_code=404,
+        )
+    return TEMPLATES.TemplateResponse(request, "rules.html", {"me": _me(player), "game": games[game].model_dump()})

@@ -1,0 +1,64 @@
+"""Rooms over HTTP: create one, look one up, its QR code. Live play happens on the WebSocket."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import segno
+from fastapi import APIRouter, HTTPException, Request, Response
+from pydantic import BaseModel, Field
+
+from app.codes import is_well_formed, normalise
+from app.deps import CurrentPlayer, HubDep, SettingsDep, base_url
+from app.live.room import LiveRoom
+from engines.base import EngineError
+
+router = APIRouter(prefix="/api/rooms", tags=["rooms"])
+
+
+class RoomIn(BaseModel):
+    game: str = Field(max_length=32)
+    options: dict[str, Any] | None = None
+    seed: int | None = Field(default=None, description="Only accepted when the server runs in testing mode.")
+
+
+class RoomCreated(BaseModel):
+    code: str
+    url: str
+
+
+async def find_room(hub: HubDep, raw_code: str) -> LiveRoom:
+    code = normalise(raw_code)
+    live = await hub.room(code) if is_well_formed(code) else None
+    if live is None:
+        raise HTTPException(status_code=404, detail=f"no room with code {raw_code!r}")
+    return live
+
+
+@router.post("", response_model=RoomCreated, status_code=201)
+async def create_room(body: RoomIn, player: CurrentPlayer, hub: HubDep, settings: SettingsDep,
+                      request: Request) -> RoomCreated:
+    if body.seed is not None and not settings.testing:
+        raise HTTPException(status_code=403, detail="a fixed seed is only accepted by a server in testing mode")
+    try:
+        code = await hub.create_room(player.id, body.game, body.options, body.seed)
+    except EngineError as err:
+        raise HTTPException(status_code=422, detail=str(err)) from None
+    return RoomCreated(code=code, url=f"{base_url(request, hub)}/r/{code}")
+
+
+@router.get("/{code}")
+async def room_summary(code: str, hub: HubDep, request: Request) -> dict[str, Any]:
+    live = await find_room(hub, code)
+    return live.summary(base_url(request, hub))
+
+
+@router.get("/{code}/qr.svg", response_class=Response)
+async def room_qr(code: str, hub: HubDep, request: Request) -> Response:
+    live = await find_room(hub, code)
+    qr = segno.make(f"{base_url(request, hub)}/r/{live.code}", error="m")
+    buffer = io.BytesIO()
+    qr.save(buffer, kind="svg", scale=6, border=2, dark="#111", light="#fff", xmldecl=False, svgns=True,
+            title=f"Join room {live.code}")
+    return Response(buffer.getvalue(), media_type="image/svg+xml")

@@ -1,0 +1,66 @@
+"""The live WebSocket: authenticate, attach to the room, then pass each message to the hub."""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from app.codes import is_well_formed, normalise
+from app.deps import Services
+from app.identity import COOKIE, player_for_token
+from app.live.connection import Connection
+from app.live.messages import ProtocolError, error, parse
+
+router = APIRouter()
+log = logging.getLogger("threefold.ws")
+
+
+@router.websocket("/ws/{code}")
+async def room_socket(websocket: WebSocket, code: str) -> None:
+    services: Services = websocket.app.state.services
+    hub, settings = services.hub, services.settings
+    await websocket.accept()
+    token = websocket.query_params.get("token") or websocket.cookies.get(COOKIE)
+    async with services.sessions() as session:
+        player = await player_for_token(session, token)
+    if player is None:
+        await websocket.send_text(error("unauthorized", "missing or unknown player token").decode())
+        await websocket.close(code=4401)
+        return
+    normal = normalise(code)
+    live = await hub.room(normal) if is_well_formed(normal) else None
+    if live is None:
+        await websocket.send_text(error("unknown_room", f"no room with code {code!r}").decode())
+        await websocket.close(code=4404)
+        return
+    conn = Connection(websocket, player.id, settings.send_queue_size, settings.messages_per_second,
+                      settings.message_burst)
+    await hub.connect(live, conn, player.name)
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            raw = message.get("text")
+            if raw is None:
+                raw = message.get("bytes") or b""
+            if not conn.allow_message():
+                conn.send(error("rate_limited", "too many messages; slow down"))
+                continue
+            try:
+                parsed = parse(raw, settings.max_message_bytes)
+            except ProtocolError as err:
+                hub.errors += 1
+                conn.send(error(err.code, err.message, err.msg_id))
+                continue
+            try:
+                await hub.handle(live, conn, parsed)
+            except Exception:  # the server keeps serving whatever one message did
+                log.exception("internal error handling a message in room %s", live.code)
+                hub.errors += 1
+                conn.send(error("internal", "the server could not handle that message"))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        await hub.disconnect(live, conn)

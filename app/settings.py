@@ -1,0 +1,40 @@
+"""One settings object, read from the environment (prefix THREEFOLD_, plus DATABASE_URL / REDIS_URL)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pydantic import AliasChoices, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="THREEFOLD_", extra="ignore")
+
+    database_url: str = Field(
+        default="sqlite+aiosqlite:///./data/threefold.db",
+        validation_alias=AliasChoices("DATABASE_URL", "THREEFOLD_DATABASE_URL"),
+        description="SQLAlchemy async URL: sqlite+aiosqlite:///path or postgresql+asyncpg://user@host/db",
+    )
+    redis_url: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices("REDIS_URL", "THREEFOLD_REDIS_URL"),
+        description="Set to fan out moves between several app processes; unset = in-process only.",
+    )
+    testing: bool = Field(default=False, description="Accept a fixed seed at room creation (tests only).")
+    public_url: str | None = Field(default=None, description="Base URL for join links, e.g. http://192.168.1.20:8000")
+    listen_host: str = Field(default="127.0.0.1", description="Interface the server listens on (for join links).")
+    listen_port: int = 8000
+    secure_cookies: bool = False
+
+    max_message_bytes: int = 8192
+    messages_per_second: float = 20.0
+    message_burst: int = 40
+    send_queue_size: int = 64
+    name_max_length: int = 24
+    bot_delay_seconds: float = 0.8
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,87 @@
+"""Run the real server in a child process (uvicorn, as `make run` does), so tests can kill -9 it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def migrate(database_url: str) -> None:
+    env = {**os.environ, "DATABASE_URL": database_url}
+    subprocess.run(
+        [sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT, env=env, check=True, capture_output=True
+    )
+
+
+class ServerProcess:
+    def __init__(self, database_url: str, redis_url: str | None = None, port: int | None = None,
+                 extra_env: dict[str, str] | None = None) -> None:
+        self.database_url = database_url
+        self.redis_url = redis_url
+        self.port = port or free_port()
+        self.extra_env = extra_env or {}
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log_path = Path(f"/tmp/threefold-test-server-{self.port}.log")
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ServerProcess:
+        env = {
+            **os.environ,
+            "DATABASE_URL": self.database_url,
+            "THREEFOLD_TESTING": "1",
+            "THREEFOLD_BOT_DELAY_SECONDS": "0.05",
+            "THREEFOLD_LISTEN_PORT": str(self.port),
+            **self.extra_env,
+        }
+        env.pop("REDIS_URL", None)
+        if self.redis_url:
+            env["REDIS_URL"] = self.redis_url
+        log = self.log_path.open("ab")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory", "--host", "127.0.0.1",
+             "--port", str(self.port), "--ws", "websockets-sansio", "--ws-per-message-deflate", "false",
+             "--ws-max-size", "1048576", "--log-level", "warning"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
+            try:
+                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("server did not become healthy in 30 s")
+
+    def kill(self) -> None:
+        """kill -9: no shutdown hooks, nothing flushed that was not committed."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
