@@ -1,0 +1,1051 @@
+"""Tic Tac Top: a party word game for 3–7 players on a shared screen (RULINGS.md §5).
+
+Rules as implemented (the rulings are binding; the seed text is ``seeds/tic-tac-top.txt``):
+
+- There are as many turns as players; the Leader of turn ``t`` (1-based) is seat ``t - 1``: seat 0 leads
+  first and the role passes clockwise (seat + 1). In a quick game (6–7 players only) the game also ends after
+  any turn that leaves someone with at least 25 points.
+- **Choose.** The Leader is offered 2 themes (drawn from the seed when the game starts) and keeps one; both
+  leave the pool. Custom themes typed in by the host are offered first (in a seeded order), then the
+  language deck (``engines/data/tic_tac_top/<language>.json``) fills the remaining offers. With
+  ``custom_only`` the deck is not used: there must be at least one custom theme per turn and, when there are
+  fewer than two per turn, the first turns get pairs and the last turns a single theme.
+- **Write** (simultaneous). The Leader secretly ranks 7 distinct words of the 12 (``draft`` saves a partial
+  ranking, ``rank`` submits it for good). Every other player fills a 3×3 grid with distinct words, one cell at
+  a time (``place`` / ``clear``), and may declare ``done`` (final). When the Leader has submitted, a 5-second
+  countdown (timer key ``close-<turn>``) closes the writing; at its end every unfinished grid locks as it is
+  (``lock``, the timeout action; blank cells never match). With ``hard_timer`` a 90-second timer (key
+  ``write-<turn>``) runs from the moment the theme is chosen; when it expires the players' grids lock and the
+  Leader's ranking is auto-completed: the saved draft, then the theme's other words in card order, up to 7.
+  (The 5-second countdown always runs in full, so the hard timer can overrun by at most 5 seconds.) If every
+  grid is finished before the Leader submits, the reveal starts as soon as the Leader submits.
+- **Reveal.** Grids become public. The Leader announces the ranked words one at a time (``next``, timer key
+  ``reveal-<turn>-<i>`` of ``reveal_pause`` seconds, whose timeout is ``next``, so the show runs by itself
+  unless paced). A cell is circled when its word is announced; a line (3 rows, 3 columns, 2 diagonals)
+  completes on the word that circles its last cell.
+- **Scoring** after the 7th word (``i*`` = the word on which the turn's first line appeared, if any):
+  each player +1 per line (at most 5; D), +2 for every player whose first line came on word ``i*`` (C);
+  the Leader +3 / +2 / +1 if ``i*`` is the 3rd / 4th / 5th word (A, once), plus ``max(0, M - 1)`` where ``M``
+  is the most lines any single player made (B). Then a score screen (``next``, timer key ``score-<turn>`` of
+  ``score_pause`` seconds) before the next turn. After the last turn the game is over: the highest total
+  wins, ties share the win.
+
+Who sees what (views and events):
+
+- Public: the phase, the turn, the Leader, the names of the offered themes, the chosen theme and its 12
+  words, how many cells each player has filled and who has finished, whether the Leader has submitted (the
+  countdown), the announced words, scores and past turns.
+- The Leader alone sees the words of both offered themes and their own draft/ranking; the other seats and
+  spectators see only the words announced so far (the full ranking once all 7 are out).
+- A player alone sees their own grid while writing; from the start of the reveal every grid is public,
+  with its circles, completed lines (with the word number of completion) and first line.
+- ``describe_action`` is public and never names a secret word.
+
+``legal_actions`` is a *sample* (the grids are too many to list): for a player, placing one of the first
+three unused words into the first empty cell, and ``done``; for the Leader, three complete rankings.
+``apply`` validates every action on its own.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from engines.base import (
+    JSON,
+    Action,
+    Bot,
+    Engine,
+    Event,
+    GameOptions,
+    IllegalAction,
+    InvalidOptions,
+    Outcome,
+    Seat,
+    SeatInfo,
+    Timer,
+    ranks_from_scores,
+)
+from engines.registry import register
+
+Phase = Literal["choose", "write", "reveal", "score", "over"]
+
+WORDS_PER_THEME = 12
+RANK_SIZE = 7
+CELLS = 9
+MAX_LINES = 5
+QUICK_TARGET = 25
+COUNTDOWN_SECONDS = 5.0
+HARD_TIMER_SECONDS = 90.0
+MAX_THEME_NAME = 60
+MAX_WORD = 40
+MAX_CUSTOM_THEMES = 60
+LEADER_BONUS = {3: 3, 4: 2, 5: 1}
+FIRST_LINE_BONUS = 2
+
+LINES: tuple[tuple[int, int, int], ...] = (
+    (0, 1, 2),
+    (3, 4, 5),
+    (6, 7, 8),
+    (0, 3, 6),
+    (1, 4, 7),
+    (2, 5, 8),
+    (0, 4, 8),
+    (2, 4, 6),
+)
+
+DECK_DIR = Path(__file__).parent / "data" / "tic_tac_top"
+"""Where the theme decks live (``en.json``, ``fr.json``); tests may point it elsewhere."""
+
+ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+def ordinal(k: int) -> str:
+    return ORDINALS.get(k, f"{k}th")
+
+
+# ---- themes and options -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Theme:
+    name: str
+    words: tuple[str, ...]
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"name": self.name, "words": list(self.words)}
+
+
+def clean_theme(name: Any, words: Any) -> Theme:
+    """Validate one theme (deck or custom): a name and 12 distinct non-empty words, trimmed.
+
+    Raises ``ValueError`` with a human-readable reason.
+    """
+    if not isinstance(name, str):
+        raise ValueError("a theme name must be a string")
+    name = " ".join(name.split())
+    if not 1 <= len(name) <= MAX_THEME_NAME:
+        raise ValueError(f"a theme name must be 1–{MAX_THEME_NAME} characters")
+    if not isinstance(words, list | tuple) or not all(isinstance(w, str) for w in words):
+        raise ValueError(f"theme {name!r}: words must be a list of strings")
+    cleaned = [" ".join(w.split()) for w in words]
+    if len(cleaned) != WORDS_PER_THEME:
+        raise ValueError(f"theme {name!r}: needs exactly {WORDS_PER_THEME} words, got {len(cleaned)}")
+    for w in cleaned:
+        if not 1 <= len(w) <= MAX_WORD:
+            raise ValueError(f"theme {name!r}: every word must be 1–{MAX_WORD} characters (got {w!r})")
+    seen: set[str] = set()
+    for w in cleaned:
+        if w.casefold() in seen:
+            raise ValueError(f"theme {name!r}: the word {w!r} appears twice")
+        seen.add(w.casefold())
+    return Theme(name, tuple(cleaned))
+
+
+class CustomTheme(BaseModel):
+    """A theme typed in by the host: a name and 12 distinct words (trimmed; case-insensitive distinct)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(title="Theme", description=f"1–{MAX_THEME_NAME} characters.")
+    words: tuple[str, ...] = Field(
+        title="Words", description=f"Exactly {WORDS_PER_THEME} distinct words, 1–{MAX_WORD} characters each."
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _clean(cls, data: Any) -> Any:
+        if isinstance(data, Mapping) and "name" in data and "words" in data:
+            theme = clean_theme(data["name"], data["words"])
+            return {**data, "name": theme.name, "words": list(theme.words)}
+        return data
+
+
+class TicTacTopOptions(GameOptions):
+    """Lobby options; the lobby renders its form from this model's JSON schema."""
+
+    players: int = Field(4, ge=3, le=7, title="Players", description="3 to 7 players.")
+    language: Literal["en", "fr"] = Field(
+        "en", title="Language", description="Theme deck: English or French."
+    )
+    hard_timer: bool = Field(
+        False,
+        title="90-second timer",
+        description="Competitive: the writing closes 90 seconds after the theme is chosen, whatever happens.",
+    )
+    quick_game: bool = Field(
+        False,
+        title="Quick game",
+        description="6–7 players only: the game ends after any turn where someone has 25 points or more.",
+    )
+    custom_themes: tuple[CustomTheme, ...] = Field(
+        (),
+        max_length=MAX_CUSTOM_THEMES,
+        title="Custom themes",
+        description="Themes of your own (12 words each); they are offered before the deck's themes.",
+    )
+    custom_only: bool = Field(
+        False,
+        title="Custom themes only",
+        description="Play only the custom themes (at least one per player).",
+    )
+    reveal_pause: float = Field(
+        3.0, ge=1, le=10, title="Reveal pause", description="Seconds between two announced words (1–10)."
+    )
+    score_pause: float = Field(
+        8.0, ge=2, le=60, title="Score screen", description="Seconds the turn's scoring stays up (2–60)."
+    )
+
+    @model_validator(mode="after")
+    def _consistent(self) -> TicTacTopOptions:
+        if self.quick_game and self.players < 6:
+            raise ValueError(f"the quick game (25 points) is only for 6 or 7 players, not {self.players}")
+        if self.custom_only and len(self.custom_themes) < self.players:
+            raise ValueError(
+                f"custom themes only needs at least one theme per turn: {self.players} themes for "
+                f"{self.players} players, got {len(self.custom_themes)}"
+            )
+        return self
+
+
+_DECKS: dict[str, tuple[Theme, ...]] = {}
+
+
+def load_deck(language: str) -> tuple[Theme, ...]:
+    """The theme deck of a language, read once from ``DECK_DIR/<language>.json`` and validated."""
+    path = DECK_DIR / f"{language}.json"
+    key = str(path)
+    if key not in _DECKS:
+        try:
+            raw = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise InvalidOptions(f"no {language!r} theme deck is installed ({path})") from None
+        if not isinstance(raw, list):
+            raise InvalidOptions(f"{path}: a theme deck must be a JSON list")
+        themes: list[Theme] = []
+        for i, item in enumerate(raw):
+            if not isinstance(item, dict):
+                raise InvalidOptions(f"{path}: theme #{i} must be an object")
+            try:
+                themes.append(clean_theme(item.get("name"), item.get("words")))
+            except ValueError as err:
+                raise InvalidOptions(f"{path}: theme #{i}: {err}") from None
+        _DECKS[key] = tuple(themes)
+    return _DECKS[key]
+
+
+# ---- state --------------------------------------------------------------------------------------
+
+
+@dataclass
+class TicTacTopState:
+    """The full game state. Treat as immutable outside this module: ``apply`` returns a fresh copy."""
+
+    options: TicTacTopOptions
+    offers: list[list[Theme]]  # per turn, dealt when the game starts (future offers are secret)
+    turn: int  # 1-based
+    phase: Phase
+    theme: Theme | None  # the chosen theme of the current turn
+    draft: list[str]  # the Leader's saved partial ranking
+    ranking: list[str]  # the Leader's submitted ranking (7 words) or []
+    grids: list[list[str | None]]  # per seat, 9 cells; the Leader's stays blank
+    finished: list[str | None]  # per seat: None (writing), "done" or "locked"
+    announced: int  # how many ranked words have been announced
+    scores: list[int]
+    history: list[dict[str, JSON]]  # one public record per finished turn
+
+    @property
+    def players(self) -> int:
+        return self.options.players
+
+    @property
+    def leader(self) -> Seat:
+        return (self.turn - 1) % self.options.players
+
+
+def deal_offers(pool: Sequence[Theme], turns: int) -> list[list[Theme]]:
+    """Pairs while there are enough themes for every later turn to get one, then single themes."""
+    pairs = max(0, min(turns, len(pool) - turns))
+    offers: list[list[Theme]] = []
+    i = 0
+    for t in range(turns):
+        k = 2 if t < pairs else 1
+        offers.append(list(pool[i : i + k]))
+        i += k
+    return offers
+
+
+# ---- scoring (pure) -----------------------------------------------------------------------------
+
+
+def grid_marks(grid: Sequence[str | None], announced: Sequence[str]) -> list[int | None]:
+    """For each cell, the 1-based number of the announced word that circles it, or None."""
+    position = {w: i + 1 for i, w in enumerate(announced)}
+    return [position.get(w) if w is not None else None for w in grid]
+
+
+def grid_lines(marks: Sequence[int | None]) -> list[tuple[int, tuple[int, int, int]]]:
+    """Completed lines as (word number of completion, cells), in completion order."""
+    done: list[tuple[int, tuple[int, int, int]]] = []
+    for line in LINES:
+        ks = [marks[c] for c in line]
+        if all(k is not None for k in ks):
+            done.append((max(k for k in ks if k is not None), line))
+    done.sort(key=lambda item: (item[0], LINES.index(item[1])))
+    return done
+
+
+def grid_progress(grid: Sequence[str | None], announced: Sequence[str]) -> dict[str, JSON]:
+    """A grid as everyone sees it during the reveal."""
+    marks = grid_marks(grid, announced)
+    lines = grid_lines(marks)
+    return {
+        "words": list(grid),
+        "marks": marks,
+        "lines": [{"cells": list(cells), "word": k} for k, cells in lines],
+        "line_count": len(lines),
+        "first_line": lines[0][0] if lines else None,
+    }
+
+
+def score_turn(
+    ranking: Sequence[str], grids: Sequence[Sequence[str | None] | None], leader: Seat
+) -> dict[str, JSON]:
+    """The turn's scoring (RULINGS §5) with a line-by-line breakdown.
+
+    ``grids`` has one entry per seat (the Leader's is ignored). Parts: A = the Leader's first-line bonus,
+    B = the Leader's ``max(0, M - 1)``, C = +2 for each player whose first line came on word i*, D = +1 per
+    line (at most 5).
+    """
+    n = len(grids)
+    lines_by_seat: list[int | None] = [None] * n
+    first_by_seat: list[int | None] = [None] * n
+    for seat, grid in enumerate(grids):
+        if seat == leader:
+            continue
+        found = grid_lines(grid_marks(grid or [None] * CELLS, ranking))
+        lines_by_seat[seat] = min(MAX_LINES, len(found))
+        first_by_seat[seat] = found[0][0] if found else None
+    firsts = [k for k in first_by_seat if k is not None]
+    i_star = min(firsts) if firsts else None
+    first_seats = [s for s in range(n) if i_star is not None and first_by_seat[s] == i_star]
+    m = max((c for c in lines_by_seat if c is not None), default=0)
+    points = [0] * n
+    rows: list[dict[str, JSON]] = []
+
+    a = LEADER_BONUS.get(i_star, 0) if i_star is not None else 0
+    if i_star is None:
+        a_text = "nobody made a line"
+    elif a:
+        a_text = f"the first line came on the {ordinal(i_star)} word"
+    else:
+        a_text = f"the first line came only on the {ordinal(i_star)} word"
+    rows.append({"part": "A", "seat": leader, "points": a, "text": a_text})
+    for s in first_seats:
+        rows.append(
+            {
+                "part": "C",
+                "seat": s,
+                "points": FIRST_LINE_BONUS,
+                "text": f"first line, on the {ordinal(i_star or 0)} word",
+            }
+        )
+    b = max(0, m - 1)
+    rows.append(
+        {"part": "B", "seat": leader, "points": b, "text": f"the best grid made {m} line{'s' * (m != 1)}"}
+    )
+    for s in range(n):
+        count = lines_by_seat[s]
+        if count is not None:
+            rows.append(
+                {"part": "D", "seat": s, "points": count, "text": f"{count} line{'s' * (count != 1)}"}
+            )
+    for row in rows:
+        points[int(row["seat"])] += int(row["points"])
+    return {
+        "leader": leader,
+        "ranking": list(ranking),
+        "first_line": (
+            {"index": i_star, "word": ranking[i_star - 1], "seats": first_seats}
+            if i_star is not None
+            else None
+        ),
+        "max_lines": m,
+        "lines_by_seat": lines_by_seat,
+        "first_line_by_seat": first_by_seat,
+        "rows": rows,
+        "points": points,
+    }
+
+
+# ---- action parsing -----------------------------------------------------------------------------
+
+ACTION_FIELDS: dict[str, frozenset[str]] = {
+    "choose_theme": frozenset({"index"}),
+    "draft": frozenset({"words"}),
+    "rank": frozenset({"words"}),
+    "place": frozenset({"cell", "word"}),
+    "clear": frozenset({"cell"}),
+    "done": frozenset(),
+    "lock": frozenset(),
+    "next": frozenset(),
+}
+LEADER_WRITE = frozenset({"draft", "rank"})
+PLAYER_WRITE = frozenset({"place", "clear", "done", "lock"})
+
+
+def _int_field(action: Action, key: str) -> int:
+    value = action.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise IllegalAction(f"{key!r} must be an integer")
+    return value
+
+
+def _words_field(action: Action) -> list[str]:
+    value = action.get("words")
+    if not isinstance(value, list) or not all(isinstance(w, str) for w in value):
+        raise IllegalAction("'words' must be a list of words")
+    return list(value)
+
+
+def _check_shape(action: Any) -> str:
+    if not isinstance(action, Mapping):
+        raise IllegalAction("an action must be a JSON object")
+    kind = action.get("type")
+    if not isinstance(kind, str) or kind not in ACTION_FIELDS:
+        raise IllegalAction(f"unknown action type {kind!r}; expected one of {', '.join(ACTION_FIELDS)}")
+    extra = set(action) - {"type"} - ACTION_FIELDS[kind]
+    if extra:
+        raise IllegalAction(f"unexpected field(s) for {kind!r}: {', '.join(sorted(map(str, extra)))}")
+    missing = ACTION_FIELDS[kind] - set(action)
+    if missing:
+        raise IllegalAction(f"{kind!r} needs the field(s): {', '.join(sorted(missing))}")
+    return kind
+
+
+# ---- the engine ---------------------------------------------------------------------------------
+
+
+class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
+    name = "tic-tac-top"
+    title = "Tic Tac Top"
+    options_model = TicTacTopOptions
+
+    def seats(self, options: TicTacTopOptions) -> list[SeatInfo]:
+        return [SeatInfo(f"Player {i + 1}") for i in range(options.players)]
+
+    def options_of(self, state: TicTacTopState) -> TicTacTopOptions:
+        return state.options
+
+    def _label(self, seat: Seat) -> str:
+        return f"Player {seat + 1}"
+
+    # ---- setup ----------------------------------------------------------------------------------
+
+    def new_game(self, options: TicTacTopOptions, seed: int) -> TicTacTopState:
+        rng = random.Random(seed)
+        n = options.players
+        custom = [Theme(t.name, t.words) for t in options.custom_themes]
+        rng.shuffle(custom)
+        pool = custom[: 2 * n]
+        if not options.custom_only:
+            need = 2 * n - len(pool)
+            if need:
+                deck = load_deck(options.language)
+                if len(deck) < need:
+                    raise InvalidOptions(f"the {options.language!r} deck has only {len(deck)} themes")
+                pool += rng.sample(deck, need)
+        return TicTacTopState(
+            options=options,
+            offers=deal_offers(pool, n),
+            turn=1,
+            phase="choose",
+            theme=None,
+            draft=[],
+            ranking=[],
+            grids=[[None] * CELLS for _ in range(n)],
+            finished=[None] * n,
+            announced=0,
+            scores=[0] * n,
+            history=[],
+        )
+
+    # ---- whose turn -----------------------------------------------------------------------------
+
+    def to_act(self, state: TicTacTopState) -> frozenset[Seat]:
+        if state.phase == "over":
+            return frozenset()
+        if state.phase != "write":
+            return frozenset({state.leader})
+        seats = {s for s in range(state.players) if s != state.leader and state.finished[s] is None}
+        if not state.ranking:
+            seats.add(state.leader)
+        return frozenset(seats)
+
+    def legal_actions(self, state: TicTacTopState, seat: Seat) -> list[Action]:
+        """A sample of legal actions (see the module docstring); ``apply`` is the authority."""
+        if seat not in self.to_act(state):
+            return []
+        if state.phase == "choose":
+            return [{"type": "choose_theme", "index": i} for i in range(len(state.offers[state.turn - 1]))]
+        if state.phase in ("reveal", "score"):
+            return [{"type": "next"}]
+        assert state.theme is not None
+        words = list(state.theme.words)
+        if seat == state.leader:
+            return [
+                {"type": "rank", "words": words[:RANK_SIZE]},
+                {"type": "rank", "words": words[::-1][:RANK_SIZE]},
+                {"type": "rank", "words": words[3:][:RANK_SIZE]},
+            ]
+        grid = state.grids[seat]
+        actions: list[Action] = []
+        if None in grid:
+            cell = grid.index(None)
+            unused = [w for w in words if w not in grid]
+            actions += [{"type": "place", "cell": cell, "word": w} for w in unused[:3]]
+        actions.append({"type": "done"})
+        return actions
+
+    # ---- applying -------------------------------------------------------------------------------
+
+    def apply(self, state: TicTacTopState, seat: Seat, action: Action) -> tuple[TicTacTopState, list[Event]]:
+        kind = _check_shape(action)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
+            raise IllegalAction(f"no seat {seat!r} in this game")
+        if state.phase == "over":
+            raise IllegalAction("the game is over")
+        leader = state.leader
+        who = "the Leader" if seat == leader else "a player"
+        if state.phase == "choose":
+            if kind != "choose_theme":
+                raise IllegalAction("the Leader is choosing a theme: only 'choose_theme' is possible now")
+            if seat != leader:
+                raise IllegalAction(f"only the Leader ({self._label(leader)}) chooses the theme")
+        elif state.phase == "write":
+            if kind in LEADER_WRITE:
+                if seat != leader:
+                    raise IllegalAction("only the Leader ranks words; players fill their grid")
+                if state.ranking:
+                    raise IllegalAction("your ranking is already submitted")
+            elif kind in PLAYER_WRITE:
+                if seat == leader:
+                    raise IllegalAction("the Leader ranks words and has no grid")
+                if state.finished[seat] is not None:
+                    raise IllegalAction("your grid is already locked")
+            else:
+                raise IllegalAction(f"{kind!r} is not possible while writing (for {who})")
+        elif kind != "next":
+            raise IllegalAction(f"only 'next' is possible during the {state.phase}")
+        elif seat != leader:
+            raise IllegalAction(f"only the Leader ({self._label(leader)}) or the host moves the show on")
+
+        new = copy.deepcopy(state)
+        events: list[Event] = []
+        if kind == "choose_theme":
+            self._choose(new, _int_field(action, "index"), events)
+        elif kind in LEADER_WRITE:
+            self._rank(new, _words_field(action), kind == "rank", events)
+        elif kind == "place":
+            self._place(new, seat, _int_field(action, "cell"), action.get("word"), events)
+        elif kind == "clear":
+            self._clear(new, seat, _int_field(action, "cell"), events)
+        elif kind in ("done", "lock"):
+            new.finished[seat] = "done" if kind == "done" else "locked"
+            events.append(
+                Event(
+                    "finished",
+                    {"seat": seat, "how": new.finished[seat], "filled": CELLS - new.grids[seat].count(None)},
+                )
+            )
+            self._maybe_close(new, events)
+        elif new.phase == "reveal":
+            self._announce(new, events)
+        else:
+            self._start_turn(new, new.turn + 1, events)
+        return new, events
+
+    def _choose(self, new: TicTacTopState, index: int, events: list[Event]) -> None:
+        offered = new.offers[new.turn - 1]
+        if not 0 <= index < len(offered):
+            raise IllegalAction(f"'index' must be {' or '.join(str(i) for i in range(len(offered)))}")
+        new.theme = offered[index]
+        new.phase = "write"
+        events.append(
+            Event(
+                "theme_chosen",
+                {
+                    "turn": new.turn,
+                    "leader": new.leader,
+                    "theme": new.theme.to_json(),
+                    "discarded": [t.name for i, t in enumerate(offered) if i != index],
+                },
+            )
+        )
+
+    def _check_words(self, new: TicTacTopState, words: list[str], exact: bool) -> None:
+        assert new.theme is not None
+        if exact and len(words) != RANK_SIZE:
+            raise IllegalAction(f"a ranking has exactly {RANK_SIZE} words, got {len(words)}")
+        if len(words) > RANK_SIZE:
+            raise IllegalAction(f"a ranking has at most {RANK_SIZE} words, got {len(words)}")
+        for w in words:
+            if w not in new.theme.words:
+                raise IllegalAction(f"{w!r} is not one of the theme's words")
+        if len(set(words)) != len(words):
+            raise IllegalAction("a ranking cannot hold the same word twice")
+
+    def _rank(self, new: TicTacTopState, words: list[str], submit: bool, events: list[Event]) -> None:
+        self._check_words(new, words, exact=submit)
+        new.draft = words
+        seat = new.leader
+        if not submit:
+            events.append(Event("leader_drafting", {"seat": seat}, {seat: {"draft": words}}))
+            return
+        new.ranking = words
+        writing = any(new.finished[s] is None for s in range(new.players) if s != seat)
+        events.append(
+            Event(
+                "ranked",
+                {"seat": seat, "countdown": COUNTDOWN_SECONDS if writing else None},
+                {seat: {"ranking": words}},
+            )
+        )
+        self._maybe_close(new, events)
+
+    def _place(self, new: TicTacTopState, seat: Seat, cell: int, word: Any, events: list[Event]) -> None:
+        assert new.theme is not None
+        if not 0 <= cell < CELLS:
+            raise IllegalAction(f"cell {cell} is off the grid (cells are 0–8)")
+        if not isinstance(word, str):
+            raise IllegalAction("'word' must be a string")
+        if word not in new.theme.words:
+            raise IllegalAction(f"{word!r} is not one of the theme's words")
+        grid = new.grids[seat]
+        if word in grid:
+            raise IllegalAction(f"{word!r} is already in your grid (cell {grid.index(word)})")
+        grid[cell] = word
+        events.append(
+            Event(
+                "wrote",
+                {"seat": seat, "filled": CELLS - grid.count(None)},
+                {seat: {"cell": cell, "word": word}},
+            )
+        )
+
+    def _clear(self, new: TicTacTopState, seat: Seat, cell: int, events: list[Event]) -> None:
+        if not 0 <= cell < CELLS:
+            raise IllegalAction(f"cell {cell} is off the grid (cells are 0–8)")
+        grid = new.grids[seat]
+        if grid[cell] is None:
+            raise IllegalAction(f"cell {cell} is already empty")
+        grid[cell] = None
+        events.append(
+            Event("erased", {"seat": seat, "filled": CELLS - grid.count(None)}, {seat: {"cell": cell}})
+        )
+
+    def _maybe_close(self, new: TicTacTopState, events: list[Event]) -> None:
+        writers = [s for s in range(new.players) if s != new.leader]
+        if not new.ranking or any(new.finished[s] is None for s in writers):
+            return
+        new.phase = "reveal"
+        new.announced = 0
+        events.append(
+            Event(
+                "writing_closed",
+                {
+                    "turn": new.turn,
+                    "grids": [None if s == new.leader else list(new.grids[s]) for s in range(new.players)],
+                },
+            )
+        )
+
+    def _announce(self, new: TicTacTopState, events: list[Event]) -> None:
+        k = new.announced + 1
+        word = new.ranking[k - 1]
+        before = new.ranking[: k - 1]
+        after = new.ranking[:k]
+        had_first = any(
+            grid_lines(grid_marks(new.grids[s], before)) for s in range(new.players) if s != new.leader
+        )
+        circled: list[dict[str, JSON]] = []
+        lines: list[dict[str, JSON]] = []
+        for s in range(new.players):
+            if s == new.leader:
+                continue
+            if word in new.grids[s]:
+                circled.append({"seat": s, "cell": new.grids[s].index(word)})
+            for done_at, cells in grid_lines(grid_marks(new.grids[s], after)):
+                if done_at == k:
+                    lines.append({"seat": s, "cells": list(cells)})
+        first: JSON = None
+        if lines and not had_first:
+            first = {"index": k, "word": word, "seats": sorted({int(str(x["seat"])) for x in lines})}
+        new.announced = k
+        events.append(
+            Event(
+                "announce",
+                {
+                    "turn": new.turn,
+                    "index": k,
+                    "word": word,
+                    "circled": circled,
+                    "lines": lines,
+                    "first_line": first,
+                },
+            )
+        )
+        if k == RANK_SIZE:
+            self._score(new, events)
+
+    def _score(self, new: TicTacTopState, events: list[Event]) -> None:
+        assert new.theme is not None
+        scoring = score_turn(new.ranking, new.grids, new.leader)
+        points = scoring["points"]
+        assert isinstance(points, list)
+        for s in range(new.players):
+            new.scores[s] += int(points[s])
+        scoring["totals"] = list(new.scores)
+        new.history.append(
+            {
+                "turn": new.turn,
+                "leader": new.leader,
+                "theme": new.theme.name,
+                "ranking": list(new.ranking),
+                "scoring": scoring,
+            }
+        )
+        events.append(Event("turn_scored", {"turn": new.turn, "scoring": scoring}))
+        last = new.turn >= new.players
+        quick = new.options.quick_game and max(new.scores) >= QUICK_TARGET
+        if last or quick:
+            new.phase = "over"
+            outcome = self.outcome(new)
+            assert outcome is not None
+            events.append(
+                Event(
+                    "game_over",
+                    {
+                        "scores": list(new.scores),
+                        "winners": outcome.winners,
+                        "quick_game_ended": quick and not last,
+                    },
+                )
+            )
+        else:
+            new.phase = "score"
+
+    def _start_turn(self, new: TicTacTopState, turn: int, events: list[Event]) -> None:
+        new.turn = turn
+        new.phase = "choose"
+        new.theme = None
+        new.draft = []
+        new.ranking = []
+        new.grids = [[None] * CELLS for _ in range(new.players)]
+        new.finished = [None] * new.players
+        new.announced = 0
+        offered = new.offers[turn - 1]
+        events.append(
+            Event(
+                "turn_start",
+                {"turn": turn, "leader": new.leader, "offered": [t.name for t in offered]},
+                {new.leader: {"offered_themes": [t.to_json() for t in offered]}},
+            )
+        )
+
+    # ---- what each seat sees --------------------------------------------------------------------
+
+    def view(self, state: TicTacTopState, seat: Seat | None) -> dict[str, JSON]:
+        """What ``seat`` may know (module docstring: "Who sees what"); ``None`` is the shared screen."""
+        n = state.players
+        leader = state.leader
+        is_leader = seat == leader
+        role = "spectator" if seat is None else "leader" if is_leader else "player"
+        revealed = state.phase in ("reveal", "score", "over")
+        announced = state.ranking[: state.announced] if revealed else []
+        offered: JSON = None
+        if state.phase == "choose":
+            offered = [t.to_json() if is_leader else {"name": t.name} for t in state.offers[state.turn - 1]]
+        if is_leader and state.phase == "write":
+            ranking: JSON = list(state.ranking) or None
+        elif revealed and state.announced == RANK_SIZE:
+            ranking = list(state.ranking)
+        else:
+            ranking = None
+        grids: JSON = None
+        first_line: JSON = None
+        if revealed:
+            grids = [None if s == leader else grid_progress(state.grids[s], announced) for s in range(n)]
+            firsts: dict[Seat, int] = {}
+            for s in range(n):
+                found = grid_lines(grid_marks(state.grids[s], announced)) if s != leader else []
+                if found:
+                    firsts[s] = found[0][0]
+            if firsts:
+                k = min(firsts.values())
+                first_line = {
+                    "index": k,
+                    "word": announced[k - 1],
+                    "seats": [s for s, f in firsts.items() if f == k],
+                }
+        own_grid: JSON = None
+        if seat is not None and not is_leader and state.phase != "choose":
+            own_grid = list(state.grids[seat])
+        timer = self.timer(state)
+        outcome = self.outcome(state)
+        ranks = ranks_from_scores([float(x) for x in state.scores])
+        return {
+            "game": self.name,
+            "phase": state.phase,
+            "turn": state.turn,
+            "turns": n,
+            "players": n,
+            "labels": [self._label(s) for s in range(n)],
+            "leader": leader,
+            "you": seat,
+            "role": role,
+            "language": state.options.language,
+            "hard_timer": state.options.hard_timer,
+            "quick_game": state.options.quick_game,
+            "target": QUICK_TARGET if state.options.quick_game else None,
+            "offered": offered,
+            "theme": state.theme.to_json() if state.theme is not None and state.phase != "choose" else None,
+            "draft": list(state.draft) if is_leader and state.phase == "write" else None,
+            "ranking": ranking,
+            "ranked": bool(state.ranking) if state.phase != "choose" else False,
+            "countdown": state.phase == "write" and bool(state.ranking),
+            "grid": own_grid,
+            "writers": [
+                {
+                    "seat": s,
+                    "filled": CELLS - state.grids[s].count(None),
+                    "finished": state.finished[s] is not None or revealed,
+                    "how": state.finished[s],
+                }
+                for s in range(n)
+                if s != leader
+            ]
+            if state.phase != "choose"
+            else [],
+            "announced": announced,
+            "grids": grids,
+            "first_line": first_line,
+            "scoring": state.history[-1]["scoring"]
+            if state.phase in ("score", "over") and state.history
+            else None,
+            "scores": list(state.scores),
+            "standings": sorted(
+                (
+                    {"seat": s, "label": self._label(s), "score": state.scores[s], "rank": ranks[s]}
+                    for s in range(n)
+                ),
+                key=lambda row: (int(str(row["rank"])), int(str(row["seat"]))),
+            ),
+            "history": [
+                {key: h[key] for key in ("turn", "leader", "theme", "ranking")}
+                | {"points": h["scoring"]["points"]}
+                for h in state.history
+            ],
+            "timer": {"key": timer.key, "seconds": timer.seconds} if timer is not None else None,
+            "winners": outcome.winners if outcome is not None else None,
+        }
+
+    # ---- timers ---------------------------------------------------------------------------------
+
+    def timer(self, state: TicTacTopState) -> Timer | None:
+        if state.phase == "write":
+            if state.ranking:
+                return Timer(f"close-{state.turn}", COUNTDOWN_SECONDS)
+            if state.options.hard_timer:
+                return Timer(f"write-{state.turn}", HARD_TIMER_SECONDS)
+            return None
+        if state.phase == "reveal":
+            return Timer(f"reveal-{state.turn}-{state.announced}", state.options.reveal_pause)
+        if state.phase == "score":
+            return Timer(f"score-{state.turn}", state.options.score_pause)
+        return None
+
+    def timeout_action(self, state: TicTacTopState, seat: Seat) -> Action:
+        if state.phase == "choose":
+            return {"type": "choose_theme", "index": 0}
+        if state.phase == "write":
+            if seat == state.leader:
+                return {"type": "rank", "words": self.completed_ranking(state)}
+            return {"type": "lock"}
+        return {"type": "next"}
+
+    def completed_ranking(self, state: TicTacTopState) -> list[str]:
+        """The Leader's draft, completed with the theme's other words in card order (hard-timer expiry)."""
+        assert state.theme is not None
+        words = list(state.draft)
+        for w in state.theme.words:
+            if len(words) >= RANK_SIZE:
+                break
+            if w not in words:
+                words.append(w)
+        return words[:RANK_SIZE]
+
+    # ---- the end --------------------------------------------------------------------------------
+
+    def outcome(self, state: TicTacTopState) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        scores = [float(x) for x in state.scores]
+        best = max(scores)
+        winners = [s for s in range(state.players) if scores[s] == best]
+        names = " and ".join(self._label(s) for s in winners)
+        summary = f"{names} win{'s' if len(winners) == 1 else ''} with {int(best)} points"
+        if len(winners) > 1:
+            summary = f"{names} share the win with {int(best)} points"
+        return Outcome(scores=scores, winners=winners, ranks=ranks_from_scores(scores), summary=summary)
+
+    def describe_action(self, state: TicTacTopState, seat: Seat, action: Action) -> str:
+        """Public one-liner (``state`` is before the action); never names a secret word."""
+        who = self._label(seat) if isinstance(seat, int) and 0 <= seat < state.players else f"Seat {seat}"
+        kind = action.get("type") if isinstance(action, Mapping) else None
+        try:
+            if kind == "choose_theme":
+                theme = state.offers[state.turn - 1][int(action["index"])]
+                return f"{who} (Leader) chose the theme “{theme.name}”"
+            if kind == "draft":
+                return f"{who} (Leader) is ranking words"
+            if kind == "rank":
+                if any(state.finished[s] is None for s in range(state.players) if s != seat):
+                    return f"{who} (Leader) submitted a ranking: 5-second countdown!"
+                return f"{who} (Leader) submitted a ranking"
+            if kind == "place":
+                return f"{who} wrote a word"
+            if kind == "clear":
+                return f"{who} erased a word"
+            if kind == "done":
+                return f"{who} finished their grid"
+            if kind == "lock":
+                return f"{who}'s grid was locked as it was"
+            if kind == "next" and state.phase == "reveal":
+                k = state.announced + 1
+                return f"{who} (Leader) announced the {ordinal(k)} word: {state.ranking[k - 1]}"
+            if kind == "next" and state.phase == "score" and state.turn < state.players:
+                return f"Turn {state.turn + 1}: {self._label(state.turn % state.players)} leads"
+        except (LookupError, TypeError, ValueError):
+            pass
+        return f"{who}: {kind}"
+
+    # ---- serialisation --------------------------------------------------------------------------
+
+    def dump(self, state: TicTacTopState) -> dict[str, JSON]:
+        return {
+            "options": state.options.model_dump(mode="json"),
+            "offers": [[t.to_json() for t in pair] for pair in state.offers],
+            "turn": state.turn,
+            "phase": state.phase,
+            "theme": state.theme.to_json() if state.theme is not None else None,
+            "draft": list(state.draft),
+            "ranking": list(state.ranking),
+            "grids": [list(g) for g in state.grids],
+            "finished": list(state.finished),
+            "announced": state.announced,
+            "scores": list(state.scores),
+            "history": copy.deepcopy(state.history),
+        }
+
+    def load(self, data: Mapping[str, JSON]) -> TicTacTopState:
+        def theme(raw: Any) -> Theme:
+            return Theme(str(raw["name"]), tuple(str(w) for w in raw["words"]))
+
+        return TicTacTopState(
+            options=TicTacTopOptions.model_validate(data["options"]),
+            offers=[[theme(t) for t in pair] for pair in data["offers"]],
+            turn=int(data["turn"]),
+            phase=data["phase"],
+            theme=theme(data["theme"]) if data["theme"] is not None else None,
+            draft=[str(w) for w in data["draft"]],
+            ranking=[str(w) for w in data["ranking"]],
+            grids=[[None if w is None else str(w) for w in g] for g in data["grids"]],
+            finished=[None if f is None else str(f) for f in data["finished"]],
+            announced=int(data["announced"]),
+            scores=[int(x) for x in data["scores"]],
+            history=copy.deepcopy(list(data["history"])),
+        )
+
+
+# ---- the bot ------------------------------------------------------------------------------------
+
+CELL_ORDER = (4, 0, 8, 2, 6, 3, 5, 1, 7)
+"""Where a bot writes its words, best first: the centre (4 lines), then the corners along one diagonal and
+the other (so the 3 best words make a line at once), then the edges, two opposite edges last: if the
+Leader's 7 words are the bot's best 7, the grid makes the maximum of 5 lines."""
+
+
+def _unit_hash(*parts: str) -> float:
+    digest = hashlib.sha256("\x1f".join(parts).encode()).digest()
+    return int.from_bytes(digest[:8], "big") / 2**64
+
+
+def centrality(theme_name: str, words: Sequence[str]) -> list[float]:
+    """A fixed, deterministic "how central is this word to the theme" score (higher = more central).
+
+    Words listed earlier on the card weigh more, plus a stable per-theme hash: every bot agrees on it, so
+    bot Leaders and bot players line up with each other the way a table of friends tends to.
+    """
+    last = max(1, len(words) - 1)
+    return [
+        0.65 * (1 - i / last) + 0.35 * _unit_hash("centre", theme_name, w.casefold())
+        for i, w in enumerate(words)
+    ]
+
+
+def preference(theme_name: str, words: Sequence[str], seat: Seat, turn: int) -> list[str]:
+    """The words in a seat's order of preference: centrality plus a small personal taste."""
+    base = centrality(theme_name, words)
+    scored = [
+        (base[i] + 0.12 * _unit_hash("taste", str(seat), str(turn), theme_name, w), -i, w)
+        for i, w in enumerate(words)
+    ]
+    return [w for _s, _i, w in sorted(scored, reverse=True)]
+
+
+class TicTacTopBot(Bot[TicTacTopState]):
+    """Plays from its own view only: the theme's words, its own grid or draft, the phase."""
+
+    def __init__(self, engine: TicTacTopEngine) -> None:
+        self.engine = engine
+
+    def choose(self, state: TicTacTopState, seat: Seat, rng: Any) -> Action:
+        v = self.engine.view(state, seat)
+        phase = v["phase"]
+        if phase == "choose":
+            return {"type": "choose_theme", "index": rng.randrange(len(v["offered"]))}
+        if phase != "write":
+            return {"type": "next"}
+        theme = v["theme"]
+        prefs = preference(theme["name"], theme["words"], seat, int(v["turn"]))
+        if v["role"] == "leader":
+            # Rank one word at a time (a draft per step), so players get a little time to write.
+            draft = list(v["draft"] or [])
+            for w in prefs:
+                if len(draft) >= RANK_SIZE:
+                    break
+                if w not in draft:
+                    draft.append(w)
+                    if len(draft) < RANK_SIZE - 1:
+                        return {"type": "draft", "words": draft}
+            return {"type": "rank", "words": draft[:RANK_SIZE]}
+        grid = list(v["grid"])
+        empty = [c for c in CELL_ORDER if grid[c] is None]
+        unused = [w for w in prefs if w not in grid]
+        if empty and unused:
+            return {"type": "place", "cell": empty[0], "word": unused[0]}
+        return {"type": "done"}
+
+
+ENGINE = TicTacTopEngine()
+BOT = TicTacTopBot(ENGINE)
+register(ENGINE, BOT)
