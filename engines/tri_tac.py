@@ -428,11 +428,11 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
         return new, [Event("pass", {"seat": seat})]
 
     def _vote(self, state: TriTacState, seat: Seat, action: Action) -> tuple[TriTacState, list[Event]]:
-        if state.phase != "vote":
-            raise IllegalAction("no vote is being held now")
         expand = action.get("expand")
         if not isinstance(expand, bool):
             raise IllegalAction('"expand" must be true or false')
+        if state.phase != "vote":
+            raise IllegalAction("no vote is being held now")
         if state.votes[seat] is not None:
             raise IllegalAction(f"{self._label(seat)} has already voted")
         new = state.copy()
@@ -660,7 +660,9 @@ class TriTacBot(Bot[TriTacState]):
     """
 
     SETUP_WEIGHT = (0.05, 0.4, 0.0)  # by my markers already in a clean 3-window through the cell
-    DENY_WEIGHT = 0.3
+    DENY_WEIGHT = 0.3  # per clean opponent window through the cell that my marker spoils
+    OWN_WEIGHT = 1.05  # a sure point now is a little better than an equal swing later
+    SPOIL_WEIGHT = 0.1  # taking a cell the opponent could score on, beyond their best reply
     POWER_COST = 1.0
     SMALL_BOARD = 7
 
@@ -696,9 +698,9 @@ class TriTacBot(Bot[TriTacState]):
             if opp_power:
                 reply = max(reply, opp_power_best, opp_gain[cell])
             value = (
-                mine_gain[cell]
+                self.OWN_WEIGHT * mine_gain[cell]
                 - reply
-                + 0.25 * opp_gain[cell]
+                + self.SPOIL_WEIGHT * opp_gain[cell]
                 + self._potential(state, seat, cell)
                 + self.DENY_WEIGHT * self._potential(state, opp, cell)
             )
