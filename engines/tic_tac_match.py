@@ -1,0 +1,1098 @@
+"""Tic Tac Match: a 60-card race to line up three identical Symbol cards (RULINGS.md §2).
+
+Rules as implemented (the rulings are binding; the seed text is ``seeds/tic-tac-match.txt``):
+
+- 2 players, or 4 in two teams: seats 0 & 2 (team/side 0) against seats 1 & 3 (team/side 1), partners
+  opposite. With 2 players each seat is its own side (side = seat % 2 in both cases). Play is clockwise,
+  i.e. seat s is followed by seat s + 1; "left of the dealer" is the next seat.
+- Deck: 48 Symbol cards (blue, green, red, yellow × X, O × 6 copies) + 4 Flip + 4 Wipe-Out + 4 Double Play.
+  Card ids are fixed and name the card's identity: ``0..47`` Symbol cards (``id // 12`` is the colour in
+  the order above, ``id // 6 % 2`` the symbol, X then O), ``48..51`` Flip, ``52..55`` Wipe-Out, ``56..59``
+  Double Play. An id is only ever sent for a card the viewer may see, so it reveals nothing.
+- Setup of each match: deal 4 each; turn up cards until a Symbol card appears: it is the centre cell and the
+  turned-up non-symbols go to the discard pile. The dealer's side shows that symbol on its ID cards, the other
+  side the other one. The player left of the dealer starts. The first dealer is drawn from the seed and the
+  deal passes left each match of a series.
+- A Symbol card goes on an empty cell, or on a top card matching its colour or its symbol but not both.
+- Flip: every ID card flips. Wipe-Out: the player draws a replacement at once; the chosen other player
+  (teammates allowed, never yourself) discards their hand, draws 4 and takes the next turn; play continues
+  clockwise from them. Double Play: exactly two Symbol/Flip plays follow (a line is checked after each), then
+  the player draws up to 4; it is playable only if a Symbol/Flip play is available after it. If the second
+  play has no legal Symbol/Flip, the player may discard a Wipe-Out or Double Play as that play (no effect) or
+  forfeit it; with neither in hand, the second play is forfeited automatically.
+- Stuck (no legal play at the start of a turn): the hand is discarded and 4 are drawn, repeatedly and
+  automatically; after 10 redraws the turn passes to the next player.
+- When a card must be drawn from an empty pile, the discard pile and every covered card on the grid are
+  shuffled into a new pile (top cards stay). If nothing is left to draw, play goes on with fewer cards.
+- A match ends the moment three top cards of the same colour and symbol are in a line: the side whose ID
+  cards show that symbol at that moment wins it, whoever placed the card. The game is a series: the first
+  side to win ``series`` matches (1–5, default 1) wins; the next match is set up automatically.
+
+Who sees what: everyone sees the grid's top cards and stack heights, the discard top and count, the draw
+count, hand sizes, ID symbols, whose turn it is, a pending Double Play, the score and finished matches.
+Hands are private to their owner; the draw-pile order, covered cards and the discard pile below its top card
+are seen by nobody.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import Field
+
+from engines.base import (
+    JSON,
+    Action,
+    Bot,
+    Engine,
+    EngineError,
+    Event,
+    GameOptions,
+    IllegalAction,
+    Outcome,
+    Seat,
+    SeatInfo,
+    ranks_from_scores,
+)
+from engines.registry import register
+
+COLOURS = ("blue", "green", "red", "yellow")
+SYMBOLS = ("X", "O")
+COPIES = 6
+SYMBOL_CARDS = len(COLOURS) * len(SYMBOLS) * COPIES  # 48
+FLIP_FIRST, WIPEOUT_FIRST, DOUBLE_FIRST = 48, 52, 56
+DECK_SIZE = 60
+HAND_SIZE = 4
+MAX_REDRAWS = 10
+CENTRE = 4
+
+KIND_NAMES = {"symbol": "Symbol card", "flip": "Flip", "wipeout": "Wipe-Out", "double": "Double Play"}
+CELL_NAMES = (
+    "top-left",
+    "top-centre",
+    "top-right",
+    "middle-left",
+    "centre",
+    "middle-right",
+    "bottom-left",
+    "bottom-centre",
+    "bottom-right",
+)
+LINES: tuple[tuple[int, int, int], ...] = (
+    (0, 1, 2),
+    (3, 4, 5),
+    (6, 7, 8),
+    (0, 3, 6),
+    (1, 4, 7),
+    (2, 5, 8),
+    (0, 4, 8),
+    (2, 4, 6),
+)
+LINES_THROUGH: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+    tuple(line for line in LINES if cell in line) for cell in range(9)
+)
+ACTION_KEYS: dict[str, frozenset[str]] = {
+    "play": frozenset({"type", "card", "cell"}),
+    "flip": frozenset({"type", "card"}),
+    "wipeout": frozenset({"type", "card", "target"}),
+    "double": frozenset({"type", "card"}),
+    "discard": frozenset({"type", "card"}),
+    "forfeit": frozenset({"type"}),
+}
+
+CardKind = Literal["symbol", "flip", "wipeout", "double"]
+
+
+# ---- cards -----------------------------------------------------------------------------------------
+
+
+def card_kind(card: int) -> CardKind:
+    if card < SYMBOL_CARDS:
+        return "symbol"
+    if card < WIPEOUT_FIRST:
+        return "flip"
+    if card < DOUBLE_FIRST:
+        return "wipeout"
+    return "double"
+
+
+def card_type(card: int) -> int:
+    """A Symbol card's type 0..7: ``type // 2`` is the colour, ``type % 2`` the symbol (0 = X, 1 = O)."""
+    return card // COPIES
+
+
+def types_stack(card_t: int, top_t: int) -> bool:
+    """May a Symbol card of type ``card_t`` cover one of type ``top_t``? Colour or symbol, never both."""
+    return (card_t // 2 == top_t // 2) != (card_t % 2 == top_t % 2)
+
+
+def can_stack(card: int, top: int) -> bool:
+    """May Symbol card ``card`` go on top of Symbol card ``top``?"""
+    return types_stack(card_type(card), card_type(top))
+
+
+def card_name(card: int) -> str:
+    kind = card_kind(card)
+    if kind == "symbol":
+        t = card_type(card)
+        return f"{COLOURS[t // 2]} {SYMBOLS[t % 2]}"
+    return KIND_NAMES[kind]
+
+
+def card_json(card: int) -> dict[str, JSON]:
+    kind = card_kind(card)
+    if kind == "symbol":
+        t = card_type(card)
+        return {"id": card, "kind": kind, "colour": COLOURS[t // 2], "symbol": SYMBOLS[t % 2]}
+    return {"id": card, "kind": kind}
+
+
+def rc(cell: int) -> list[int]:
+    return [cell // 3, cell % 3]
+
+
+# ---- options and state -----------------------------------------------------------------------------
+
+
+class TicTacMatchOptions(GameOptions):
+    """Lobby options; the lobby renders its form from this model's JSON schema."""
+
+    players: Literal[2, 4] = Field(
+        2, title="Players", description="2 players, or 4 in two teams (partners sit opposite)."
+    )
+    series: int = Field(
+        1,
+        ge=1,
+        le=5,
+        title="Matches to win",
+        description="The first side to win this many matches wins (1–5).",
+    )
+
+
+@dataclass
+class TicTacMatchState:
+    """The full game state (secrets included). Treat as immutable outside this module."""
+
+    players: int
+    series: int
+    salt: int  # derived from the seed: every shuffle is seeded from (salt, match, shuffle number)
+    match: int  # 1-based number of the current (or last) match
+    dealer: Seat
+    wins: list[int]  # matches won, per side
+    id_symbol: int  # the symbol (0 = X, 1 = O) side 0's ID cards show; side 1 shows the other
+    draw: list[int]  # the draw pile, top card last
+    discard: list[int]  # the discard pile, top card last
+    cells: list[list[int]]  # 9 stacks in reading order, bottom card first
+    hands: list[list[int]]
+    turn: Seat | None  # None once the series is over
+    plays_left: int  # 0: an ordinary turn; 2 or 1: plays still owed after a Double Play
+    shuffles: int  # shuffles done in this match (the deal's is the first)
+    results: list[dict[str, JSON]]  # one per finished match, never mutated once added
+
+    def copy(self) -> TicTacMatchState:
+        return TicTacMatchState(
+            players=self.players,
+            series=self.series,
+            salt=self.salt,
+            match=self.match,
+            dealer=self.dealer,
+            wins=list(self.wins),
+            id_symbol=self.id_symbol,
+            draw=list(self.draw),
+            discard=list(self.discard),
+            cells=[list(stack) for stack in self.cells],
+            hands=[list(hand) for hand in self.hands],
+            turn=self.turn,
+            plays_left=self.plays_left,
+            shuffles=self.shuffles,
+            results=list(self.results),
+        )
+
+    @property
+    def over(self) -> bool:
+        return self.turn is None
+
+    def side_symbol(self, side: int) -> int:
+        return self.id_symbol if side == 0 else 1 - self.id_symbol
+
+    def seat_symbol(self, seat: Seat) -> int:
+        return self.side_symbol(seat % 2)
+
+    def tops(self) -> list[int | None]:
+        return [stack[-1] if stack else None for stack in self.cells]
+
+
+# ---- rule helpers (pure functions of the state) -----------------------------------------------------
+
+
+def legal_cells(state: TicTacMatchState, card: int) -> list[int]:
+    """The cells (0..8, reading order) where Symbol card ``card`` may be played."""
+    return [i for i, stack in enumerate(state.cells) if not stack or can_stack(card, stack[-1])]
+
+
+def completed_lines(tops: Sequence[int | None], cell: int) -> list[tuple[int, int, int]]:
+    """Lines through ``cell`` whose three top cards are of one type (colour and symbol)."""
+    top = tops[cell]
+    if top is None:
+        return []
+    t = card_type(top)
+    found = []
+    for line in LINES_THROUGH[cell]:
+        if all((other := tops[i]) is not None and card_type(other) == t for i in line):
+            found.append(line)
+    return found
+
+
+def play_result(tops: Sequence[int | None], card: int, cell: int) -> int | None:
+    """The symbol (0 = X, 1 = O) of the line completed by playing ``card`` on ``cell``, or None."""
+    after = list(tops)
+    after[cell] = card
+    return card_type(card) % 2 if completed_lines(after, cell) else None
+
+
+def has_symbol_or_flip_play(state: TicTacMatchState, hand: Sequence[int]) -> bool:
+    for card in hand:
+        kind = card_kind(card)
+        if kind == "flip" or (kind == "symbol" and legal_cells(state, card)):
+            return True
+    return False
+
+
+def has_legal_play(state: TicTacMatchState, seat: Seat) -> bool:
+    """Can ``seat`` start a turn? (A Double Play is playable only when a Symbol/Flip play is.)"""
+    hand = state.hands[seat]
+    return any(card_kind(c) == "wipeout" for c in hand) or has_symbol_or_flip_play(state, hand)
+
+
+def in_fallback(state: TicTacMatchState) -> bool:
+    """The second play of a Double Play, with no Symbol/Flip play available."""
+    return (
+        state.turn is not None
+        and state.plays_left == 1
+        and not has_symbol_or_flip_play(state, state.hands[state.turn])
+    )
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _plain(value: Any) -> Any:
+    """A deep copy of plain JSON data (lists for tuples)."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+# ---- the engine ------------------------------------------------------------------------------------
+
+
+class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
+    name = "tic-tac-match"
+    title = "Tic Tac Match"
+    options_model = TicTacMatchOptions
+
+    # ---- options and seats -----------------------------------------------------------------------
+
+    def seats(self, options: TicTacMatchOptions) -> list[SeatInfo]:
+        if options.players == 4:
+            return [SeatInfo(f"Player {i + 1}", team=i % 2) for i in range(4)]
+        return [SeatInfo(f"Player {i + 1}") for i in range(2)]
+
+    def options_of(self, state: TicTacMatchState) -> TicTacMatchOptions:
+        return TicTacMatchOptions(players=4 if state.players == 4 else 2, series=state.series)
+
+    @staticmethod
+    def _label(seat: Seat) -> str:
+        return f"Player {seat + 1}"
+
+    @staticmethod
+    def side_name(state: TicTacMatchState, side: int) -> str:
+        if state.players == 4:
+            return f"Team {'AB'[side]} (Players {side + 1} & {side + 3})"
+        return f"Player {side + 1}"
+
+    # ---- setting up ------------------------------------------------------------------------------
+
+    def new_game(self, options: TicTacMatchOptions, seed: int) -> TicTacMatchState:
+        rng = random.Random(seed)
+        n = options.players
+        state = TicTacMatchState(
+            players=n,
+            series=options.series,
+            salt=rng.getrandbits(62),
+            match=1,
+            dealer=rng.randrange(n),
+            wins=[0, 0],
+            id_symbol=0,
+            draw=[],
+            discard=[],
+            cells=[[] for _ in range(9)],
+            hands=[[] for _ in range(n)],
+            turn=0,
+            plays_left=0,
+            shuffles=0,
+            results=[],
+        )
+        self._start_match(state, [])
+        return state
+
+    @staticmethod
+    def _rng(state: TicTacMatchState) -> random.Random:
+        # String seeds are hashed with SHA-512: stable across runs and platforms.
+        return random.Random(f"tic-tac-match:{state.salt}:{state.match}:{state.shuffles}")
+
+    def _start_match(self, s: TicTacMatchState, events: list[Event]) -> None:
+        n = s.players
+        deck = list(range(DECK_SIZE))
+        s.shuffles = 0
+        self._rng(s).shuffle(deck)
+        s.shuffles = 1
+        s.draw, s.discard = deck, []
+        s.cells = [[] for _ in range(9)]
+        s.hands = [[] for _ in range(n)]
+        s.plays_left = 0
+        for _ in range(HAND_SIZE):
+            for k in range(1, n + 1):
+                s.hands[(s.dealer + k) % n].append(s.draw.pop())
+        turned: list[int] = []
+        while True:  # 44 cards remain and at most 12 of them are not Symbol cards
+            card = s.draw.pop()
+            turned.append(card)
+            if card_kind(card) == "symbol":
+                s.cells[CENTRE].append(card)
+                break
+            s.discard.append(card)
+        symbol = card_type(turned[-1]) % 2
+        s.id_symbol = symbol if s.dealer % 2 == 0 else 1 - symbol
+        events.append(
+            Event(
+                "match_start",
+                public={
+                    "match": s.match,
+                    "dealer": s.dealer,
+                    "turned_up": [card_json(c) for c in turned],
+                    "centre": card_json(turned[-1]),
+                    "ids": self._ids(s),
+                    "hand_sizes": [len(h) for h in s.hands],
+                    "draw_count": len(s.draw),
+                },
+                private={seat: {"hand": [card_json(c) for c in s.hands[seat]]} for seat in range(n)},
+            )
+        )
+        self._begin_turn(s, (s.dealer + 1) % n, events)
+
+    @staticmethod
+    def _ids(s: TicTacMatchState) -> list[JSON]:
+        return [SYMBOLS[s.seat_symbol(seat)] for seat in range(s.players)]
+
+    # ---- drawing ---------------------------------------------------------------------------------
+
+    def _reshuffle(self, s: TicTacMatchState, events: list[Event]) -> None:
+        covered = [card for stack in s.cells for card in stack[:-1]]
+        pool = sorted(s.discard + covered)
+        if not pool:
+            return
+        from_discard = len(s.discard)
+        s.discard = []
+        s.cells = [stack[-1:] for stack in s.cells]
+        self._rng(s).shuffle(pool)
+        s.shuffles += 1
+        s.draw = pool
+        events.append(
+            Event(
+                "reshuffle",
+                public={"from_discard": from_discard, "from_grid": len(covered), "draw_count": len(pool)},
+            )
+        )
+
+    def _refill(self, s: TicTacMatchState, seat: Seat, events: list[Event]) -> list[int]:
+        """Draw one card at a time up to a hand of 4 (reshuffling when the pile runs out)."""
+        drawn: list[int] = []
+        hand = s.hands[seat]
+        while len(hand) < HAND_SIZE:
+            if not s.draw:
+                self._reshuffle(s, events)
+                if not s.draw:
+                    break
+            card = s.draw.pop()
+            hand.append(card)
+            drawn.append(card)
+        return drawn
+
+    def _draw_event(self, s: TicTacMatchState, seat: Seat, drawn: list[int], events: list[Event]) -> None:
+        if drawn:
+            events.append(
+                Event(
+                    "draw",
+                    public={"seat": seat, "count": len(drawn), "draw_count": len(s.draw)},
+                    private={seat: {"cards": [card_json(c) for c in drawn]}},
+                )
+            )
+
+    @staticmethod
+    def _discard_hand(s: TicTacMatchState, seat: Seat) -> int:
+        count = len(s.hands[seat])
+        s.discard.extend(s.hands[seat])
+        s.hands[seat] = []
+        return count
+
+    @staticmethod
+    def _discard_top(s: TicTacMatchState) -> JSON:
+        return card_json(s.discard[-1]) if s.discard else None
+
+    def _hand_replaced(
+        self, kind: str, s: TicTacMatchState, seat: Seat, discarded: int, extra: dict[str, JSON]
+    ) -> Event:
+        return Event(
+            kind,
+            public={
+                "seat": seat,
+                **extra,
+                "discarded": discarded,
+                "hand_size": len(s.hands[seat]),
+                "discard_top": self._discard_top(s),
+                "discard_count": len(s.discard),
+                "draw_count": len(s.draw),
+            },
+            private={seat: {"hand": [card_json(c) for c in s.hands[seat]]}},
+        )
+
+    # ---- turns -----------------------------------------------------------------------------------
+
+    def _begin_turn(self, s: TicTacMatchState, seat: Seat, events: list[Event]) -> None:
+        """Give ``seat`` the turn, redrawing stuck hands (up to 10 times, then the turn passes on)."""
+        while True:
+            redraws = 0
+            while not has_legal_play(s, seat) and redraws < MAX_REDRAWS:
+                discarded = self._discard_hand(s, seat)
+                self._refill(s, seat, events)
+                redraws += 1
+                events.append(self._hand_replaced("stuck", s, seat, discarded, {"redraw": redraws}))
+            if has_legal_play(s, seat):
+                s.turn = seat
+                return
+            events.append(Event("pass", public={"seat": seat, "redraws": redraws}))
+            seat = (seat + 1) % s.players
+
+    def _end_turn(self, s: TicTacMatchState, seat: Seat, events: list[Event]) -> None:
+        s.plays_left = 0
+        self._draw_event(s, seat, self._refill(s, seat, events), events)
+        self._begin_turn(s, (seat + 1) % s.players, events)
+
+    def _after_play(self, s: TicTacMatchState, seat: Seat, events: list[Event]) -> None:
+        """Continue after a Symbol or Flip play that did not end the match."""
+        if s.plays_left == 2:
+            s.plays_left = 1
+            hand = s.hands[seat]
+            if has_symbol_or_flip_play(s, hand) or any(card_kind(c) in ("wipeout", "double") for c in hand):
+                return  # the second play is the player's to choose
+            events.append(Event("forfeit", public={"seat": seat, "automatic": True}))
+        self._end_turn(s, seat, events)
+
+    def _end_match(self, s: TicTacMatchState, seat: Seat, cell: int, events: list[Event]) -> None:
+        tops = s.tops()
+        lines = completed_lines(tops, cell)
+        t = card_type(s.cells[cell][-1])
+        symbol = t % 2
+        side = 0 if s.id_symbol == symbol else 1
+        s.wins[side] += 1
+        result: dict[str, JSON] = {
+            "match": s.match,
+            "side": side,
+            "seats": [x for x in range(s.players) if x % 2 == side],
+            "placed_by": seat,
+            "colour": COLOURS[t // 2],
+            "symbol": SYMBOLS[symbol],
+            "line": [rc(i) for i in lines[0]],
+            "lines": [[rc(i) for i in line] for line in lines],
+            "ids": self._ids(s),
+            "grid": [card_json(c) if c is not None else None for c in tops],
+            "score": list(s.wins),
+        }
+        s.results = [*s.results, result]
+        series_over = s.wins[side] >= s.series
+        events.append(Event("match_won", public={**_plain(result), "series_over": series_over}))
+        if series_over:
+            s.turn = None
+            s.plays_left = 0
+            return
+        s.match += 1
+        s.dealer = (s.dealer + 1) % s.players
+        self._start_match(s, events)
+
+    # ---- playing ---------------------------------------------------------------------------------
+
+    def to_act(self, state: TicTacMatchState) -> frozenset[Seat]:
+        return frozenset() if state.turn is None else frozenset({state.turn})
+
+    def legal_actions(self, state: TicTacMatchState, seat: Seat) -> list[Action]:
+        if state.turn is None or seat != state.turn:
+            return []
+        hand = state.hands[seat]
+        actions: list[Action] = []
+        if in_fallback(state):
+            for card in hand:
+                if card_kind(card) in ("wipeout", "double"):
+                    actions.append({"type": "discard", "card": card})
+            actions.append({"type": "forfeit"})
+            return actions
+        ordinary = state.plays_left == 0
+        double_ok = ordinary and has_symbol_or_flip_play(state, hand)
+        for card in hand:
+            kind = card_kind(card)
+            if kind == "symbol":
+                for cell in legal_cells(state, card):
+                    actions.append({"type": "play", "card": card, "cell": rc(cell)})
+            elif kind == "flip":
+                actions.append({"type": "flip", "card": card})
+            elif kind == "wipeout" and ordinary:
+                for target in range(state.players):
+                    if target != seat:
+                        actions.append({"type": "wipeout", "card": card, "target": target})
+            elif kind == "double" and double_ok:
+                actions.append({"type": "double", "card": card})
+        return actions
+
+    def _validate(self, state: TicTacMatchState, seat: Seat, action: Action) -> str:
+        """Check the action's shape, the turn and the phase; return the action type."""
+        if not isinstance(action, Mapping):
+            raise IllegalAction("an action must be a JSON object")
+        kind = action.get("type")
+        if not isinstance(kind, str) or kind not in ACTION_KEYS:
+            raise IllegalAction(f"unknown action type {kind!r}; expected one of: {', '.join(ACTION_KEYS)}")
+        extra = set(action) - ACTION_KEYS[kind]
+        if extra:
+            raise IllegalAction(
+                f"unexpected field(s) {', '.join(sorted(map(str, extra)))} in a {kind} action"
+            )
+        if state.turn is None:
+            raise IllegalAction("the game is over")
+        if not _is_int(seat) or not 0 <= seat < state.players:
+            raise IllegalAction(f"there is no seat {seat!r}")
+        if seat != state.turn:
+            raise IllegalAction(f"it is {self._label(state.turn)}'s turn, not yours")
+        if kind in ("discard", "forfeit"):
+            if state.plays_left == 0:
+                raise IllegalAction(f"you can only {kind} as the second play of a Double Play")
+            if state.plays_left == 2:
+                raise IllegalAction("the first play after a Double Play must be a Symbol or Flip card")
+            if not in_fallback(state):
+                raise IllegalAction(
+                    "you have a legal Symbol or Flip play: the second play must be one of them"
+                )
+        elif kind in ("wipeout", "double") and state.plays_left > 0:
+            raise IllegalAction(
+                f"after a Double Play you must play Symbol or Flip cards, not a {KIND_NAMES[kind]}"
+            )
+        elif kind in ("play", "flip") and in_fallback(state):
+            raise IllegalAction("you have no legal Symbol or Flip play")
+        return kind
+
+    def _parse_card(self, state: TicTacMatchState, seat: Seat, action: Action, kinds: tuple[str, ...]) -> int:
+        card = action.get("card")
+        if not isinstance(card, int) or isinstance(card, bool):
+            raise IllegalAction('"card" must be the integer id of a card in your hand')
+        if card not in state.hands[seat]:
+            raise IllegalAction(f"card {card} is not in your hand")
+        if card_kind(card) not in kinds:
+            wanted = " or ".join(f"a {KIND_NAMES[k]}" for k in kinds)
+            raise IllegalAction(f"{card_name(card)} (card {card}) is not {wanted}")
+        return card
+
+    @staticmethod
+    def _parse_cell(action: Action) -> int:
+        cell = action.get("cell")
+        if (
+            not isinstance(cell, (list, tuple))
+            or len(cell) != 2
+            or not all(_is_int(v) and 0 <= v <= 2 for v in cell)
+        ):
+            raise IllegalAction('"cell" must be [row, column] with both from 0 to 2')
+        return int(cell[0]) * 3 + int(cell[1])
+
+    def apply(
+        self, state: TicTacMatchState, seat: Seat, action: Action
+    ) -> tuple[TicTacMatchState, list[Event]]:
+        kind = self._validate(state, seat, action)
+        if kind == "play":
+            return self._play(state, seat, action)
+        if kind == "flip":
+            card = self._parse_card(state, seat, action, ("flip",))
+            s = state.copy()
+            s.hands[seat].remove(card)
+            s.discard.append(card)
+            s.id_symbol = 1 - s.id_symbol
+            events = [Event("flip", public={"seat": seat, "card": card_json(card), "ids": self._ids(s)})]
+            self._after_play(s, seat, events)
+            return s, events
+        if kind == "wipeout":
+            return self._wipeout(state, seat, action)
+        if kind == "double":
+            card = self._parse_card(state, seat, action, ("double",))
+            rest = list(state.hands[seat])
+            rest.remove(card)
+            if not has_symbol_or_flip_play(state, rest):
+                raise IllegalAction(
+                    "Double Play needs at least one legal Symbol or Flip play to follow it, and you have none"
+                )
+            s = state.copy()
+            s.hands[seat].remove(card)
+            s.discard.append(card)
+            s.plays_left = 2
+            return s, [Event("double", public={"seat": seat, "card": card_json(card)})]
+        s = state.copy()
+        if kind == "discard":
+            card = self._parse_card(state, seat, action, ("wipeout", "double"))
+            s.hands[seat].remove(card)
+            s.discard.append(card)
+            events = [Event("discard", public={"seat": seat, "card": card_json(card)})]
+        else:  # forfeit
+            events = [Event("forfeit", public={"seat": seat, "automatic": False})]
+        self._end_turn(s, seat, events)
+        return s, events
+
+    def _play(
+        self, state: TicTacMatchState, seat: Seat, action: Action
+    ) -> tuple[TicTacMatchState, list[Event]]:
+        card = self._parse_card(state, seat, action, ("symbol",))
+        cell = self._parse_cell(action)
+        stack = state.cells[cell]
+        if stack and not can_stack(card, stack[-1]):
+            top = stack[-1]
+            why = (
+                "it matches both its colour and its symbol"
+                if card_type(card) == card_type(top)
+                else ("it matches neither its colour nor its symbol")
+            )
+            raise IllegalAction(
+                f"{card_name(card)} cannot go on the {card_name(top)} in the {CELL_NAMES[cell]} cell: {why} "
+                "(it must match the colour or the symbol, not both)"
+            )
+        s = state.copy()
+        s.hands[seat].remove(card)
+        s.cells[cell].append(card)
+        events = [
+            Event(
+                "play",
+                public={
+                    "seat": seat,
+                    "card": card_json(card),
+                    "cell": rc(cell),
+                    "height": len(s.cells[cell]),
+                },
+            )
+        ]
+        if completed_lines(s.tops(), cell):
+            self._end_match(s, seat, cell, events)
+        else:
+            self._after_play(s, seat, events)
+        return s, events
+
+    def _wipeout(
+        self, state: TicTacMatchState, seat: Seat, action: Action
+    ) -> tuple[TicTacMatchState, list[Event]]:
+        card = self._parse_card(state, seat, action, ("wipeout",))
+        target = action.get("target")
+        if not isinstance(target, int) or isinstance(target, bool) or not 0 <= target < state.players:
+            raise IllegalAction(f'"target" must be a seat number from 0 to {state.players - 1}')
+        if target == seat:
+            raise IllegalAction("you may never play Wipe-Out on yourself: choose another player")
+        s = state.copy()
+        s.hands[seat].remove(card)
+        s.discard.append(card)
+        events = [Event("wipeout", public={"seat": seat, "card": card_json(card), "target": target})]
+        self._draw_event(s, seat, self._refill(s, seat, events), events)  # the replacement, at once
+        discarded = self._discard_hand(s, target)
+        self._refill(s, target, events)
+        events.append(self._hand_replaced("wiped_out", s, target, discarded, {"by": seat}))
+        self._begin_turn(s, target, events)
+        return s, events
+
+    # ---- views -----------------------------------------------------------------------------------
+
+    def view(self, state: TicTacMatchState, seat: Seat | None) -> dict[str, JSON]:
+        """What ``seat`` may know (``None``: a spectator).
+
+        Everyone: the grid (top card and height of each cell), discard top and count, draw count, hand sizes,
+        ID symbols, sides and score, whose turn it is, a pending Double Play, finished matches. The seat
+        alone: its own hand, each card annotated with its legal uses when it is that seat's turn. Never: other
+        hands, the draw-pile order, covered cards, the discard pile below its top.
+        """
+        s = state
+        tops = s.tops()
+        grid: list[JSON] = [
+            [
+                {
+                    "top": card_json(top) if (top := tops[r * 3 + c]) is not None else None,
+                    "height": len(s.cells[r * 3 + c]),
+                }
+                for c in range(3)
+            ]
+            for r in range(3)
+        ]
+        result = s.results[-1] if s.over and s.results else None
+        mine = seat if seat is not None and 0 <= seat < s.players else None
+        return {
+            "players": s.players,
+            "series": s.series,
+            "match": s.match,
+            "dealer": s.dealer,
+            "turn": s.turn,
+            "you": mine,
+            "your_side": mine % 2 if mine is not None else None,
+            "ids": self._ids(s),
+            "sides": [
+                {
+                    "side": side,
+                    "name": self.side_name(s, side),
+                    "seats": [x for x in range(s.players) if x % 2 == side],
+                    "symbol": SYMBOLS[s.side_symbol(side)],
+                    "wins": s.wins[side],
+                }
+                for side in (0, 1)
+            ],
+            "grid": grid,
+            "draw_count": len(s.draw),
+            "discard_count": len(s.discard),
+            "discard_top": self._discard_top(s),
+            "hand_sizes": [len(h) for h in s.hands],
+            "hand": self._hand_view(s, mine) if mine is not None else None,
+            "double": (
+                {"seat": s.turn, "plays_left": s.plays_left, "fallback": in_fallback(s)}
+                if s.plays_left and s.turn is not None
+                else None
+            ),
+            "can_forfeit": mine is not None and mine == s.turn and in_fallback(s),
+            "matches": _plain(s.results),
+            "over": s.over,
+            "winner_side": result["side"] if result is not None else None,
+            "winners": _plain(result["seats"]) if result is not None else [],
+            "winning_line": _plain(result["line"]) if result is not None else None,
+            "winning_lines": _plain(result["lines"]) if result is not None else [],
+        }
+
+    def _hand_view(self, s: TicTacMatchState, seat: Seat) -> list[JSON]:
+        my_turn = seat == s.turn
+        fallback = my_turn and in_fallback(s)
+        ordinary = my_turn and s.plays_left == 0
+        double_ok = ordinary and has_symbol_or_flip_play(s, s.hands[seat])
+        cards: list[JSON] = []
+        for card in s.hands[seat]:
+            entry = card_json(card)
+            kind = card_kind(card)
+            if kind == "symbol":
+                cells = [rc(i) for i in legal_cells(s, card)] if my_turn and not fallback else []
+                entry["cells"] = cells
+                entry["playable"] = bool(cells)
+            elif kind == "flip":
+                entry["playable"] = my_turn and not fallback
+            elif kind == "wipeout":
+                entry["targets"] = [t for t in range(s.players) if t != seat] if ordinary else []
+                entry["playable"] = ordinary
+            else:
+                entry["playable"] = double_ok
+            if kind in ("wipeout", "double"):
+                entry["discardable"] = fallback
+            cards.append(entry)
+        return cards
+
+    # ---- timeouts, outcome, text -----------------------------------------------------------------
+
+    def timeout_action(self, state: TicTacMatchState, seat: Seat) -> Action:
+        """The default move of an absent player (documented in docs/games/tic-tac-match.md).
+
+        A Symbol play that wins for the player's side; else the first Symbol play (hand order, cells in
+        reading order) that does not complete a line for the other side; else a Flip; else a Wipe-Out on the
+        next player; else the first legal action. In the Double Play fallback: forfeit (keeping the cards).
+        """
+        actions = self.legal_actions(state, seat)
+        if not actions:
+            raise IllegalAction(f"{self._label(seat)} is not to act")
+        if in_fallback(state):
+            return {"type": "forfeit"}
+        mine = state.seat_symbol(seat)
+        tops = state.tops()
+        safe: list[Action] = []
+        for a in actions:
+            if a["type"] != "play":
+                continue
+            winner = play_result(tops, a["card"], a["cell"][0] * 3 + a["cell"][1])
+            if winner == mine:
+                return a
+            if winner is None:
+                safe.append(a)
+        if safe:
+            return safe[0]
+        flips = [a for a in actions if a["type"] == "flip"]
+        if flips:
+            return flips[0]
+        nxt = (seat + 1) % state.players
+        for a in actions:
+            if a["type"] == "wipeout" and a["target"] == nxt:
+                return a
+        return actions[0]
+
+    def outcome(self, state: TicTacMatchState) -> Outcome | None:
+        if not state.over:
+            return None
+        side = 0 if state.wins[0] > state.wins[1] else 1
+        scores = [float(state.wins[seat % 2]) for seat in range(state.players)]
+        last = state.results[-1]
+        how = f"three {last['colour']} {last['symbol']} in a row"
+        if state.series == 1:
+            summary = f"{self.side_name(state, side)} won with {how}"
+        else:
+            summary = (
+                f"{self.side_name(state, side)} won the series {state.wins[side]}–{state.wins[1 - side]} "
+                f"(last match: {how})"
+            )
+        return Outcome(
+            scores=scores,
+            winners=[seat for seat in range(state.players) if seat % 2 == side],
+            ranks=ranks_from_scores(scores),
+            summary=summary,
+        )
+
+    def describe_action(self, state: TicTacMatchState, seat: Seat, action: Action) -> str:
+        """One public line for the log (``state`` is the state before the action)."""
+        try:
+            who = self._label(seat)
+            kind = action.get("type")
+            raw = action.get("card")
+            card = raw if isinstance(raw, int) and not isinstance(raw, bool) else None
+            if kind == "play" and card is not None:
+                cell = int(action["cell"][0]) * 3 + int(action["cell"][1])
+                height = len(state.cells[cell]) + 1
+                where = f"the {CELL_NAMES[cell]} cell" + (f" (now {height} high)" if height > 1 else "")
+                text = f"{who} played {card_name(card)} on {where}"
+                symbol = play_result(state.tops(), card, cell)
+                if symbol is not None:
+                    side = 0 if state.id_symbol == symbol else 1
+                    text += f": three in a row, {self.side_name(state, side)} wins the match"
+                return text
+            if kind == "flip":
+                after = SYMBOLS[1 - state.seat_symbol(seat)]
+                return f"{who} played Flip: every ID card flips ({who} is now {after})"
+            if kind == "wipeout" and _is_int(action.get("target")):
+                target = self._label(int(action["target"]))
+                return f"{who} played Wipe-Out on {target}, who draws a new hand and plays next"
+            if kind == "double":
+                return f"{who} played Double Play: two more plays follow"
+            if kind == "discard" and card is not None:
+                return f"{who} discarded {card_name(card)} as the second play"
+            if kind == "forfeit":
+                return f"{who} forfeited the second play"
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            pass
+        return super().describe_action(state, seat, action)
+
+    # ---- serialisation ---------------------------------------------------------------------------
+
+    def dump(self, state: TicTacMatchState) -> dict[str, JSON]:
+        s = state.copy()
+        return {
+            "players": s.players,
+            "series": s.series,
+            "salt": s.salt,
+            "match": s.match,
+            "dealer": s.dealer,
+            "wins": s.wins,
+            "id_symbol": s.id_symbol,
+            "draw": s.draw,
+            "discard": s.discard,
+            "cells": s.cells,
+            "hands": s.hands,
+            "turn": s.turn,
+            "plays_left": s.plays_left,
+            "shuffles": s.shuffles,
+            "results": _plain(s.results),
+        }
+
+    def load(self, data: Mapping[str, JSON]) -> TicTacMatchState:
+        try:
+            state = TicTacMatchState(
+                players=int(data["players"]),
+                series=int(data["series"]),
+                salt=int(data["salt"]),
+                match=int(data["match"]),
+                dealer=int(data["dealer"]),
+                wins=[int(w) for w in data["wins"]],
+                id_symbol=int(data["id_symbol"]),
+                draw=[int(c) for c in data["draw"]],
+                discard=[int(c) for c in data["discard"]],
+                cells=[[int(c) for c in stack] for stack in data["cells"]],
+                hands=[[int(c) for c in hand] for hand in data["hands"]],
+                turn=None if data["turn"] is None else int(data["turn"]),
+                plays_left=int(data["plays_left"]),
+                shuffles=int(data["shuffles"]),
+                results=_plain(data["results"]),
+            )
+        except (KeyError, TypeError, ValueError) as err:
+            raise EngineError(f"not a Tic Tac Match state: {err}") from None
+        every = (
+            state.draw
+            + state.discard
+            + [c for st in state.cells for c in st]
+            + [c for h in state.hands for c in h]
+        )
+        if (
+            sorted(every) != list(range(DECK_SIZE))
+            or len(state.cells) != 9
+            or len(state.hands) != state.players
+        ):
+            raise EngineError("not a Tic Tac Match state: the cards do not make up one deck")
+        return state
+
+
+# ---- the bot ---------------------------------------------------------------------------------------
+
+
+def threats(tops: Sequence[int | None]) -> set[tuple[int, int]]:
+    """(type, open cell): two tops of one type in a line whose third cell a card of that type could take."""
+    types = [card_type(t) if t is not None else None for t in tops]
+    found: set[tuple[int, int]] = set()
+    for line in LINES:
+        for k, open_cell in enumerate(line):
+            x, y = (types[i] for j, i in enumerate(line) if j != k)
+            if x is None or x != y:
+                continue
+            other = types[open_cell]
+            if other is None or types_stack(x, other):
+                found.add((x, open_cell))
+    return found
+
+
+class TicTacMatchBot(Bot[TicTacMatchState]):
+    """A one-turn lookahead on public information and its own hand only.
+
+    It completes a winning line when it can (a Double Play is searched over both of its plays), never
+    completes one for the other side, and values the position it leaves by the open "two in a line" threats
+    each side could finish: an open threat of the other side's symbol with an opponent to move is very bad, so
+    it blocks it (covers one of its cards or its open cell) or plays Flip to turn it round. Action cards have
+    a small cost, so it keeps them unless they gain something.
+    """
+
+    WIN = 1000.0
+    COST: Mapping[str, float] = {"flip": 1.0, "wipeout": 1.5, "double": 1.0, "discard": 0.5, "forfeit": 0.0}
+
+    def __init__(self, engine: TicTacMatchEngine) -> None:
+        self.engine = engine
+
+    def choose(self, state: TicTacMatchState, seat: Seat, rng: Any) -> Action:
+        actions = self.engine.legal_actions(state, seat)
+        if not actions:
+            raise IllegalAction("the bot's seat is not to act")
+        if len(actions) == 1:
+            return actions[0]
+        best: list[Action] = []
+        best_score = -float("inf")
+        for action in actions:
+            score = self.score(state, seat, action)
+            if score > best_score + 1e-9:
+                best, best_score = [action], score
+            elif score > best_score - 1e-9:
+                best.append(action)
+        return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
+
+    def score(self, state: TicTacMatchState, seat: Seat, action: Action) -> float:
+        """The value of ``action`` for ``seat`` (public information and the seat's own hand only)."""
+        side = seat % 2
+        symbol = state.seat_symbol(seat)
+        tops = state.tops()
+        hand = state.hands[seat]
+        next_side = (seat + 1) % state.players % 2
+        kind = action["type"]
+        if kind == "wipeout":
+            return self._position(tops, symbol, side, action["target"] % 2) - self.COST[kind]
+        if kind in ("discard", "forfeit"):
+            return self._position(tops, symbol, side, next_side) - self.COST[kind]
+        if kind == "double":
+            rest = list(hand)
+            rest.remove(action["card"])
+            return self._best(tops, symbol, side, next_side, rest, 2) - self.COST[kind]
+        plays_after = 1 if state.plays_left == 2 else 0
+        return self._value(tops, symbol, side, next_side, hand, action, plays_after)
+
+    def _value(
+        self,
+        tops: list[int | None],
+        symbol: int,
+        side: int,
+        next_side: int,
+        hand: list[int],
+        action: Action,
+        plays_after: int,
+    ) -> float:
+        card = action["card"]
+        if action["type"] == "play":
+            cell = action["cell"][0] * 3 + action["cell"][1]
+            winner = play_result(tops, card, cell)
+            if winner is not None:
+                return self.WIN if winner == symbol else -self.WIN
+            after = list(tops)
+            after[cell] = card
+            cost = 0.0
+        else:  # flip
+            after, symbol, cost = tops, 1 - symbol, self.COST["flip"]
+        if plays_after:
+            rest = list(hand)
+            rest.remove(card)
+            return self._best(after, symbol, side, next_side, rest, plays_after) - cost
+        return self._position(after, symbol, side, next_side) - cost
+
+    def _best(
+        self, tops: list[int | None], symbol: int, side: int, next_side: int, hand: list[int], plays: int
+    ) -> float:
+        """The best value over the next ``plays`` Symbol/Flip plays from ``hand``."""
+        best = -float("inf")
+        for card in hand:
+            kind = card_kind(card)
+            if kind == "symbol":
+                options: list[Action] = [
+                    {"type": "play", "card": card, "cell": rc(i)}
+                    for i, top in enumerate(tops)
+                    if top is None or can_stack(card, top)
+                ]
+            elif kind == "flip":
+                options = [{"type": "flip", "card": card}]
+            else:
+                continue
+            for option in options:
+                best = max(best, self._value(tops, symbol, side, next_side, hand, option, plays - 1))
+        if best == -float("inf"):  # nothing more can be played: the turn ends here
+            return self._position(tops, symbol, side, next_side)
+        return best
+
+    @staticmethod
+    def _position(tops: Sequence[int | None], symbol: int, side: int, mover_side: int) -> float:
+        """How good the grid is for ``side`` (showing ``symbol``) when ``mover_side`` plays next."""
+        score = 0.0
+        we_move = mover_side == side
+        for t, _cell in threats(tops):
+            if t % 2 == symbol:
+                score += 8.0 if we_move else 2.0
+            else:
+                score -= 2.0 if we_move else 10.0
+        # A little shape: our symbol's tops in lines that still have an empty cell.
+        for line in LINES:
+            ours = empty = 0
+            for i in line:
+                top = tops[i]
+                if top is None:
+                    empty += 1
+                elif card_type(top) % 2 == symbol:
+                    ours += 1
+            if ours and empty:
+                score += 0.1 * ours
+        return score
+
+
+ENGINE = TicTacMatchEngine()
+BOT = TicTacMatchBot(ENGINE)
+register(ENGINE, BOT)
