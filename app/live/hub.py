@@ -174,7 +174,7 @@ class Hub:
     # ---- messages --------------------------------------------------------------------------------
 
     async def handle(self, live: LiveRoom, conn: Connection, msg: ClientMessage) -> None:
-        msg_id = msg.id if isinstance(msg, Act) else None
+        msg_id = msg.id
         try:
             if isinstance(msg, Ping):
                 conn.send(b'{"type":"pong"}')
@@ -198,7 +198,7 @@ class Hub:
                     await self._start(live, conn)
         except ProtocolError as err:
             self.errors += 1
-            conn.send(error(err.code, err.message, msg_id))
+            conn.send(error(err.code, err.message, err.msg_id or msg_id))
 
     def _require_host(self, live: LiveRoom, conn: Connection) -> None:
         if live.record.host_id != conn.player_id:

@@ -11,6 +11,9 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 class _Msg(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
+    id: str | None = Field(default=None, max_length=64)
+    """Optional client-chosen id, echoed in the ``ack`` or ``error`` it causes."""
+
 
 class Sit(_Msg):
     type: Literal["sit"]
@@ -39,7 +42,6 @@ class Act(_Msg):
     type: Literal["act"]
     action: dict[str, Any]
     version: int
-    id: str | None = Field(default=None, max_length=64)
 
 
 class Sync(_Msg):

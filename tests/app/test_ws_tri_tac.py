@@ -1,0 +1,194 @@
+"""Live play over WebSockets: two players and a spectator, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from app.client import ClientError, ThreefoldClient
+from tests.app.helpers import Table, acting_socket, open_table, wait_all
+from tests.support.server import ServerProcess
+
+
+def empty_cells(state: dict) -> list[list[int]]:
+    board = state["view"]["board"]
+    return [[r, c] for r, row in enumerate(board) for c, cell in enumerate(row) if cell is None]
+
+
+async def play_one(table: Table) -> int:
+    """The player to move places on the first empty cell; returns the new version."""
+    seat, sock = acting_socket(table)
+    state = sock.state
+    assert state is not None
+    ack = await sock.act({"type": "place", "cell": empty_cells(state)[0]})
+    await wait_all(table, ack["version"])
+    return int(ack["version"])
+
+
+async def test_full_game_with_spectator(server: ServerProcess) -> None:
+    table = await open_table(server.url, "tri-tac", {"size": 4}, seed=7)
+    try:
+        spectator = table.spectator
+        assert spectator is not None and spectator.you is not None and spectator.you["seat"] is None
+        moves = 0
+        while table.sockets[0].state and table.sockets[0].state["outcome"] is None:
+            await play_one(table)
+            moves += 1
+        assert moves == 16
+        final = [s.state for s in table.sockets]
+        assert all(f is not None and f["outcome"] is not None for f in final)
+        await spectator.wait_state(lambda s: s["outcome"] is not None)
+        assert spectator.state is not None
+        assert spectator.state["view"]["board"] == final[0]["view"]["board"]  # type: ignore[index]
+        assert len(spectator.state["log"]) == 16
+        # The spectator cannot act.
+        with pytest.raises(ClientError) as err:
+            await spectator.act({"type": "place", "cell": [0, 0]})
+        assert err.value.code in ("not_seated", "not_playing")
+        # Standings and the finished status reach everyone; a rematch keeps the seats.
+        room = await table.sockets[1].wait_room(lambda r: r["status"] == "finished")
+        assert sum(row["played"] for row in room["standings"]) == 2
+        await table.sockets[0].send({"type": "rematch"})
+        fresh = await table.sockets[1].wait_state(lambda s: s["version"] == 0 and s["outcome"] is None)
+        assert fresh["view"]["board"] == [[None] * 4 for _ in range(4)]
+        room = await table.sockets[1].wait_room(lambda r: r["game_number"] == 2)
+        assert [s["player"]["name"] for s in room["seats"]] == ["P1", "P2"]
+    finally:
+        await table.close()
+
+
+async def test_bad_input_gets_clear_errors_and_changes_nothing(sqlite_server: ServerProcess) -> None:
+    table = await open_table(sqlite_server.url, "tri-tac", {"size": 5}, seed=3)
+    try:
+        await play_one(table)
+        seat, mover = acting_socket(table)
+        idle = table.seat_socket(1 - seat)
+        state = mover.state
+        assert state is not None
+        version = state["version"]
+        taken = next([r, c] for r, row in enumerate(state["view"]["board"]) for c, v in enumerate(row) if v is not None)
+
+        async def refused(sock, message, code):  # type: ignore[no-untyped-def]
+            if isinstance(message, (str, bytes)):
+                await sock.send_raw(message)
+                reply = await sock.next(lambda m: m["type"] == "error")
+            else:
+                message = dict(message)
+                message.setdefault("id", f"t{code}{len(sock.history)}")
+                await sock.send(message)
+                reply = await sock.next(lambda m: m["type"] == "error")
+            assert reply["code"] == code, reply
+            assert reply["message"]
+            return reply
+
+        free = empty_cells(state)[0]
+        await refused(idle, {"type": "act", "action": {"type": "place", "cell": free}, "version": version},
+                      "not_your_turn")
+        await refused(mover, {"type": "act", "action": {"type": "place", "cell": taken}, "version": version},
+                      "illegal")
+        await refused(mover, {"type": "act", "action": {"type": "place", "cell": free}, "version": version - 1},
+                      "stale_version")
+        await refused(mover, {"type": "act", "action": {"type": "place", "cell": free}, "version": version + 5},
+                      "stale_version")
+        await refused(mover, "{not json", "bad_json")
+        await refused(mover, "[1, 2]", "bad_message")
+        await refused(mover, {"type": "act", "action": "place", "version": version}, "bad_message")
+        await refused(mover, {"type": "act", "action": {"type": "place", "cell": free}, "version": "3"},
+                      "bad_message")
+        await refused(mover, {"type": "act", "action": {"type": "place", "cell": ["a", 1]}, "version": version},
+                      "illegal")
+        await refused(mover, {"type": "launch-missiles"}, "bad_message")
+        await refused(mover, '{"type": "ping", "pad": "' + "x" * 20000 + '"}', "too_large")
+        host, guest = table.sockets
+        await refused(host, {"type": "start"}, "not_in_lobby")
+        await refused(guest, {"type": "configure", "options": {"size": 9}}, "not_host")
+
+        # Duplicate: the same id twice is refused the second time; the first applied exactly once.
+        ack = await mover.request({"type": "act", "action": {"type": "place", "cell": free}, "version": version,
+                                   "id": "dup-1"})
+        assert ack["version"] == version + 1
+        await refused(mover, {"type": "act", "action": {"type": "place", "cell": empty_cells(state)[1]},
+                              "version": version + 1, "id": "dup-1"}, "duplicate")
+
+        # Nothing else changed, and every connection still works.
+        for sock in table.sockets:
+            await sock.send({"type": "ping"})
+            await sock.next(lambda m: m["type"] == "pong")
+            await sock.send({"type": "sync"})
+            synced = await sock.next(lambda m: m["type"] == "state")
+            assert synced["version"] == version + 1
+        assert len(synced["log"]) == 2
+        await play_one(table)
+    finally:
+        await table.close()
+
+
+async def test_unknown_room_and_bad_tokens(sqlite_server: ServerProcess) -> None:
+    async with ThreefoldClient(sqlite_server.url) as alice:
+        await alice.set_name("Alice")
+        code = await alice.create_room("tri-tac")
+        sock = alice.connect("ZZZZZ")
+        await sock.open()
+        err = await sock.next(lambda m: m["type"] == "error")
+        assert err["code"] == "unknown_room"
+        await asyncio.wait_for(sock.closed.wait(), 5)
+        assert sock.close_code == 4404
+        for token in ("forged-token-value", None):
+            stranger = ThreefoldClient(sqlite_server.url, token=token)
+            sock = stranger.connect(code)
+            await sock.open()
+            err = await sock.next(lambda m: m["type"] == "error")
+            assert err["code"] == "unauthorized"
+            await asyncio.wait_for(sock.closed.wait(), 5)
+            assert sock.close_code == 4401
+            await stranger.http.aclose()
+        # HTTP: unknown room, bad options, no identity.
+        assert (await alice.http.get("/api/rooms/ZZZZZ")).status_code == 404
+        r = await alice.http.post("/api/rooms", json={"game": "tri-tac", "options": {"size": 99}},
+                                  headers=alice._headers())
+        assert r.status_code == 422 and "size" in r.json()["detail"]
+        async with ThreefoldClient(sqlite_server.url) as nobody:
+            r = await nobody.http.post("/api/rooms", json={"game": "tri-tac"})
+            assert r.status_code == 401
+        # The server is still serving.
+        assert (await alice.http.get("/healthz")).json()["ok"] is True
+
+
+async def test_reconnect_keeps_seat_and_others_see_away(sqlite_server: ServerProcess) -> None:
+    table = await open_table(sqlite_server.url, "tri-tac", {"size": 4}, seed=11)
+    try:
+        await play_one(table)
+        await play_one(table)
+        leaver = table.sockets[1]
+        await leaver.close()
+        room = await table.sockets[0].wait_room(lambda r: r["seats"][1]["player"]["connected"] is False)
+        assert room["seats"][1]["player"]["name"] == "P2"
+        again = table.clients[1].connect(table.code)
+        await again.open()
+        try:
+            await again.next(lambda m: m["type"] == "welcome" and m["you"]["seat"] == 1)
+            state = await again.wait_state()
+            assert state["version"] == 2
+            await table.sockets[0].wait_room(lambda r: r["seats"][1]["player"]["connected"] is True)
+            table.sockets[1] = again
+            await play_one(table)
+        finally:
+            await again.close()
+    finally:
+        await table.close()
+
+
+async def test_time_challenge_passes_the_turn(sqlite_server: ServerProcess) -> None:
+    table = await open_table(sqlite_server.url, "tri-tac",
+                             {"size": 4, "time_challenge": True, "time_seconds": 5}, seed=5, spectator=False)
+    try:
+        state = table.sockets[0].state
+        assert state is not None and state["deadline"] is not None
+        first = state["to_act"]
+        # Nobody moves: the server's timer passes the turn through the normal path.
+        passed = await table.sockets[0].wait_state(lambda s: s["version"] == 1, timeout=12)
+        assert passed["to_act"] != first
+        assert "time ran out" in passed["log"][-1]
+    finally:
+        await table.close()
