@@ -76,7 +76,7 @@ class ThreefoldClient:
         return data
 
     def connect(self, code: str) -> RoomSocket:
-        ws_base = "ws" + self.base_url[len("http"):]
+        ws_base = "ws" + self.base_url[len("http") :]
         url = f"{ws_base}/ws/{code}" + (f"?token={self.token}" if self.token else "")
         return RoomSocket(url)
 

@@ -30,8 +30,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     db = make_engine(settings.database_url)
     sessions = make_sessionmaker(db)
     bus = make_bus(settings.redis_url)
-    hub = Hub(Store(sessions), settings, bus, public_base_url(settings.public_url, settings.listen_host,
-                                                              settings.listen_port))
+    hub = Hub(
+        Store(sessions), settings, bus, public_base_url(settings.public_url, settings.listen_host, settings.listen_port)
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -274,8 +274,11 @@ class Hub:
         state = engine.new_game(options, seed)
         await self._refresh_names(live)
         seats = [
-            {"player_id": rec.player_id, "name": live.names.get(rec.player_id, "Bot") if rec.player_id else "Bot",
-             "bot": rec.is_bot}
+            {
+                "player_id": rec.player_id,
+                "name": live.names.get(rec.player_id, "Bot") if rec.player_id else "Bot",
+                "bot": rec.is_bot,
+            }
             for rec in live.record.seats
         ]
         game = LiveGame(
@@ -326,7 +329,9 @@ class Hub:
         await self.apply(live, seat, msg.action, "player", msg.id)
         conn.send(encode({"type": "ack", "id": msg.id, "version": game.version}))
 
-    async def apply(self, live: LiveRoom, seat: Seat, action: dict[str, Any], actor: str, msg_id: str | None = None) -> None:
+    async def apply(
+        self, live: LiveRoom, seat: Seat, action: dict[str, Any], actor: str, msg_id: str | None = None
+    ) -> None:
         """The one path for every action (players, timers, bots): validate, persist, then fan out.
 
         Must be called with ``live.lock`` held.

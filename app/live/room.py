@@ -159,8 +159,7 @@ class LiveRoom:
             seats.append({"index": index, "label": info.label, "team": info.team, "player": player})
         seated = {rec.player_id for rec in self.record.seats if rec.player_id is not None}
         spectators = [
-            {"id": pid, "name": self.names.get(pid, "?"), "connected": True}
-            for pid in sorted(connected - seated)
+            {"id": pid, "name": self.names.get(pid, "?"), "connected": True} for pid in sorted(connected - seated)
         ]
         return {
             "code": self.code,

@@ -106,8 +106,7 @@ class Store:
                 .values(host_id=room.host_id, game=room.game, options=room.options, status=room.status)
             )
             existing = {
-                r.seat: r
-                for r in (await s.execute(select(RoomSeat).where(RoomSeat.room_id == room.id))).scalars()
+                r.seat: r for r in (await s.execute(select(RoomSeat).where(RoomSeat.room_id == room.id))).scalars()
             }
             for index, seat in enumerate(room.seats):
                 row = existing.pop(index, None)

@@ -32,8 +32,15 @@ def game_catalogue() -> list[GameInfo]:
             counts = [int(v) for v in players["enum"]]
         elif "minimum" in players and "maximum" in players:
             counts = [int(players["minimum"]), int(players["maximum"])]
-        out.append(GameInfo(name=engine.name, title=engine.title, min_seats=min(counts), max_seats=max(counts),
-                            options_schema=schema))
+        out.append(
+            GameInfo(
+                name=engine.name,
+                title=engine.title,
+                min_seats=min(counts),
+                max_seats=max(counts),
+                options_schema=schema,
+            )
+        )
     return out
 
 

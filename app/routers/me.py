@@ -30,8 +30,9 @@ async def who_am_i(player: OptionalPlayer) -> MeOut:
 
 
 @router.post("", response_model=MeOut)
-async def set_name(body: NameIn, player: OptionalPlayer, session: SessionDep, settings: SettingsDep,
-                   response: Response) -> MeOut:
+async def set_name(
+    body: NameIn, player: OptionalPlayer, session: SessionDep, settings: SettingsDep, response: Response
+) -> MeOut:
     try:
         name = clean_name(body.name, settings.name_max_length)
     except BadName as err:

@@ -33,15 +33,22 @@ async def room_page(code: str, request: Request, player: OptionalPlayer, hub: Hu
     live = await hub.room(normal) if is_well_formed(normal) else None
     if live is None:
         return TEMPLATES.TemplateResponse(
-            request, "error.html", {"me": _me(player), "status": 404, "message": f"There is no room {code}."},
+            request,
+            "error.html",
+            {"me": _me(player), "status": 404, "message": f"There is no room {code}."},
             status_code=404,
         )
     base = base_url(request, hub)
     return TEMPLATES.TemplateResponse(
         request,
         "room.html",
-        {"me": _me(player), "code": live.code, "room": live.summary(base), "join_url": f"{base}/r/{live.code}",
-         "games": [g.model_dump() for g in game_catalogue()]},
+        {
+            "me": _me(player),
+            "code": live.code,
+            "room": live.summary(base),
+            "join_url": f"{base}/r/{live.code}",
+            "games": [g.model_dump() for g in game_catalogue()],
+        },
     )
 
 
@@ -50,7 +57,9 @@ async def rules_page(game: str, request: Request, player: OptionalPlayer) -> HTM
     games = {g.name: g for g in game_catalogue()}
     if game not in games:
         return TEMPLATES.TemplateResponse(
-            request, "error.html", {"me": _me(player), "status": 404, "message": f"No game called {game}."},
+            request,
+            "error.html",
+            {"me": _me(player), "status": 404, "message": f"No game called {game}."},
             status_code=404,
         )
     return TEMPLATES.TemplateResponse(request, "rules.html", {"me": _me(player), "game": games[game].model_dump()})

@@ -37,8 +37,9 @@ async def find_room(hub: HubDep, raw_code: str) -> LiveRoom:
 
 
 @router.post("", response_model=RoomCreated, status_code=201)
-async def create_room(body: RoomIn, player: CurrentPlayer, hub: HubDep, settings: SettingsDep,
-                      request: Request) -> RoomCreated:
+async def create_room(
+    body: RoomIn, player: CurrentPlayer, hub: HubDep, settings: SettingsDep, request: Request
+) -> RoomCreated:
     if body.seed is not None and not settings.testing:
         raise HTTPException(status_code=403, detail="a fixed seed is only accepted by a server in testing mode")
     try:
@@ -59,6 +60,15 @@ async def room_qr(code: str, hub: HubDep, request: Request) -> Response:
     live = await find_room(hub, code)
     qr = segno.make(f"{base_url(request, hub)}/r/{live.code}", error="m")
     buffer = io.BytesIO()
-    qr.save(buffer, kind="svg", scale=6, border=2, dark="#111", light="#fff", xmldecl=False, svgns=True,
-            title=f"Join room {live.code}")
+    qr.save(
+        buffer,
+        kind="svg",
+        scale=6,
+        border=2,
+        dark="#111",
+        light="#fff",
+        xmldecl=False,
+        svgns=True,
+        title=f"Join room {live.code}",
+    )
     return Response(buffer.getvalue(), media_type="image/svg+xml")

@@ -34,8 +34,9 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         await websocket.send_text(error("unknown_room", f"no room with code {code!r}").decode())
         await websocket.close(code=4404)
         return
-    conn = Connection(websocket, player.id, settings.send_queue_size, settings.messages_per_second,
-                      settings.message_burst)
+    conn = Connection(
+        websocket, player.id, settings.send_queue_size, settings.messages_per_second, settings.message_burst
+    )
     await hub.connect(live, conn, player.name)
     try:
         while True:

@@ -27,8 +27,15 @@ class Table:
         await self.stack.aclose()
 
 
-async def open_table(base_url: str, game: str, options: dict[str, Any] | None = None, seed: int | None = 1,
-                     players: int = 2, spectator: bool = True, start: bool = True) -> Table:
+async def open_table(
+    base_url: str,
+    game: str,
+    options: dict[str, Any] | None = None,
+    seed: int | None = 1,
+    players: int = 2,
+    spectator: bool = True,
+    start: bool = True,
+) -> Table:
     """Host creates a room, ``players`` people sit in order, a spectator watches, the host starts."""
     stack = AsyncExitStack()
     clients = []

@@ -44,11 +44,12 @@ async def test_kill_and_restart_mid_game(database_url: str) -> None:
                     state = await sa_.wait_state()
                     # After a restart the game is exactly at the last acknowledged move.
                     assert state["version"] == acked
-                    await sb.wait_state(lambda s: s["version"] == acked)
+                    await sb.wait_state(lambda s, v=acked: s["version"] == v)
                     for _ in range(4):
                         mover = socks[state["to_act"][0]]
-                        ack = await mover.act({"type": "place", "cell": empty_cells(state)[0]},
-                                              version=state["version"])
+                        ack = await mover.act(
+                            {"type": "place", "cell": empty_cells(state)[0]}, version=state["version"]
+                        )
                         acked = ack["version"]
                         state = await sa_.wait_state(lambda s, v=acked: s["version"] == v)
                     if round_ < 2:
@@ -59,8 +60,9 @@ async def test_kill_and_restart_mid_game(database_url: str) -> None:
                     # Finish the game after the last restart.
                     while state["outcome"] is None:
                         mover = socks[state["to_act"][0]]
-                        ack = await mover.act({"type": "place", "cell": empty_cells(state)[0]},
-                                              version=state["version"])
+                        ack = await mover.act(
+                            {"type": "place", "cell": empty_cells(state)[0]}, version=state["version"]
+                        )
                         acked = ack["version"]
                         state = await sa_.wait_state(lambda s, v=acked: s["version"] == v)
                     assert acked == 16

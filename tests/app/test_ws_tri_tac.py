@@ -18,7 +18,7 @@ def empty_cells(state: dict) -> list[list[int]]:
 
 async def play_one(table: Table) -> int:
     """The player to move places on the first empty cell; returns the new version."""
-    seat, sock = acting_socket(table)
+    _seat, sock = acting_socket(table)
     state = sock.state
     assert state is not None
     ack = await sock.act({"type": "place", "cell": empty_cells(state)[0]})
@@ -83,21 +83,23 @@ async def test_bad_input_gets_clear_errors_and_changes_nothing(sqlite_server: Se
             return reply
 
         free = empty_cells(state)[0]
-        await refused(idle, {"type": "act", "action": {"type": "place", "cell": free}, "version": version},
-                      "not_your_turn")
-        await refused(mover, {"type": "act", "action": {"type": "place", "cell": taken}, "version": version},
-                      "illegal")
-        await refused(mover, {"type": "act", "action": {"type": "place", "cell": free}, "version": version - 1},
-                      "stale_version")
-        await refused(mover, {"type": "act", "action": {"type": "place", "cell": free}, "version": version + 5},
-                      "stale_version")
+        await refused(
+            idle, {"type": "act", "action": {"type": "place", "cell": free}, "version": version}, "not_your_turn"
+        )
+        await refused(mover, {"type": "act", "action": {"type": "place", "cell": taken}, "version": version}, "illegal")
+        await refused(
+            mover, {"type": "act", "action": {"type": "place", "cell": free}, "version": version - 1}, "stale_version"
+        )
+        await refused(
+            mover, {"type": "act", "action": {"type": "place", "cell": free}, "version": version + 5}, "stale_version"
+        )
         await refused(mover, "{not json", "bad_json")
         await refused(mover, "[1, 2]", "bad_message")
         await refused(mover, {"type": "act", "action": "place", "version": version}, "bad_message")
-        await refused(mover, {"type": "act", "action": {"type": "place", "cell": free}, "version": "3"},
-                      "bad_message")
-        await refused(mover, {"type": "act", "action": {"type": "place", "cell": ["a", 1]}, "version": version},
-                      "illegal")
+        await refused(mover, {"type": "act", "action": {"type": "place", "cell": free}, "version": "3"}, "bad_message")
+        await refused(
+            mover, {"type": "act", "action": {"type": "place", "cell": ["a", 1]}, "version": version}, "illegal"
+        )
         await refused(mover, {"type": "launch-missiles"}, "bad_message")
         await refused(mover, '{"type": "ping", "pad": "' + "x" * 20000 + '"}', "too_large")
         host, guest = table.sockets
@@ -105,11 +107,20 @@ async def test_bad_input_gets_clear_errors_and_changes_nothing(sqlite_server: Se
         await refused(guest, {"type": "configure", "options": {"size": 9}}, "not_host")
 
         # Duplicate: the same id twice is refused the second time; the first applied exactly once.
-        ack = await mover.request({"type": "act", "action": {"type": "place", "cell": free}, "version": version,
-                                   "id": "dup-1"})
+        ack = await mover.request(
+            {"type": "act", "action": {"type": "place", "cell": free}, "version": version, "id": "dup-1"}
+        )
         assert ack["version"] == version + 1
-        await refused(mover, {"type": "act", "action": {"type": "place", "cell": empty_cells(state)[1]},
-                              "version": version + 1, "id": "dup-1"}, "duplicate")
+        await refused(
+            mover,
+            {
+                "type": "act",
+                "action": {"type": "place", "cell": empty_cells(state)[1]},
+                "version": version + 1,
+                "id": "dup-1",
+            },
+            "duplicate",
+        )
 
         # Nothing else changed, and every connection still works.
         for sock in table.sockets:
@@ -145,8 +156,9 @@ async def test_unknown_room_and_bad_tokens(sqlite_server: ServerProcess) -> None
             await stranger.http.aclose()
         # HTTP: unknown room, bad options, no identity.
         assert (await alice.http.get("/api/rooms/ZZZZZ")).status_code == 404
-        r = await alice.http.post("/api/rooms", json={"game": "tri-tac", "options": {"size": 99}},
-                                  headers=alice._headers())
+        r = await alice.http.post(
+            "/api/rooms", json={"game": "tri-tac", "options": {"size": 99}}, headers=alice._headers()
+        )
         assert r.status_code == 422 and "size" in r.json()["detail"]
         async with ThreefoldClient(sqlite_server.url) as nobody:
             r = await nobody.http.post("/api/rooms", json={"game": "tri-tac"})
@@ -180,8 +192,9 @@ async def test_reconnect_keeps_seat_and_others_see_away(sqlite_server: ServerPro
 
 
 async def test_time_challenge_passes_the_turn(sqlite_server: ServerProcess) -> None:
-    table = await open_table(sqlite_server.url, "tri-tac",
-                             {"size": 4, "time_challenge": True, "time_seconds": 5}, seed=5, spectator=False)
+    table = await open_table(
+        sqlite_server.url, "tri-tac", {"size": 4, "time_challenge": True, "time_seconds": 5}, seed=5, spectator=False
+    )
     try:
         state = table.sockets[0].state
         assert state is not None and state["deadline"] is not None

@@ -29,8 +29,13 @@ def migrate(database_url: str) -> None:
 
 
 class ServerProcess:
-    def __init__(self, database_url: str, redis_url: str | None = None, port: int | None = None,
-                 extra_env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        database_url: str,
+        redis_url: str | None = None,
+        port: int | None = None,
+        extra_env: dict[str, str] | None = None,
+    ) -> None:
         self.database_url = database_url
         self.redis_url = redis_url
         self.port = port or free_port()
@@ -56,10 +61,29 @@ class ServerProcess:
             env["REDIS_URL"] = self.redis_url
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory", "--host", "127.0.0.1",
-             "--port", str(self.port), "--ws", "websockets-sansio", "--ws-per-message-deflate", "false",
-             "--ws-max-size", "1048576", "--log-level", "warning"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "app.main:create_app",
+                "--factory",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--ws",
+                "websockets-sansio",
+                "--ws-per-message-deflate",
+                "false",
+                "--ws-max-size",
+                "1048576",
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

@@ -6,6 +6,7 @@ missing service is a failure."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 import uuid
@@ -15,9 +16,7 @@ from contextlib import contextmanager
 import pytest
 
 IN_CI = os.environ.get("CI") == "true"
-POSTGRES_ADMIN_URL = os.environ.get(
-    "THREEFOLD_TEST_POSTGRES", "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres"
-)
+POSTGRES_ADMIN_URL = os.environ.get("THREEFOLD_TEST_POSTGRES", "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres")
 REDIS_URL = os.environ.get("THREEFOLD_TEST_REDIS", "redis://127.0.0.1:6379/0")
 CHROMIUM = os.environ.get("THREEFOLD_CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
 
@@ -46,16 +45,14 @@ def postgres_database() -> Iterator[str]:
     name = f"threefold_test_{uuid.uuid4().hex[:10]}"
     try:
         asyncio.run(_pg_admin(f'CREATE DATABASE "{name}"'))
-    except Exception as err:  # noqa: BLE001 - any failure means "no PostgreSQL here"
+    except Exception as err:
         missing(f"PostgreSQL not reachable at {POSTGRES_ADMIN_URL}: {err}")
     base = POSTGRES_ADMIN_URL.rsplit("/", 1)[0]
     try:
         yield f"{base}/{name}"
     finally:
-        try:
+        with contextlib.suppress(Exception):
             asyncio.run(_pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        except Exception:  # noqa: BLE001
-            pass
 
 
 def require_redis() -> str:
@@ -63,7 +60,7 @@ def require_redis() -> str:
 
     try:
         redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
-    except Exception as err:  # noqa: BLE001
+    except Exception as err:
         missing(f"Redis not reachable at {REDIS_URL}: {err}")
     return REDIS_URL
 
