@@ -11,6 +11,7 @@ import os
 import shutil
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 
 import pytest
@@ -28,7 +29,13 @@ def missing(reason: str) -> None:
     pytest.skip(reason)
 
 
-async def _pg_admin(statement: str) -> None:
+def _pg_admin(statement: str) -> None:
+    """Run one statement on the admin database, from sync or async tests alike (in its own thread)."""
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, _pg_admin_async(statement)).result()
+
+
+async def _pg_admin_async(statement: str) -> None:
     import asyncpg
 
     url = POSTGRES_ADMIN_URL.replace("postgresql+asyncpg://", "postgresql://")
@@ -44,7 +51,7 @@ def postgres_database() -> Iterator[str]:
     """A fresh, empty PostgreSQL database for one test (dropped afterwards)."""
     name = f"threefold_test_{uuid.uuid4().hex[:10]}"
     try:
-        asyncio.run(_pg_admin(f'CREATE DATABASE "{name}"'))
+        _pg_admin(f'CREATE DATABASE "{name}"')
     except Exception as err:
         missing(f"PostgreSQL not reachable at {POSTGRES_ADMIN_URL}: {err}")
     base = POSTGRES_ADMIN_URL.rsplit("/", 1)[0]
@@ -52,7 +59,7 @@ def postgres_database() -> Iterator[str]:
         yield f"{base}/{name}"
     finally:
         with contextlib.suppress(Exception):
-            asyncio.run(_pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def require_redis() -> str:
