@@ -192,6 +192,7 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
         st["hands"] = hands
         st["trick"] = []
         st["tricks"] = []
+        st["last_trick"] = None  # last round's cards are back in hands: history lives in the events
         st["pending"] = None
         st["phase"] = "play"
         st["leader"] = (st["dealer"] + 1) % n
@@ -354,7 +355,7 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
     def _after_action(self, st: State, events: list[Event]) -> None:
         st["pending"] = None
         st["last_trick"] = copy.deepcopy(st["tricks"][-1])
-        if len(st["tricks"]) >= self._tricks_per_round(st):
+        if not any(st["hands"]):  # every human hand is empty (the automa keeps its unplayed cards)
             self._end_round(st, events)
             return
         st["phase"] = "play"
@@ -380,9 +381,7 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
             row.append(card)
             revealed.append(card)
         if revealed:
-            events.append(
-                Event("reveal", public={"player": AUTOMA, "cards": list(revealed), "row": list(row)})
-            )
+            events.append(Event("reveal", public={"player": AUTOMA, "cards": list(revealed), "row": list(row)}))
         shown = list(row)
         led = self._led_suit(st)
         card, reason = automa_choose(shown, led)
@@ -583,9 +582,7 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
         else:
             owner = self._player_from_json(st, action.get("owner"))
             if owner is None:
-                raise IllegalAction(
-                    f'{action.get("owner")!r} is not a player (owner is a seat number or "automa")'
-                )
+                raise IllegalAction(f'{action.get("owner")!r} is not a player (owner is a seat number or "automa")')
             if owner == seat:
                 raise IllegalAction("you may only remove an opponent's cube, not your own")
             if st["map"][loc][owner] <= 0:
@@ -655,8 +652,7 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
                 "suit": pending["suit"],
                 "add": self._adds(st, w, pending["suit"]),
                 "remove": [
-                    {"location": loc, "owner": self._pid(st, q)}
-                    for loc, q in self._removes(st, w, pending["suit"])
+                    {"location": loc, "owner": self._pid(st, q)} for loc, q in self._removes(st, w, pending["suit"])
                 ],
             }
         automa_view: dict[str, JSON] | None = None
@@ -702,9 +698,7 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
             "last_scoring": copy.deepcopy(st["last_scoring"]),
             "round_points": copy.deepcopy(st["round_points"]),
             "hand": None if me is None else list(st["hands"][me]),
-            "playable": (
-                self._playable(st, me) if me is not None and st["phase"] == "play" and turn == me else []
-            ),
+            "playable": (self._playable(st, me) if me is not None and st["phase"] == "play" and turn == me else []),
             "standings": self._standings(st) if st["phase"] == "over" else None,
         }
         return view
@@ -850,12 +844,12 @@ def automa_action_choice(
                 return "add", loc, None, f"added to the empty {loc_text(loc)}"
         best = max(locs, key=lambda lc: (sum(board[lc]), -locs.index(lc)))
         tied = [lc for lc in locs if sum(board[lc]) == sum(board[best])]
-        note = " (tie: K, then Q, then J)" if len(tied) > 1 else ""
+        note = "; tied, so K, then Q, then J" if len(tied) > 1 else ""
         return (
             "add",
             best,
             None,
-            f"added to {loc_text(best)}, the {name} Location with the most cubes ({sum(board[best])}){note}",
+            f"added to {loc_text(best)}, the {name} Location with the most cubes ({sum(board[best])}{note})",
         )
     eligible = [lc for lc in locs if any(c > 0 for q, c in enumerate(board[lc]) if q != automa)]
     if not eligible:
@@ -867,12 +861,11 @@ def automa_action_choice(
     most = max(counts[q] for q in clockwise)
     owners = [q for q in clockwise if counts[q] == most]
     owner = owners[0]
+    note = "; tied, so K, then Q, then J" if len(tied_locs) > 1 else ""
     reason = (
-        f"removed {{owner}}'s cube from {loc_text(best)}, the {name} Location with the most cubes "
-        f"({sum(counts)}) holding an opponent cube"
+        f"removed {{owner}}'s cube from {loc_text(best)}, the {name} Location with an opponent cube "
+        f"and the most cubes ({sum(counts)}{note})"
     )
-    if len(tied_locs) > 1:
-        reason += " (tie: K, then Q, then J)"
     if len(owners) > 1:
         reason += "; opponents tied there, so the next player clockwise"
     return "remove", best, owner, reason
@@ -957,9 +950,7 @@ def _lead(
     return min(playable, key=lambda c: (worth[card_suit(c)], card_rank(c)))
 
 
-def _after(
-    board: Mapping[str, list[int]], me: int, action: Action, ids: list[PlayerId]
-) -> dict[str, list[int]]:
+def _after(board: Mapping[str, list[int]], me: int, action: Action, ids: list[PlayerId]) -> dict[str, list[int]]:
     out = {loc: list(c) for loc, c in board.items()}
     if action["type"] == "add":
         out[action["location"]][me] += 1
