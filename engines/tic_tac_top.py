@@ -173,9 +173,7 @@ class TicTacTopOptions(GameOptions):
     """Lobby options; the lobby renders its form from this model's JSON schema."""
 
     players: int = Field(4, ge=3, le=7, title="Players", description="3 to 7 players.")
-    language: Literal["en", "fr"] = Field(
-        "en", title="Language", description="Theme deck: English or French."
-    )
+    language: Literal["en", "fr"] = Field("en", title="Language", description="Theme deck: English or French.")
     hard_timer: bool = Field(
         False,
         title="90-second timer",
@@ -316,9 +314,7 @@ def grid_progress(grid: Sequence[str | None], announced: Sequence[str]) -> dict[
     }
 
 
-def score_turn(
-    ranking: Sequence[str], grids: Sequence[Sequence[str | None] | None], leader: Seat
-) -> dict[str, JSON]:
+def score_turn(ranking: Sequence[str], grids: Sequence[Sequence[str | None] | None], leader: Seat) -> dict[str, JSON]:
     """The turn's scoring (RULINGS §5) with a line-by-line breakdown.
 
     ``grids`` has one entry per seat (the Leader's is ignored). Parts: A = the Leader's first-line bonus,
@@ -359,24 +355,18 @@ def score_turn(
             }
         )
     b = max(0, m - 1)
-    rows.append(
-        {"part": "B", "seat": leader, "points": b, "text": f"the best grid made {m} line{'s' * (m != 1)}"}
-    )
+    rows.append({"part": "B", "seat": leader, "points": b, "text": f"the best grid made {m} line{'s' * (m != 1)}"})
     for s in range(n):
         count = lines_by_seat[s]
         if count is not None:
-            rows.append(
-                {"part": "D", "seat": s, "points": count, "text": f"{count} line{'s' * (count != 1)}"}
-            )
+            rows.append({"part": "D", "seat": s, "points": count, "text": f"{count} line{'s' * (count != 1)}"})
     for row in rows:
         points[int(row["seat"])] += int(row["points"])
     return {
         "leader": leader,
         "ranking": list(ranking),
         "first_line": (
-            {"index": i_star, "word": ranking[i_star - 1], "seats": first_seats}
-            if i_star is not None
-            else None
+            {"index": i_star, "word": ranking[i_star - 1], "seats": first_seats} if i_star is not None else None
         ),
         "max_lines": m,
         "lines_by_seat": lines_by_seat,
@@ -648,9 +638,7 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
         if grid[cell] is None:
             raise IllegalAction(f"cell {cell} is already empty")
         grid[cell] = None
-        events.append(
-            Event("erased", {"seat": seat, "filled": CELLS - grid.count(None)}, {seat: {"cell": cell}})
-        )
+        events.append(Event("erased", {"seat": seat, "filled": CELLS - grid.count(None)}, {seat: {"cell": cell}}))
 
     def _maybe_close(self, new: TicTacTopState, events: list[Event]) -> None:
         writers = [s for s in range(new.players) if s != new.leader]
@@ -673,9 +661,7 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
         word = new.ranking[k - 1]
         before = new.ranking[: k - 1]
         after = new.ranking[:k]
-        had_first = any(
-            grid_lines(grid_marks(new.grids[s], before)) for s in range(new.players) if s != new.leader
-        )
+        had_first = any(grid_lines(grid_marks(new.grids[s], before)) for s in range(new.players) if s != new.leader)
         circled: list[dict[str, JSON]] = []
         lines: list[dict[str, JSON]] = []
         for s in range(new.players):
@@ -774,7 +760,7 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
         offered: JSON = None
         if state.phase == "choose":
             offered = [t.to_json() if is_leader else {"name": t.name} for t in state.offers[state.turn - 1]]
-        if is_leader and state.phase == "write":
+        if is_leader and state.phase != "choose":
             ranking: JSON = list(state.ranking) or None
         elif revealed and state.announced == RANK_SIZE:
             ranking = list(state.ranking)
@@ -838,20 +824,14 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
             "announced": announced,
             "grids": grids,
             "first_line": first_line,
-            "scoring": state.history[-1]["scoring"]
-            if state.phase in ("score", "over") and state.history
-            else None,
+            "scoring": state.history[-1]["scoring"] if state.phase in ("score", "over") and state.history else None,
             "scores": list(state.scores),
             "standings": sorted(
-                (
-                    {"seat": s, "label": self._label(s), "score": state.scores[s], "rank": ranks[s]}
-                    for s in range(n)
-                ),
+                ({"seat": s, "label": self._label(s), "score": state.scores[s], "rank": ranks[s]} for s in range(n)),
                 key=lambda row: (int(str(row["rank"])), int(str(row["seat"]))),
             ),
             "history": [
-                {key: h[key] for key in ("turn", "leader", "theme", "ranking")}
-                | {"points": h["scoring"]["points"]}
+                {key: h[key] for key in ("turn", "leader", "theme", "ranking")} | {"points": h["scoring"]["points"]}
                 for h in state.history
             ],
             "timer": {"key": timer.key, "seconds": timer.seconds} if timer is not None else None,
@@ -996,18 +976,14 @@ def centrality(theme_name: str, words: Sequence[str]) -> list[float]:
     bot Leaders and bot players line up with each other the way a table of friends tends to.
     """
     last = max(1, len(words) - 1)
-    return [
-        0.65 * (1 - i / last) + 0.35 * _unit_hash("centre", theme_name, w.casefold())
-        for i, w in enumerate(words)
-    ]
+    return [0.65 * (1 - i / last) + 0.35 * _unit_hash("centre", theme_name, w.casefold()) for i, w in enumerate(words)]
 
 
 def preference(theme_name: str, words: Sequence[str], seat: Seat, turn: int) -> list[str]:
     """The words in a seat's order of preference: centrality plus a small personal taste."""
     base = centrality(theme_name, words)
     scored = [
-        (base[i] + 0.12 * _unit_hash("taste", str(seat), str(turn), theme_name, w), -i, w)
-        for i, w in enumerate(words)
+        (base[i] + 0.12 * _unit_hash("taste", str(seat), str(turn), theme_name, w), -i, w) for i, w in enumerate(words)
     ]
     return [w for _s, _i, w in sorted(scored, reverse=True)]
 
