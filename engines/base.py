@@ -105,10 +105,10 @@ class Timer:
 
 
 S = TypeVar("S")
-O = TypeVar("O", bound=GameOptions)
+OptionsT = TypeVar("OptionsT", bound=GameOptions)
 
 
-class Engine(ABC, Generic[S, O]):
+class Engine(ABC, Generic[S, OptionsT]):
     """One game's rules. Subclasses are stateless singletons registered in ``engines.registry``.
 
     ``apply`` never mutates its input state: it returns a new one (copy first, then change the copy).
@@ -122,7 +122,7 @@ class Engine(ABC, Generic[S, O]):
 
     # ---- options and seats -------------------------------------------------------------------
 
-    def parse_options(self, raw: Mapping[str, JSON] | None) -> O:
+    def parse_options(self, raw: Mapping[str, JSON] | None) -> OptionsT:
         """Validate raw options (defaults filled in); raise ``InvalidOptions`` with a clear reason."""
         try:
             return self.options_model.model_validate(dict(raw or {}))  # type: ignore[return-value]
@@ -133,13 +133,13 @@ class Engine(ABC, Generic[S, O]):
             raise InvalidOptions(problems) from None
 
     @abstractmethod
-    def seats(self, options: O) -> list[SeatInfo]:
+    def seats(self, options: OptionsT) -> list[SeatInfo]:
         """The seats a game with these options needs (their count is the number of players)."""
 
     # ---- playing -----------------------------------------------------------------------------
 
     @abstractmethod
-    def new_game(self, options: O, seed: int) -> S:
+    def new_game(self, options: OptionsT, seed: int) -> S:
         """A fresh game; everything random is drawn from ``seed``."""
 
     @abstractmethod
@@ -209,7 +209,7 @@ class Engine(ABC, Generic[S, O]):
         return self.seats(self.options_of(state))
 
     @abstractmethod
-    def options_of(self, state: S) -> O:
+    def options_of(self, state: S) -> OptionsT:
         """The options the game was created with."""
 
 

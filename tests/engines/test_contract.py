@@ -21,7 +21,9 @@ def _ids(engine: Engine[Any, Any]) -> str:
     return engine.name
 
 
-def play_random(engine: Engine[Any, Any], seed: int, options: Any = None) -> tuple[Any, list[tuple[int, dict[str, Any]]]]:
+def play_random(
+    engine: Engine[Any, Any], seed: int, options: Any = None
+) -> tuple[Any, list[tuple[int, dict[str, Any]]]]:
     """Random legal play to the end; returns the final state and the action log."""
     rng = random.Random(seed * 7919 + 1)
     state = engine.new_game(options or engine.parse_options({}), seed)

@@ -632,10 +632,8 @@ def test_bot_beats_random_and_is_fast() -> None:
         state = new(game)
         while ENGINE.to_act(state):
             seat = state.to_move
-            if seat == bot_seat:
-                action = BOT.choose(state, seat, rng)
-            else:
-                action = rng.choice(ENGINE.legal_actions(state, seat))
+            bot_turn = seat == bot_seat
+            action = BOT.choose(state, seat, rng) if bot_turn else rng.choice(ENGINE.legal_actions(state, seat))
             state, _ = ENGINE.apply(state, seat, action)
         outcome = ENGINE.outcome(state)
         assert outcome is not None
