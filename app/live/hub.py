@@ -22,11 +22,13 @@ from app.live.bus import Bus
 from app.live.connection import Connection
 from app.live.messages import (
     Act,
+    AddBot,
     ClientMessage,
     Configure,
     Ping,
     ProtocolError,
     Rematch,
+    RemoveBot,
     Sit,
     Stand,
     Start,
@@ -194,6 +196,8 @@ class Hub:
                     await self._stand(live, conn)
                 elif isinstance(msg, Configure):
                     await self._configure(live, conn, msg)
+                elif isinstance(msg, AddBot | RemoveBot):
+                    await self._set_bot(live, conn, msg.seat, isinstance(msg, AddBot))
                 elif isinstance(msg, Start | Rematch):
                     await self._start(live, conn)
         except ProtocolError as err:
@@ -221,6 +225,25 @@ class Hub:
             if rec.player_id == conn.player_id:
                 rec.player_id = None
         seats[seat] = SeatRecord(conn.player_id)
+        await self._save_and_announce(live)
+
+    async def _set_bot(self, live: LiveRoom, conn: Connection, seat: int, add: bool) -> None:
+        """The host fills an empty seat with the game's bot, or frees a bot's seat."""
+        self._require_host(live, conn)
+        self._require_not_playing(live)
+        seats = live.record.seats
+        if not 0 <= seat < len(seats):
+            raise ProtocolError("bad_message", f"there is no seat {seat}")
+        if add:
+            if get_bot(live.record.game) is None:
+                raise ProtocolError("no_bot", f"{live.engine.title} has no bot")
+            if seats[seat].player_id is not None or seats[seat].is_bot:
+                raise ProtocolError("seat_taken", "that seat is taken")
+            seats[seat] = SeatRecord(None, is_bot=True)
+        else:
+            if not seats[seat].is_bot:
+                raise ProtocolError("bad_message", "there is no bot in that seat")
+            seats[seat] = SeatRecord(None)
         await self._save_and_announce(live)
 
     async def _stand(self, live: LiveRoom, conn: Connection) -> None:

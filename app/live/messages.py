@@ -30,6 +30,16 @@ class Configure(_Msg):
     options: dict[str, Any] | None = None
 
 
+class AddBot(_Msg):
+    type: Literal["add_bot"]
+    seat: int
+
+
+class RemoveBot(_Msg):
+    type: Literal["remove_bot"]
+    seat: int
+
+
 class Start(_Msg):
     type: Literal["start"]
 
@@ -53,7 +63,9 @@ class Ping(_Msg):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Sit | Stand | Configure | Start | Rematch | Act | Sync | Ping, Field(discriminator="type")]
+ClientMessage = Annotated[
+    Sit | Stand | Configure | AddBot | RemoveBot | Start | Rematch | Act | Sync | Ping, Field(discriminator="type")
+]
 _adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
