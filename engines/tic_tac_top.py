@@ -494,7 +494,7 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
             return [
                 {"type": "rank", "words": words[:RANK_SIZE]},
                 {"type": "rank", "words": words[::-1][:RANK_SIZE]},
-                {"type": "rank", "words": words[3:][:RANK_SIZE]},
+                {"type": "rank", "words": words[3 : 3 + RANK_SIZE]},
             ]
         grid = state.grids[seat]
         actions: list[Action] = []
@@ -674,7 +674,7 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
                     lines.append({"seat": s, "cells": list(cells)})
         first: JSON = None
         if lines and not had_first:
-            first = {"index": k, "word": word, "seats": sorted({int(str(x["seat"])) for x in lines})}
+            first = {"index": k, "word": word, "seats": sorted({int(x["seat"]) for x in lines})}
         new.announced = k
         events.append(
             Event(
@@ -828,7 +828,7 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
             "scores": list(state.scores),
             "standings": sorted(
                 ({"seat": s, "label": self._label(s), "score": state.scores[s], "rank": ranks[s]} for s in range(n)),
-                key=lambda row: (int(str(row["rank"])), int(str(row["seat"]))),
+                key=lambda row: (int(row["rank"]), int(row["seat"])),
             ),
             "history": [
                 {key: h[key] for key in ("turn", "leader", "theme", "ranking")} | {"points": h["scoring"]["points"]}
