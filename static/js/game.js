@@ -1,0 +1,293 @@
+// The game half of the room page: players strip (names, scores, whose turn, countdown), the game's own
+// renderer (static/js/games/<game>.js, see docs/protocol.md "Browser renderers"), the log, the result.
+
+import { $, h, prefersReducedMotion } from "./dom.js";
+import { t } from "./i18n.js";
+import { avatar, presence, renderStandings, teamName } from "./lobby.js";
+
+/** A renderer for games that have none yet: the view as text, so a game is at least watchable. */
+const fallbackRenderer = {
+  mount(el) {
+    const pre = h("pre", { class: "fallback-view" });
+    el.replaceChildren(h("p", { class: "muted" }, t("room.renderer_missing")), pre);
+    return {
+      update(msg) {
+        pre.textContent = JSON.stringify(msg.view, null, 2);
+      },
+      destroy() {
+        el.replaceChildren();
+      },
+    };
+  },
+};
+
+export class GameView {
+  constructor(S, { act, send }) {
+    this.S = S;
+    this.act = act;
+    this.send = send;
+    this.players = $("#players");
+    this.boardEl = $("#board");
+    this.logEl = $("#log");
+    this.resultEl = $("#result");
+    this.renderer = null;
+    this.rendererKey = "";
+    this.loadingKey = "";
+    this.logLines = [];
+    this.deadlineTimer = 0;
+    this.deadlineTotal = new Map(); // deadline -> total ms when first seen
+    this.resultShownFor = "";
+    this.announcer = h("p", { class: "visually-hidden", "aria-live": "polite" });
+    document.body.append(this.announcer);
+    this.lastAnnounce = 0;
+  }
+
+  /** Called on every room or state change. */
+  update({ stateChanged = false } = {}) {
+    const { state } = this.S;
+    if (!state) return;
+    this.renderPlayers();
+    this.renderResult();
+    renderStandings($("#game-standings"), this.S.room);
+    if (stateChanged) {
+      this.renderLog(state);
+      this.ensureRenderer();
+      if (this.renderer) this.safeUpdate(state);
+    }
+    this.tickDeadline();
+  }
+
+  // ---- renderer ------------------------------------------------------------------------------
+
+  rendererCtx() {
+    const S = this.S;
+    const seat = S.mySeat();
+    return {
+      seat,
+      get room() {
+        return S.room;
+      },
+      act: (action) => this.act(action),
+      t,
+    };
+  }
+
+  ensureRenderer() {
+    const { state, room } = this.S;
+    const seat = this.S.mySeat();
+    const key = `${state.game}|${seat}|${room?.game_number ?? ""}`;
+    if (key === this.rendererKey || key === this.loadingKey) return;
+    this.loadingKey = key;
+    const game = state.game;
+    import(`./games/${encodeURIComponent(game)}.js`)
+      .catch((err) => {
+        console.warn(`no renderer for ${game}`, err);
+        return fallbackRenderer;
+      })
+      .then((mod) => {
+        if (this.loadingKey !== key) return; // superseded meanwhile
+        this.loadingKey = "";
+        if (this.renderer) {
+          try {
+            this.renderer.destroy();
+          } catch (err) {
+            console.error(err);
+          }
+        }
+        this.boardEl.replaceChildren();
+        this.rendererKey = key;
+        try {
+          this.renderer = mod.mount(this.boardEl, this.rendererCtx());
+        } catch (err) {
+          console.error(err);
+          this.renderer = fallbackRenderer.mount(this.boardEl);
+        }
+        if (this.S.state) this.safeUpdate(this.S.state);
+        this.renderPlayers();
+      });
+  }
+
+  safeUpdate(state) {
+    try {
+      this.renderer.update(state);
+    } catch (err) {
+      console.error("renderer update failed", err);
+    }
+  }
+
+  destroy() {
+    if (this.renderer) this.renderer.destroy();
+    this.renderer = null;
+    this.rendererKey = "";
+    clearInterval(this.deadlineTimer);
+  }
+
+  // ---- players strip -------------------------------------------------------------------------
+
+  scoreOf(seat) {
+    const { state } = this.S;
+    const scores = state?.view?.scores ?? state?.outcome?.scores;
+    if (Array.isArray(scores) && typeof scores[seat] === "number") return scores[seat];
+    if (scores && typeof scores === "object" && typeof scores[seat] === "number") return scores[seat];
+    return null;
+  }
+
+  renderPlayers() {
+    const { room, state } = this.S;
+    if (!room || !state) return;
+    const toAct = new Set(state.to_act || []);
+    const mySeat = this.S.mySeat();
+    const over = Boolean(state.outcome);
+    const items = room.seats.map((seat) => {
+      const p = seat.player;
+      const moving = !over && toAct.has(seat.index);
+      const score = this.scoreOf(seat.index);
+      const badge = this.renderer?.seatBadge?.(seat.index) ?? null;
+      const winner = over && (state.outcome.winners || []).includes(seat.index);
+      return h(
+        "li",
+        { class: ["player", moving && "player-moving", seat.index === mySeat && "player-mine", winner && "player-winner", p && p.connected === false && "player-away"], dataset: { seat: seat.index } },
+        h("span", { class: "player-turn", "aria-hidden": "true" }, moving ? "▶" : ""),
+        badge ? h("span", { class: "player-badge" }, badge) : avatar(p, "avatar-sm"),
+        h("span", { class: "player-info" },
+          h("span", { class: "player-name" }, h("span", { class: "player-name-text" }, p ? p.name : t("room.seat_empty")),
+            seat.index === mySeat ? h("span", { class: "tag tag-you" }, t("room.you")) : null),
+          h("span", { class: "player-label" },
+            [seat.label, teamName(seat.team)].filter(Boolean).join(" · "),
+            p && p.connected === false && !p.bot ? [" · ", presence(p)] : null),
+          moving ? h("span", { class: "player-status" }, h("span", { class: "to-move" }, t("room.to_move")), h("span", { class: "player-clock", hidden: true })) : null),
+        score !== null ? h("span", { class: "player-score", "aria-label": `${t("room.score")}: ${score}` }, new Intl.NumberFormat().format(score)) : null,
+      );
+    });
+    this.players.replaceChildren(...items);
+    this.tickDeadline();
+  }
+
+  // ---- countdown -----------------------------------------------------------------------------
+
+  tickDeadline() {
+    const { state } = this.S;
+    clearInterval(this.deadlineTimer);
+    if (!state || !state.deadline || state.outcome) return;
+    const deadline = Number(state.deadline) - (this.S.clockOffset || 0);
+    if (!this.deadlineTotal.has(state.deadline)) {
+      this.deadlineTotal.clear();
+      this.deadlineTotal.set(state.deadline, Math.max(1000, deadline - Date.now()));
+    }
+    const total = this.deadlineTotal.get(state.deadline);
+    const mine = (state.to_act || []).includes(this.S.mySeat());
+    let lastSpoken = null;
+    const tick = () => {
+      const left = Math.max(0, deadline - Date.now());
+      const secs = Math.ceil(left / 1000);
+      for (const clock of this.players.querySelectorAll(".player-clock")) {
+        clock.hidden = false;
+        clock.textContent = t("room.time_left", { s: secs });
+        clock.classList.toggle("urgent", secs <= 5);
+        clock.style.setProperty("--left", String(Math.min(1, left / total)));
+      }
+      if (mine && (secs === 10 || secs === 5) && lastSpoken !== secs) {
+        lastSpoken = secs;
+        this.announcer.textContent = t("room.time_left", { s: secs });
+      }
+      if (left <= 0) clearInterval(this.deadlineTimer);
+    };
+    tick();
+    this.deadlineTimer = setInterval(tick, 250);
+  }
+
+  // ---- log -----------------------------------------------------------------------------------
+
+  renderLog(state) {
+    const lines = Array.isArray(state.log) ? state.log.map(String) : [];
+    const old = this.logLines;
+    // Append only what is new, so screen readers announce just the new lines (role=log).
+    // The server sends a sliding window of recent lines: find where the old window continues.
+    let fresh = null;
+    if (old.length) {
+      for (let drop = 0; drop < old.length; drop += 1) {
+        const tail = old.slice(drop);
+        if (tail.length <= lines.length && tail.every((l, i) => lines[i] === l)) {
+          fresh = lines.slice(tail.length);
+          break;
+        }
+      }
+    }
+    if (fresh === null) {
+      this.logEl.replaceChildren(...(lines.length ? lines.map((l) => h("li", {}, l)) : [h("li", { class: "muted log-empty" }, t("room.log_empty"))]));
+    } else {
+      this.logEl.querySelector(".log-empty")?.remove();
+      for (const l of fresh) this.logEl.append(h("li", { class: "log-new" }, l));
+      while (this.logEl.children.length > 200) this.logEl.firstElementChild.remove();
+    }
+    this.logLines = lines;
+    this.logEl.scrollTop = this.logEl.scrollHeight;
+  }
+
+  // ---- result --------------------------------------------------------------------------------
+
+  renderResult() {
+    const { state, room } = this.S;
+    const outcome = state?.outcome;
+    if (!outcome) {
+      this.resultEl.hidden = true;
+      this.resultEl.replaceChildren();
+      this.resultShownFor = "";
+      return;
+    }
+    const mySeat = this.S.mySeat();
+    const seats = room.seats;
+    const nameOf = (i) => seats[i]?.player?.name || seats[i]?.label || `#${i + 1}`;
+    const winners = outcome.winners || [];
+    let title;
+    if (!winners.length) title = t("room.draw");
+    else if (mySeat !== null && winners.includes(mySeat)) title = t("room.you_win");
+    else if (winners.length === 1) title = t("room.winner", { name: nameOf(winners[0]) });
+    else title = t("room.winners", { names: winners.map(nameOf).join(" & ") });
+
+    const order = seats.map((s) => s.index).sort((a, b) => (outcome.ranks?.[a] ?? 0) - (outcome.ranks?.[b] ?? 0));
+    const isHost = this.S.isHost();
+    let trophy = null;
+    if (winners.length) {
+      trophy = h("span", { class: "result-trophy", "aria-hidden": "true" });
+      trophy.innerHTML =
+        '<svg viewBox="0 0 48 48" focusable="false"><path d="M14 6h20v10a10 10 0 0 1-20 0z" fill="currentColor"/><path d="M14 9H7v3a7 7 0 0 0 7 7M34 9h7v3a7 7 0 0 1-7 7" fill="none" stroke="currentColor" stroke-width="3"/><path d="M21 26h6v8h-6zM15 36h18v5H15z" fill="currentColor"/></svg>';
+    } else {
+      trophy = h("span", { class: "result-trophy result-draw", "aria-hidden": "true" });
+      trophy.innerHTML =
+        '<svg viewBox="0 0 48 48" focusable="false"><path d="M8 20h32M8 28h32" stroke="currentColor" stroke-width="5" stroke-linecap="round"/></svg>';
+    }
+    const content = [
+      h("div", { class: "result-head" },
+        trophy,
+        h("div", {},
+          h("p", { class: "result-kicker" }, t("room.result")),
+          h("h2", { class: "result-title", id: "result-title" }, title))),
+      outcome.summary ? h("p", { class: "result-summary" }, outcome.summary) : null,
+      h("ol", { class: "result-scores" },
+        order.map((i) => h("li", { class: winners.includes(i) ? "is-winner" : "" },
+          h("span", { class: "result-rank" }, String((outcome.ranks?.[i] ?? 0) + 1)),
+          this.renderer?.seatBadge?.(i) ?? avatar(seats[i]?.player, "avatar-sm"),
+          h("span", { class: "result-name" }, nameOf(i)),
+          h("span", { class: "result-points" }, t("room.points", { n: outcome.scores?.[i] ?? 0 }))))),
+      isHost
+        ? h("button", { type: "button", class: "btn btn-primary btn-lg", onclick: (e) => {
+          e.currentTarget.disabled = true;
+          this.send({ type: "rematch" });
+        } }, t("room.rematch"))
+        : h("p", { class: "muted" }, t("room.rematch_wait")),
+    ];
+    this.resultEl.replaceChildren(...content.filter(Boolean));
+    this.resultEl.hidden = false;
+    const key = `${room.game_number}|${state.version}`;
+    if (!this.resultShownFor) {
+      this.resultShownFor = key;
+      if (!prefersReducedMotion()) this.resultEl.classList.add("result-enter");
+      // Move focus to the result only if the user is not typing somewhere.
+      const active = document.activeElement;
+      if (!active || active === document.body || this.boardEl.contains(active)) {
+        this.resultEl.focus({ preventScroll: false });
+      }
+    }
+  }
+}

@@ -1,0 +1,236 @@
+// Tiny translation layer: every user-visible string in the browser goes through t().
+// Add a language by adding a dictionary to CATALOGS; missing keys fall back to English, then to the key.
+// Placeholders: t("room.waiting", {n: 2}) replaces "{n}".
+
+const en = {
+  // generic
+  "app.name": "Threefold",
+  "common.cancel": "Cancel",
+  "common.save": "Save",
+  "common.close": "Close",
+  "common.yes": "Yes",
+  "common.no": "No",
+  "common.you": "you",
+  "common.on": "on",
+  "common.off": "off",
+  "common.loading": "Loading…",
+  "common.error": "Something went wrong.",
+  "common.network": "Could not reach the server. Check your connection and try again.",
+
+  // identity
+  "me.label": "Your name",
+  "me.placeholder": "e.g. Ada",
+  "me.save": "Save name",
+  "me.saved": "Name saved. Hi, {name}!",
+  "me.empty": "Please type a name first (1 to 24 characters).",
+  "me.too_long": "Names are at most 24 characters.",
+  "me.change": "Change name",
+  "me.playing_as": "Playing as",
+  "me.anonymous": "No name yet",
+
+  // home
+  "home.name_hint": "Friends will see this name at the table.",
+  "home.create": "Create a room",
+  "home.create_btn": "New {title} room",
+  "home.creating": "Creating room…",
+  "home.seats": "{min}–{max} players",
+  "home.seats_exact": "{n} players",
+  "home.join_btn": "Join",
+  "home.join_checking": "Looking for room…",
+  "home.code_bad": "Room codes are 5 letters or digits, e.g. K7HXM.",
+  "home.code_unknown": "No room with the code {code}. Check the code and try again.",
+  "home.no_games": "No games are available right now.",
+
+  // game blurbs (home cards, lobby picker)
+  "game.tri-tac.blurb": "Place your marks and score every fresh line of three on a board from 3×3 to 12×12. Power plays, combos and special squares optional.",
+  "game.trick-tac-foe.blurb": "Win tricks with your cards to claim, flip and line up cells on a shared grid. One-on-one or two teams of two.",
+  "game.tic-tac-match.blurb": "Stack symbol cards that match colour or symbol, but not both — and watch out for flips that swap sides.",
+  "game.tricky-tactics.blurb": "A trick-taking game of area control: win tricks to add or remove cubes across the map. Two players face an automa.",
+  "game.tic-tac-top.blurb": "A party game for 3–7: fill your grid with words from a theme and hope the Leader's ranking lines them up.",
+  "game.generic.blurb": "A three-in-a-row game for friends.",
+
+  // connection
+  "conn.connecting": "Connecting…",
+  "conn.online": "Connected",
+  "conn.reconnecting": "Reconnecting in {s} s…",
+  "conn.offline": "Offline",
+  "conn.closed": "Disconnected",
+  "conn.room_gone": "This room does not exist (any more).",
+  "conn.auth": "Please choose a name to join this room.",
+
+  // room / lobby
+  "room.title": "Room {code}",
+  "room.code": "Room code",
+  "room.code_hint": "Read it out or share the link:",
+  "room.copy": "Copy link",
+  "room.copied": "Link copied!",
+  "room.copy_failed": "Could not copy. Select the link and copy it by hand.",
+  "room.qr_alt": "QR code to join room {code}",
+  "room.share": "Share",
+  "room.seats": "Seats",
+  "room.seat_empty": "Empty seat",
+  "room.sit": "Sit here",
+  "room.stand": "Stand up",
+  "room.you": "You",
+  "room.host": "Host",
+  "room.bot": "Bot",
+  "room.online": "online",
+  "room.away": "away",
+  "room.team": "Team {n}",
+  "room.spectators": "Spectators",
+  "room.no_spectators": "Nobody is watching yet.",
+  "room.game": "Game",
+  "room.options": "Options",
+  "room.options_readonly": "The host chooses the game and its options.",
+  "room.no_options": "This game has no options.",
+  "room.start": "Start game",
+  "room.waiting_players": "Waiting for {n} more player(s) to sit down…",
+  "room.waiting_host": "Waiting for the host to start…",
+  "room.ready": "Everyone is seated. Ready when you are!",
+  "room.name_prompt_title": "Pick a name to join",
+  "room.name_prompt_text": "Your friends will see it at the table.",
+  "room.join": "Join room",
+  "room.lobby": "Lobby",
+  "room.standings": "Standings",
+  "room.standings_player": "Player",
+  "room.standings_played": "Played",
+  "room.standings_wins": "Wins",
+  "room.standings_draws": "Draws",
+  "room.standings_points": "Points",
+  "room.game_number": "Game {n}",
+  "room.spectating": "Spectating",
+  "room.spectating_hint": "You are watching. Seats are taken in the lobby.",
+  "room.rematch": "Rematch",
+  "room.rematch_wait": "Waiting for the host to start a rematch…",
+  "room.log": "Game log",
+  "room.log_empty": "Moves will appear here.",
+  "room.to_move": "to move",
+  "room.your_turn": "Your turn",
+  "room.waiting_for": "Waiting for {name}",
+  "room.time_left": "{s} s left",
+  "room.score": "Score",
+  "room.result": "Result",
+  "room.winner": "{name} wins!",
+  "room.winners": "{names} win!",
+  "room.you_win": "You win!",
+  "room.draw": "It's a draw!",
+  "room.points": "{n} pts",
+  "room.hide_result": "Show board",
+  "room.show_result": "Show result",
+  "room.renderer_missing": "This game has no board in the browser yet.",
+  "room.options_invalid": "Invalid JSON.",
+  "room.enabled": "Enabled",
+
+  // server error codes
+  "err.bad_json": "The server could not read that message.",
+  "err.bad_message": "That message was not understood.",
+  "err.too_large": "That message was too large.",
+  "err.rate_limited": "Slow down a little!",
+  "err.not_host": "Only the host can do that.",
+  "err.not_seated": "Take a seat to play.",
+  "err.not_your_turn": "It's not your turn.",
+  "err.stale_version": "The game moved on; your view has been refreshed.",
+  "err.duplicate": "That move was already sent.",
+  "err.illegal": "That move is not allowed.",
+  "err.bad_options": "Those options are not valid.",
+  "err.seat_taken": "That seat is already taken.",
+  "err.not_in_lobby": "That can only be done in the lobby.",
+  "err.not_playing": "No game is in progress.",
+  "err.seats_empty": "Every seat must be filled to start.",
+  "err.disconnected": "Not connected — your move was not sent.",
+
+  // error page
+  "error.home": "Back to the home page",
+
+  // Tri-Tac
+  "tri-tac.board": "Tri-Tac board, {n} by {n}",
+  "tri-tac.cell": "row {r}, column {c}",
+  "tri-tac.empty": "empty",
+  "tri-tac.special": "special square",
+  "tri-tac.last": "last move",
+  "tri-tac.scored": "in a scored line",
+  "tri-tac.you_play": "You play {marker}",
+  "tri-tac.power": "Power Play",
+  "tri-tac.power_hint": "Power Play: pick one of your opponent's markers to replace it with yours. Once per game.",
+  "tri-tac.power_used": "Power Play used",
+  "tri-tac.power_cancel": "Cancel Power Play",
+  "tri-tac.power_locked": "Power Play unlocks at 5 points",
+  "tri-tac.vote_title": "The board is full!",
+  "tri-tac.vote_text": "Add a ring of empty cells around the board ({from}×{from} → {to}×{to}) and keep playing? Both players must agree.",
+  "tri-tac.vote_yes": "Expand the board",
+  "tri-tac.vote_no": "End the game",
+  "tri-tac.voted": "Voted",
+  "tri-tac.vote_waiting": "Waiting for the other vote…",
+  "tri-tac.vote_you": "You voted: {choice}",
+  "tri-tac.summary_turn": "{marker} to move.",
+  "tri-tac.summary_scores": "Scores: {scores}.",
+  "tri-tac.summary_last": "Last move: {marker} at row {r}, column {c}.",
+  "tri-tac.summary_lines": "{n} scored line(s) on the board.",
+  "tri-tac.summary_over": "The game is over.",
+  "tri-tac.summary_vote": "The board is full; voting on expanding it.",
+  "tri-tac.lines_legend": "Lines",
+  "tri-tac.special_legend": "Special square: a new line through it is worth 2",
+  "tri-tac.combo": "Combo!",
+  "tri-tac.place_hint": "place an {marker} on an empty cell.",
+  "tri-tac.tap_again": "Tap the cell again to place your marker there.",
+};
+
+export const CATALOGS = { en };
+
+const STORAGE_KEY = "tf_lang";
+
+function pickLanguage() {
+  try {
+    const saved = localStorage.getItem(STORAGE_KEY);
+    if (saved && CATALOGS[saved]) return saved;
+  } catch {
+    /* storage may be disabled */
+  }
+  const doc = document.documentElement.lang;
+  if (doc && CATALOGS[doc]) return doc;
+  for (const lang of navigator.languages || []) {
+    const short = lang.slice(0, 2).toLowerCase();
+    if (CATALOGS[short]) return short;
+  }
+  return "en";
+}
+
+let current = typeof document !== "undefined" ? pickLanguage() : "en";
+
+export function language() {
+  return current;
+}
+
+export function setLanguage(lang) {
+  if (!CATALOGS[lang]) return;
+  current = lang;
+  try {
+    localStorage.setItem(STORAGE_KEY, lang);
+  } catch {
+    /* ignore */
+  }
+}
+
+/** Translate `key`, replacing {placeholders} from `params`. */
+export function t(key, params) {
+  const dict = CATALOGS[current] || en;
+  let text = dict[key] ?? en[key] ?? key;
+  if (params) {
+    text = text.replace(/\{(\w+)\}/g, (m, name) =>
+      Object.prototype.hasOwnProperty.call(params, name) ? formatValue(params[name]) : m,
+    );
+  }
+  return text;
+}
+
+/** Numbers follow the language (e.g. 1,5 in French). */
+export function formatValue(value) {
+  if (typeof value === "number") return new Intl.NumberFormat(current).format(value);
+  return String(value);
+}
+
+/** Does the catalogue know this key? (used for optional strings such as game blurbs) */
+export function has(key) {
+  const dict = CATALOGS[current] || en;
+  return key in dict || key in en;
+}

@@ -1,0 +1,239 @@
+// The lobby: seats, spectators, the host's game picker and options form, the Start button.
+// Also the standings table, shared with the game view.
+
+import { $, h } from "./dom.js";
+import { has, t } from "./i18n.js";
+import { optionsForm, optionsSummary } from "./schema-form.js";
+
+const KNOWN_ICONS = new Set(["tri-tac", "trick-tac-foe", "tic-tac-match", "tricky-tactics", "tic-tac-top"]);
+
+export function gameIcon(name) {
+  return `/static/img/games/${KNOWN_ICONS.has(name) ? name : "generic"}.svg`;
+}
+
+export function blurb(name) {
+  const key = `game.${name}.blurb`;
+  return has(key) ? t(key) : t("game.generic.blurb");
+}
+
+/** A stable, pleasant hue per player id, for avatars (decoration only: names are always shown). */
+function hue(id) {
+  let x = Number(id) || 0;
+  x = ((x * 2654435761) >>> 0) % 360;
+  return x;
+}
+
+export function avatar(player, extraClass = "") {
+  if (!player) return h("span", { class: ["avatar", "avatar-empty", extraClass], "aria-hidden": "true" });
+  const initial = [...(player.name || "?").trim()][0]?.toUpperCase() || "?";
+  return h("span", { class: ["avatar", extraClass], style: { "--avatar-hue": hue(player.id) }, "aria-hidden": "true" }, initial);
+}
+
+/** Connected / away, shown with a shape and a word, never by colour alone. */
+export function presence(player) {
+  if (!player || player.bot) return null;
+  const on = player.connected !== false;
+  return h(
+    "span",
+    { class: ["presence", on ? "presence-on" : "presence-away"] },
+    h("span", { class: "presence-dot", "aria-hidden": "true" }),
+    on ? t("room.online") : t("room.away"),
+  );
+}
+
+export function teamName(team) {
+  return team === null || team === undefined ? "" : t("room.team", { n: Number(team) + 1 });
+}
+
+export function standingsTable(room) {
+  const rows = room?.standings || [];
+  if (!rows.length) return null;
+  const sorted = [...rows].sort((a, b) => b.points - a.points || b.wins - a.wins);
+  return h(
+    "table",
+    { class: "standings" },
+    h("thead", {}, h("tr", {},
+      h("th", { scope: "col" }, t("room.standings_player")),
+      h("th", { scope: "col", class: "num" }, t("room.standings_played")),
+      h("th", { scope: "col", class: "num" }, t("room.standings_wins")),
+      h("th", { scope: "col", class: "num" }, t("room.standings_draws")),
+      h("th", { scope: "col", class: "num" }, t("room.standings_points")))),
+    h("tbody", {}, sorted.map((r) => h("tr", {},
+      h("th", { scope: "row" }, r.name),
+      h("td", { class: "num" }, String(r.played)),
+      h("td", { class: "num" }, String(r.wins)),
+      h("td", { class: "num" }, String(r.draws)),
+      h("td", { class: "num" }, new Intl.NumberFormat().format(r.points))))),
+  );
+}
+
+export function renderStandings(panel, room) {
+  if (!panel) return;
+  const table = standingsTable(room);
+  panel.hidden = !table;
+  const body = panel.querySelector(".standings-body");
+  body.replaceChildren(...(table ? [table] : []));
+}
+
+export class Lobby {
+  constructor(S, send) {
+    this.S = S;
+    this.send = send;
+    this.seatList = $("#seat-list");
+    this.spectatorList = $("#spectator-list");
+    this.setup = $("#setup");
+    this.startBtn = $("#start-btn");
+    this.startNote = $("#start-note");
+    this.startText = $("#start-text");
+    this.form = null; // {el, setValues, game, schemaKey}
+    this.setupKey = "";
+    this.startBtn.addEventListener("click", () => {
+      this.startBtn.disabled = true;
+      this.send({ type: "start" });
+      setTimeout(() => this.render(), 1500);
+    });
+  }
+
+  render() {
+    const { room } = this.S;
+    if (!room) return;
+    this.renderSeats();
+    this.renderSpectators();
+    this.renderSetup();
+    this.renderStart();
+    renderStandings($("#lobby-standings"), room);
+  }
+
+  renderSeats() {
+    const { room } = this.S;
+    const myId = this.S.myId();
+    const mySeat = this.S.mySeat();
+    const lobby = room.status === "lobby";
+    const items = room.seats.map((seat) => {
+      const p = seat.player;
+      const mine = p && p.id === myId;
+      const host = p && p.id === room.host;
+      const label = [seat.label, teamName(seat.team)].filter(Boolean).join(" · ");
+      let action = null;
+      if (lobby && !p && this.S.canSit()) {
+        action = h("button", { type: "button", class: "btn btn-primary btn-sm", onclick: () => this.send({ type: "sit", seat: seat.index }),
+          "aria-label": `${t("room.sit")}: ${seat.label}` }, t("room.sit"));
+      } else if (lobby && mine) {
+        action = h("button", { type: "button", class: "btn btn-ghost btn-sm", onclick: () => this.send({ type: "stand" }) }, t("room.stand"));
+      }
+      return h(
+        "li",
+        { class: ["seat-card", p ? "seat-taken" : "seat-empty", mine && "seat-mine"], dataset: { team: seat.team ?? "" } },
+        avatar(p),
+        h("div", { class: "seat-info" },
+          h("span", { class: "seat-label" }, label),
+          p
+            ? h("span", { class: "seat-player" },
+              h("span", { class: "seat-name" }, p.name),
+              mine ? h("span", { class: "tag tag-you" }, t("room.you")) : null,
+              host ? h("span", { class: "tag tag-host" }, t("room.host")) : null,
+              p.bot ? h("span", { class: "tag" }, t("room.bot")) : null)
+            : h("span", { class: "seat-player seat-player-empty" }, t("room.seat_empty")),
+          presence(p)),
+        action,
+      );
+    });
+    this.seatList.replaceChildren(...items);
+    void mySeat;
+  }
+
+  renderSpectators() {
+    const { room } = this.S;
+    const myId = this.S.myId();
+    const list = room.spectators || [];
+    if (!list.length) {
+      this.spectatorList.replaceChildren(h("li", { class: "muted small" }, t("room.no_spectators")));
+      return;
+    }
+    this.spectatorList.replaceChildren(
+      ...list.map((p) =>
+        h("li", { class: "spectator" }, avatar(p, "avatar-sm"),
+          h("span", { class: "seat-name" }, p.name),
+          p.id === myId ? h("span", { class: "tag tag-you" }, t("room.you")) : null,
+          p.id === room.host ? h("span", { class: "tag tag-host" }, t("room.host")) : null,
+          presence(p)),
+      ),
+    );
+  }
+
+  renderSetup() {
+    const { room, games } = this.S;
+    const isHost = this.S.isHost();
+    const game = games?.find((g) => g.name === room.game);
+    const key = `${isHost}|${room.game}|${games ? games.length : 0}`;
+    if (key !== this.setupKey) {
+      this.setupKey = key;
+      this.form = null;
+      const parts = [];
+      if (isHost && games && games.length > 1) {
+        parts.push(this.gamePicker(games, room.game));
+      } else {
+        parts.push(h("div", { class: "setup-game" },
+          h("img", { src: gameIcon(room.game), alt: "", width: 48, height: 48 }),
+          h("div", {}, h("p", { class: "setup-game-title" }, room.title || game?.title || room.game), h("p", { class: "muted small" }, blurb(room.game)))));
+      }
+      if (game) {
+        parts.push(h("h3", { class: "subhead" }, t("room.options")));
+        if (isHost) {
+          this.form = optionsForm(game.options_schema, room.options, (options) => this.send({ type: "configure", options }));
+          parts.push(this.form.el);
+        } else {
+          this.summaryHolder = h("div", {}, optionsSummary(game.options_schema, room.options));
+          parts.push(this.summaryHolder, h("p", { class: "muted small" }, t("room.options_readonly")));
+        }
+      } else if (!games) {
+        parts.push(h("p", { class: "muted" }, t("common.loading")));
+      }
+      this.setup.replaceChildren(...parts);
+    } else if (game) {
+      if (this.form) this.form.setValues(room.options);
+      else if (this.summaryHolder) this.summaryHolder.replaceChildren(optionsSummary(game.options_schema, room.options));
+    }
+    // keep the picker in step with the server
+    for (const input of this.setup.querySelectorAll("input[name=game-pick]")) input.checked = input.value === room.game;
+  }
+
+  /** Called after a bad_options error: put the form back to what the server holds. */
+  resetOptions() {
+    if (this.form) this.form.setValues(this.S.room.options);
+  }
+
+  gamePicker(games, current) {
+    return h(
+      "fieldset",
+      { class: "game-picker" },
+      h("legend", { class: "field-label" }, t("room.game")),
+      games.map((g) => {
+        const id = `pick-${g.name}`;
+        const input = h("input", { type: "radio", name: "game-pick", id, value: g.name, class: "visually-hidden", checked: g.name === current });
+        input.addEventListener("change", () => {
+          if (input.checked) this.send({ type: "configure", game: g.name });
+        });
+        return h("div", { class: "game-pick" },
+          input,
+          h("label", { for: id },
+            h("img", { src: gameIcon(g.name), alt: "", width: 36, height: 36 }),
+            h("span", { class: "game-pick-text" },
+              h("span", { class: "game-pick-title" }, g.title),
+              h("span", { class: "game-pick-seats" },
+                g.min_seats === g.max_seats ? t("home.seats_exact", { n: g.min_seats }) : t("home.seats", { min: g.min_seats, max: g.max_seats })))));
+      }),
+    );
+  }
+
+  renderStart() {
+    const { room } = this.S;
+    const missing = room.seats.filter((s) => !s.player).length;
+    const isHost = this.S.isHost();
+    this.startBtn.hidden = !isHost;
+    this.startBtn.disabled = !isHost || missing > 0 || room.status !== "lobby";
+    this.startText.textContent = t("room.start");
+    if (missing > 0) this.startNote.textContent = t("room.waiting_players", { n: missing });
+    else this.startNote.textContent = isHost ? t("room.ready") : t("room.waiting_host");
+  }
+}

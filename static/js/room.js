@@ -1,0 +1,250 @@
+// The room page: name prompt (if needed), one WebSocket, the lobby and the game.
+
+import { ActError, CLOSE_UNAUTHORISED, CLOSE_UNKNOWN_ROOM, RoomClient } from "./client.js";
+import { $, api, embedded, toast } from "./dom.js";
+import { GameView } from "./game.js";
+import { t } from "./i18n.js";
+import { Lobby, gameIcon } from "./lobby.js";
+import { getMe, nameProblem, onMeChange, saveName } from "./me.js";
+
+const meta = embedded("room-meta") || {};
+const code = meta.code || $("#room")?.dataset.code;
+
+/** Everything the page knows; lobby.js and game.js read from it. */
+const S = {
+  me: getMe(),
+  you: null, // from "welcome"
+  room: embedded("room-data"),
+  state: null,
+  games: null,
+  clockOffset: 0, // server clock − local clock, if the server tells us its time
+  connected: false,
+  myId() {
+    return this.you?.id ?? this.me?.id ?? null;
+  },
+  mySeat() {
+    const id = this.myId();
+    const seat = this.room?.seats?.find((s) => s.player && s.player.id === id);
+    if (seat) return seat.index;
+    if (this.you && Number.isInteger(this.you.seat) && !this.room) return this.you.seat;
+    return null;
+  },
+  isHost() {
+    const id = this.myId();
+    if (this.room && id !== null) return this.room.host === id;
+    return Boolean(this.you?.host);
+  },
+  canSit() {
+    return this.connected;
+  },
+};
+
+let client = null;
+const lobby = new Lobby(S, send);
+const game = new GameView(S, { act, send });
+
+function send(msg) {
+  if (!client || !client.send(msg)) {
+    toast(t("err.disconnected"), "error");
+    return false;
+  }
+  return true;
+}
+
+function act(action) {
+  if (!client) return Promise.reject(new ActError("disconnected"));
+  return client.act(action).catch((err) => {
+    // The server's own error message already produced a toast; only report local failures here.
+    if (err.code === "disconnected" || err.code === "timeout") toast(t("err.disconnected"), "error");
+    throw err;
+  });
+}
+
+// ---- rendering -------------------------------------------------------------------------------
+
+function render({ stateChanged = false } = {}) {
+  const { room } = S;
+  if (!room) return;
+  const root = $("#room");
+  root.dataset.status = room.status;
+  const inGame = room.status !== "lobby" && S.state;
+  $("#lobby").hidden = Boolean(inGame);
+  $("#game").hidden = !inGame;
+  $("#room-heading").textContent = room.title || room.game;
+  const icon = $("#room-game-icon");
+  if (icon && !icon.src.endsWith(gameIcon(room.game))) icon.src = gameIcon(room.game);
+  $("#room-game-number").textContent = room.game_number ? t("room.game_number", { n: room.game_number }) : "";
+  document.title = `${room.title || room.game} · ${t("room.title", { code: room.code || code })}`;
+
+  const spectator = S.you !== null && S.mySeat() === null && room.status !== "lobby";
+  const badge = $("#spectator-badge");
+  badge.hidden = !spectator;
+  $("#spectator-text").textContent = t("room.spectating");
+  badge.title = t("room.spectating_hint");
+
+  if (!inGame) lobby.render();
+  else game.update({ stateChanged });
+}
+
+function renderConnection(st) {
+  const el = $("#conn");
+  const text = $("#conn-text");
+  el.dataset.status = st.status;
+  clearInterval(renderConnection.timer);
+  if (st.status === "online") text.textContent = t("conn.online");
+  else if (st.status === "connecting") text.textContent = t("conn.connecting");
+  else if (st.status === "reconnecting" && st.retryAt) {
+    const tick = () => {
+      const s = Math.max(0, Math.ceil((st.retryAt - Date.now()) / 1000));
+      text.textContent = s > 0 ? t("conn.reconnecting", { s }) : t("conn.connecting");
+    };
+    tick();
+    renderConnection.timer = setInterval(tick, 500);
+  } else if (st.status === "reconnecting") text.textContent = t("conn.connecting");
+  else if (st.status === "closed") {
+    text.textContent = st.closeCode === CLOSE_UNKNOWN_ROOM ? t("conn.room_gone") : t("conn.closed");
+  } else text.textContent = t("conn.offline");
+}
+
+// ---- messages --------------------------------------------------------------------------------
+
+function errorText(msg) {
+  // The engine's reason is the best text for an illegal move; otherwise a translated code.
+  if (msg.code === "illegal" && msg.message) return msg.message;
+  const key = `err.${msg.code}`;
+  const translated = t(key);
+  return translated !== key ? translated : msg.message || t("common.error");
+}
+
+function connect() {
+  client = new RoomClient(code);
+  client.on("status", (st) => {
+    S.connected = st.status === "online";
+    renderConnection(st);
+    if (st.status === "closed" && st.closeCode === CLOSE_UNAUTHORISED) showNamePrompt();
+    if (S.room && S.room.status === "lobby") lobby.render();
+  });
+  client.on("welcome", (msg) => {
+    S.you = msg.you || null;
+    render();
+  });
+  client.on("room", (msg) => {
+    const before = S.room;
+    S.room = msg.room;
+    // A rematch (new game number) or a return to the lobby drops the old game.
+    if (before && (before.game_number !== S.room.game_number || S.room.status === "lobby") && S.state) {
+      if (S.room.status === "lobby") {
+        S.state = null;
+        game.destroy();
+      }
+    }
+    render();
+  });
+  client.on("state", (msg) => {
+    if (typeof msg.now === "number") S.clockOffset = msg.now - Date.now();
+    S.state = msg;
+    if (S.room && S.room.status === "lobby") S.room = { ...S.room, status: msg.outcome ? "finished" : "playing" };
+    render({ stateChanged: true });
+  });
+  client.on("error", (msg) => {
+    if (msg.code === "stale_version") client.send({ type: "sync", version: client.lastVersion ?? undefined });
+    if (msg.code === "bad_options") lobby.resetOptions();
+    toast(errorText(msg), "error");
+  });
+  client.connect();
+}
+
+// ---- name prompt -----------------------------------------------------------------------------
+
+function showNamePrompt() {
+  const prompt = $("#name-prompt");
+  prompt.hidden = false;
+  $("#lobby").hidden = true;
+  $("#game").hidden = true;
+  const input = $("#name-prompt-input");
+  if (S.me) input.value = S.me.name;
+  input.focus();
+}
+
+$("#name-prompt-form")?.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const input = $("#name-prompt-input");
+  const error = $("#name-prompt-error");
+  const problem = nameProblem(input.value);
+  if (problem) {
+    error.textContent = problem;
+    error.hidden = false;
+    input.focus();
+    return;
+  }
+  try {
+    S.me = await saveName(input.value);
+    error.hidden = true;
+    $("#name-prompt").hidden = true;
+    render();
+    if (client) client.restart();
+    else connect();
+  } catch (err) {
+    error.textContent = err.message;
+    error.hidden = false;
+  }
+});
+
+// A rename from the header: reconnect so the room sees the new name.
+onMeChange((me) => {
+  const first = !S.me;
+  S.me = me;
+  if (first && !client) {
+    $("#name-prompt").hidden = true;
+    connect();
+  } else if (client && $("#name-prompt").hidden) {
+    client.restart();
+  }
+});
+
+// ---- share -----------------------------------------------------------------------------------
+
+$("#copy-link")?.addEventListener("click", async () => {
+  const input = $("#share-url");
+  const url = input.value || location.href;
+  let ok = false;
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(url);
+      ok = true;
+    }
+  } catch {
+    ok = false;
+  }
+  if (!ok) {
+    // Plain http on a LAN has no clipboard API: fall back to selecting and copying.
+    input.focus();
+    input.select();
+    try {
+      ok = document.execCommand("copy");
+    } catch {
+      ok = false;
+    }
+  }
+  toast(ok ? t("room.copied") : t("room.copy_failed"), ok ? "success" : "error", 2500);
+});
+$("#share-url")?.addEventListener("focus", (e) => e.target.select());
+
+// ---- start -----------------------------------------------------------------------------------
+
+api("GET", "/api/games")
+  .then((games) => {
+    S.games = Array.isArray(games) ? games : [];
+    if (S.room?.status === "lobby") lobby.render();
+  })
+  .catch(() => {
+    S.games = [];
+    if (S.room?.status === "lobby") lobby.render();
+  });
+
+render();
+if (S.me) connect();
+else showNamePrompt();
+
+// Debugging aid for the console and for browser tests.
+window.threefold = { S, get client() { return client; } };
