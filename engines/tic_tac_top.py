@@ -991,8 +991,23 @@ def preference(theme_name: str, words: Sequence[str], seat: Seat, turn: int) -> 
 class TicTacTopBot(Bot[TicTacTopState]):
     """Plays from its own view only: the theme's words, its own grid or draft, the phase."""
 
+    LEADER_STEP_SECONDS = 4.0
+
     def __init__(self, engine: TicTacTopEngine) -> None:
         self.engine = engine
+
+    def delay(self, state: TicTacTopState, seat: Seat) -> float | None:
+        """Optional pacing hint for the server's bot driver: seconds to wait before this bot's next move,
+        or None for the server's default. A bot Leader steps the reveal and the score screen at the game's
+        own pace (the timer would fire at the same moment), and drafts its ranking slowly (6 steps of 4 s,
+        about 24 s before it submits) so that people have time to write their grids."""
+        if state.phase == "reveal":
+            return state.options.reveal_pause
+        if state.phase == "score":
+            return state.options.score_pause
+        if state.phase == "write" and seat == state.leader:
+            return self.LEADER_STEP_SECONDS
+        return None
 
     def choose(self, state: TicTacTopState, seat: Seat, rng: Any) -> Action:
         v = self.engine.view(state, seat)

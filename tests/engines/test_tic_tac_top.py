@@ -766,3 +766,16 @@ def test_bots_line_up_with_a_bot_leader() -> None:
             state = act(state, seat, BOT.choose(state, seat, rng))
     assert sum(bot_lines) / len(bot_lines) >= 3
     assert sum(bot_lines) > 2 * sum(random_lines)
+
+
+def test_bot_pacing_hint_follows_the_show() -> None:
+    state = new(reveal_pause=2, score_pause=5)
+    assert BOT.delay(state, 0) is None
+    state = act(state, 0, {"type": "choose_theme", "index": 0})
+    assert BOT.delay(state, 0) == 4.0 and BOT.delay(state, 1) is None
+    state = act(act(act(state, 1, {"type": "done"}), 2, {"type": "done"}), 3, {"type": "done"})
+    state = act(state, 0, {"type": "rank", "words": RANKING})
+    assert BOT.delay(state, 0) == 2.0
+    for _ in range(7):
+        state = act(state, 0, {"type": "next"})
+    assert BOT.delay(state, 0) == 5.0
