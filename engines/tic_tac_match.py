@@ -142,12 +142,18 @@ def card_name(card: int) -> str:
     return KIND_NAMES[kind]
 
 
-def card_json(card: int) -> dict[str, JSON]:
+def card_face(card: int) -> dict[str, JSON]:
+    """What a card shows, without its id (for records of finished matches)."""
     kind = card_kind(card)
     if kind == "symbol":
         t = card_type(card)
-        return {"id": card, "kind": kind, "colour": COLOURS[t // 2], "symbol": SYMBOLS[t % 2]}
-    return {"id": card, "kind": kind}
+        return {"kind": kind, "colour": COLOURS[t // 2], "symbol": SYMBOLS[t % 2]}
+    return {"kind": kind}
+
+
+def card_json(card: int) -> dict[str, JSON]:
+    """A visible card: its id (to address it in actions) and its face."""
+    return {"id": card, **card_face(card)}
 
 
 def rc(cell: int) -> list[int]:
@@ -270,9 +276,7 @@ def has_legal_play(state: TicTacMatchState, seat: Seat) -> bool:
 def in_fallback(state: TicTacMatchState) -> bool:
     """The second play of a Double Play, with no Symbol/Flip play available."""
     return (
-        state.turn is not None
-        and state.plays_left == 1
-        and not has_symbol_or_flip_play(state, state.hands[state.turn])
+        state.turn is not None and state.plays_left == 1 and not has_symbol_or_flip_play(state, state.hands[state.turn])
     )
 
 
@@ -504,6 +508,7 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
         s.wins[side] += 1
         result: dict[str, JSON] = {
             "match": s.match,
+            "dealer": s.dealer,
             "side": side,
             "seats": [x for x in range(s.players) if x % 2 == side],
             "placed_by": seat,
@@ -512,7 +517,7 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
             "line": [rc(i) for i in lines[0]],
             "lines": [[rc(i) for i in line] for line in lines],
             "ids": self._ids(s),
-            "grid": [card_json(c) if c is not None else None for c in tops],
+            "grid": [card_face(c) if c is not None else None for c in tops],
             "score": list(s.wins),
         }
         s.results = [*s.results, result]
@@ -568,9 +573,7 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
             raise IllegalAction(f"unknown action type {kind!r}; expected one of: {', '.join(ACTION_KEYS)}")
         extra = set(action) - ACTION_KEYS[kind]
         if extra:
-            raise IllegalAction(
-                f"unexpected field(s) {', '.join(sorted(map(str, extra)))} in a {kind} action"
-            )
+            raise IllegalAction(f"unexpected field(s) {', '.join(sorted(map(str, extra)))} in a {kind} action")
         if state.turn is None:
             raise IllegalAction("the game is over")
         if not _is_int(seat) or not 0 <= seat < state.players:
@@ -583,13 +586,9 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
             if state.plays_left == 2:
                 raise IllegalAction("the first play after a Double Play must be a Symbol or Flip card")
             if not in_fallback(state):
-                raise IllegalAction(
-                    "you have a legal Symbol or Flip play: the second play must be one of them"
-                )
+                raise IllegalAction("you have a legal Symbol or Flip play: the second play must be one of them")
         elif kind in ("wipeout", "double") and state.plays_left > 0:
-            raise IllegalAction(
-                f"after a Double Play you must play Symbol or Flip cards, not a {KIND_NAMES[kind]}"
-            )
+            raise IllegalAction(f"after a Double Play you must play Symbol or Flip cards, not a {KIND_NAMES[kind]}")
         elif kind in ("play", "flip") and in_fallback(state):
             raise IllegalAction("you have no legal Symbol or Flip play")
         return kind
@@ -608,17 +607,11 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
     @staticmethod
     def _parse_cell(action: Action) -> int:
         cell = action.get("cell")
-        if (
-            not isinstance(cell, (list, tuple))
-            or len(cell) != 2
-            or not all(_is_int(v) and 0 <= v <= 2 for v in cell)
-        ):
+        if not isinstance(cell, (list, tuple)) or len(cell) != 2 or not all(_is_int(v) and 0 <= v <= 2 for v in cell):
             raise IllegalAction('"cell" must be [row, column] with both from 0 to 2')
         return int(cell[0]) * 3 + int(cell[1])
 
-    def apply(
-        self, state: TicTacMatchState, seat: Seat, action: Action
-    ) -> tuple[TicTacMatchState, list[Event]]:
+    def apply(self, state: TicTacMatchState, seat: Seat, action: Action) -> tuple[TicTacMatchState, list[Event]]:
         kind = self._validate(state, seat, action)
         if kind == "play":
             return self._play(state, seat, action)
@@ -657,9 +650,7 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
         self._end_turn(s, seat, events)
         return s, events
 
-    def _play(
-        self, state: TicTacMatchState, seat: Seat, action: Action
-    ) -> tuple[TicTacMatchState, list[Event]]:
+    def _play(self, state: TicTacMatchState, seat: Seat, action: Action) -> tuple[TicTacMatchState, list[Event]]:
         card = self._parse_card(state, seat, action, ("symbol",))
         cell = self._parse_cell(action)
         stack = state.cells[cell]
@@ -694,9 +685,7 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
             self._after_play(s, seat, events)
         return s, events
 
-    def _wipeout(
-        self, state: TicTacMatchState, seat: Seat, action: Action
-    ) -> tuple[TicTacMatchState, list[Event]]:
+    def _wipeout(self, state: TicTacMatchState, seat: Seat, action: Action) -> tuple[TicTacMatchState, list[Event]]:
         card = self._parse_card(state, seat, action, ("wipeout",))
         target = action.get("target")
         if not isinstance(target, int) or isinstance(target, bool) or not 0 <= target < state.players:
@@ -763,11 +752,7 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
             "discard_top": self._discard_top(s),
             "hand_sizes": [len(h) for h in s.hands],
             "hand": self._hand_view(s, mine) if mine is not None else None,
-            "double": (
-                {"seat": s.turn, "plays_left": s.plays_left, "fallback": in_fallback(s)}
-                if s.plays_left and s.turn is not None
-                else None
-            ),
+            "double": self._double_view(s, mine),
             "can_forfeit": mine is not None and mine == s.turn and in_fallback(s),
             "matches": _plain(s.results),
             "over": s.over,
@@ -776,6 +761,15 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
             "winning_line": _plain(result["line"]) if result is not None else None,
             "winning_lines": _plain(result["lines"]) if result is not None else [],
         }
+
+    @staticmethod
+    def _double_view(s: TicTacMatchState, seat: Seat | None) -> JSON:
+        if not s.plays_left or s.turn is None:
+            return None
+        double: dict[str, JSON] = {"seat": s.turn, "plays_left": s.plays_left}
+        if seat == s.turn:  # whether a Symbol/Flip play is left depends on the hand: the player's secret
+            double["fallback"] = in_fallback(s)
+        return double
 
     def _hand_view(self, s: TicTacMatchState, seat: Seat) -> list[JSON]:
         my_turn = seat == s.turn
@@ -935,17 +929,8 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
             )
         except (KeyError, TypeError, ValueError) as err:
             raise EngineError(f"not a Tic Tac Match state: {err}") from None
-        every = (
-            state.draw
-            + state.discard
-            + [c for st in state.cells for c in st]
-            + [c for h in state.hands for c in h]
-        )
-        if (
-            sorted(every) != list(range(DECK_SIZE))
-            or len(state.cells) != 9
-            or len(state.hands) != state.players
-        ):
+        every = state.draw + state.discard + [c for st in state.cells for c in st] + [c for h in state.hands for c in h]
+        if sorted(every) != list(range(DECK_SIZE)) or len(state.cells) != 9 or len(state.hands) != state.players:
             raise EngineError("not a Tic Tac Match state: the cards do not make up one deck")
         return state
 
