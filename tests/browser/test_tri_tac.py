@@ -1,0 +1,67 @@
+"""Two browsers create and join a Tri-Tac room by code and play to a result; a third spectates."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.async_api import Page, expect
+
+from tests.browser.conftest import PHONE, NewPlayer
+
+
+async def sit(page: Page, seat_label: str) -> None:
+    await page.get_by_role("button", name=re.compile(f"{seat_label}$")).click()
+
+
+async def test_two_players_and_a_spectator_play_tri_tac(new_player: NewPlayer) -> None:
+    host = await new_player("Ada")
+    guest = await new_player("Bob", viewport=PHONE)
+    watcher = await new_player("Cy")
+
+    # The host creates a room from the home page.
+    await host.goto("/")
+    await host.locator('.game-card-create[data-game="tri-tac"]').click()
+    await host.wait_for_url(re.compile(r"/r/[A-Z0-9]{5}$"))
+    code = host.url.rsplit("/", 1)[1]
+    await expect(host.locator("#room-code-small")).to_have_text(code)
+
+    # The guest types the code (lower case, with a dash) on the home page.
+    await guest.goto("/")
+    await guest.locator("#code-input").fill(f"{code[:2].lower()}-{code[2:].lower()}")
+    await guest.locator("#code-input").press("Enter")
+    await guest.wait_for_url(re.compile(f"/r/{code}$"))
+
+    await watcher.goto(f"/r/{code}")
+
+    await host.locator("#seat-list button", has_text=re.compile("Sit", re.I)).first.click()
+    await expect(host.locator("#seat-list")).to_contain_text("Ada")
+    await guest.locator("#seat-list button", has_text=re.compile("Sit", re.I)).first.click()
+    await expect(host.locator("#seat-list")).to_contain_text("Bob")
+    start = host.locator("#start-btn")
+    await expect(start).to_be_enabled()
+    await start.click()
+
+    for page in (host, guest, watcher):
+        await expect(page.locator("#game")).to_be_visible()
+    await expect(watcher.locator("#spectator-badge")).to_be_visible()
+
+    # Play: whoever has playable cells clicks the first one, until the result shows.
+    board_cells = 25
+    for _ in range(board_cells):
+        if await host.locator("#result").is_visible():
+            break
+        for page in (host, guest):
+            playable = page.locator("#board .is-playable")
+            if await playable.count() > 0:
+                moves = page.locator("#log li:not(.log-empty)")
+                before = await moves.count()
+                await playable.first.click()
+                await expect(moves).to_have_count(before + 1)
+                break
+        else:
+            await host.wait_for_timeout(200)
+    for page in (host, guest, watcher):
+        await expect(page.locator("#result")).to_be_visible()
+    # The spectator never had a playable cell.
+    assert await watcher.locator("#board .is-playable").count() == 0
+    await expect(watcher.locator("#log li:not(.log-empty)")).to_have_count(board_cells)
