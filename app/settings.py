@@ -33,6 +33,7 @@ class Settings(BaseSettings):
     send_queue_size: int = 64
     name_max_length: int = 24
     bot_delay_seconds: float = 0.8
+    bot_pace: float = Field(default=1.0, description="Multiplies every bot pause (tests run bots fast).")
 
 
 @lru_cache

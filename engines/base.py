@@ -223,3 +223,7 @@ class Bot(ABC, Generic[S]):
     @abstractmethod
     def choose(self, state: S, seat: Seat, rng: Any) -> Action:
         """An action for ``seat``; must be legal."""
+
+    def delay(self, state: S, seat: Seat) -> float | None:
+        """Seconds a person would pause before this move (None: the server's default human-like pause)."""
+        return None

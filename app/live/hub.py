@@ -431,8 +431,20 @@ class Hub:
                 except ProtocolError as err:  # pragma: no cover - an engine bug, logged
                     log.error("timeout action refused in room %s: %s", live.code, err.message)
 
+    def _bot_pause(self, game: LiveGame) -> float:
+        """A human-like pause: the game's own hint for this step, else the default, jittered."""
+        bot = get_bot(game.engine.name)
+        hint = None
+        for seat in sorted(game.to_act):
+            if bot is not None and game.seats[seat].get("bot"):
+                hint = bot.delay(game.state, seat)
+                break
+        base = self.settings.bot_delay_seconds if hint is None else hint
+        return base * self.settings.bot_pace * (0.75 + 0.5 * random.random())
+
     async def _bot_move(self, live: LiveRoom, game_id: int) -> None:
-        await asyncio.sleep(self.settings.bot_delay_seconds * (0.6 + 0.8 * random.random()))
+        if live.game is not None:
+            await asyncio.sleep(self._bot_pause(live.game))
         async with live.lock:
             game = live.game
             if game is None or game.id != game_id or live.record.status != "playing":

@@ -52,7 +52,7 @@ class ServerProcess:
             **os.environ,
             "DATABASE_URL": self.database_url,
             "THREEFOLD_TESTING": "1",
-            "THREEFOLD_BOT_DELAY_SECONDS": "0.05",
+            "THREEFOLD_BOT_PACE": "0.05",
             "THREEFOLD_LISTEN_PORT": str(self.port),
             **self.extra_env,
         }
