@@ -279,11 +279,17 @@ def test_flip_flips_every_id_card_and_ends_the_turn() -> None:
     assert sorted(after.hands[0]) == sorted([*state.hands[0][1:], nxt])
     assert kinds(events) == ["flip", "draw"]
     assert events[0].public["ids"] == ["O", "X", "O", "X"]
-    # Flipping twice restores the IDs.
+    # A second Flip turns them back.
     flip2 = c.flip()
-    state = position(c, hands=[[flip2, *hand_of(c, "gX", "gX", "gX")], hand_of(c, "bO", "bO", "yX", "yX")])
-    once, _ = E.apply(state, 0, {"type": "flip", "card": flip2})
-    assert once.id_symbol == 1 - state.id_symbol
+    again = position(
+        c,
+        hands=[hand_of(c, "gX", "gX", "gX", "yX"), [flip2, *hand_of(c, "bO", "yX", "yX")]],
+        draw_top=[c.sym("gO"), c.sym("gO")],
+        turn=1,
+    )
+    again.id_symbol = after.id_symbol
+    back, _ = E.apply(again, 1, {"type": "flip", "card": flip2})
+    assert E.view(back, None)["ids"] == ["X", "O"] and back.turn == 0
 
 
 # ---- Wipe-Out ---------------------------------------------------------------------------------------
