@@ -157,6 +157,24 @@ def numbering(direction: str) -> list[list[int]]:
     return [[_NUMBER_TABLE[d][(r, c)] for c in range(3)] for r in range(3)]
 
 
+_COMPASS: dict[Cell, str] = {
+    (0, 0): "north-west corner",
+    (0, 1): "north edge",
+    (0, 2): "north-east corner",
+    (1, 0): "west edge",
+    (1, 1): "centre",
+    (1, 2): "east edge",
+    (2, 0): "south-west corner",
+    (2, 1): "south edge",
+    (2, 2): "south-east corner",
+}
+
+
+def compass_name(cell: Cell) -> str:
+    """A seat-independent name for a canonical cell, for the public log: ``(0, 0)`` → "north-west corner"."""
+    return _COMPASS[cell]
+
+
 LINES: tuple[tuple[Cell, Cell, Cell], ...] = (
     ((0, 0), (0, 1), (0, 2)),
     ((1, 0), (1, 1), (1, 2)),
@@ -228,6 +246,30 @@ class TrickTacFoeState:
     previous: list[dict[str, Any]] = field(default_factory=list)  # tricks of the previous set, this round
     history: list[dict[str, Any]] = field(default_factory=list)  # per finished round: its points
 
+    def copy(self) -> TrickTacFoeState:
+        """A copy that shares nothing mutable with this state (``deals`` is never changed, so it is shared)."""
+        return TrickTacFoeState(
+            options=self.options,
+            deals=self.deals,
+            round=self.round,
+            trick=self.trick,
+            start=self.start,
+            decks=[d[:] for d in self.decks],
+            hands=[h[:] for h in self.hands],
+            committed=self.committed[:],
+            revealed=self.revealed[:],
+            order=[p[:] for p in self.order],
+            step=self.step,
+            phase=self.phase,
+            wild_seat=self.wild_seat,
+            grid=[row[:] for row in self.grid],
+            scores=self.scores[:],
+            discard=self.discard[:],
+            current=_copy_records(self.current),
+            previous=self.previous[:],
+            history=self.history[:],
+        )
+
     @property
     def players(self) -> int:
         return self.options.players
@@ -235,6 +277,11 @@ class TrickTacFoeState:
     @property
     def rounds(self) -> int:
         return rounds_for(self.options)
+
+
+def _copy_records(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Copy trick records (flat dicts whose values are scalars or flat lists)."""
+    return [{k: v[:] if isinstance(v, list) else v for k, v in r.items()} for r in records]
 
 
 def rounds_for(options: TrickTacFoeOptions) -> int:
@@ -280,9 +327,7 @@ def _parse_card(value: Any) -> str:
     if not isinstance(value, str):
         raise IllegalAction('\'card\' must be a card code such as "7S" or "10H"')
     if value not in CARD_SET:
-        raise IllegalAction(
-            f'{value!r} is not a card: use a rank A, 2–10 followed by a suit S, H, D or C (e.g. "7S")'
-        )
+        raise IllegalAction(f'{value!r} is not a card: use a rank A, 2–10 followed by a suit S, H, D or C (e.g. "7S")')
     return value
 
 
@@ -362,9 +407,7 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
             return [{"type": "wild", "number": k} for k in range(1, 10)]
         return [{"type": "commit", "card": card} for card in sort_cards(state.hands[seat])]
 
-    def apply(
-        self, state: TrickTacFoeState, seat: Seat, action: Action
-    ) -> tuple[TrickTacFoeState, list[Event]]:
+    def apply(self, state: TrickTacFoeState, seat: Seat, action: Action) -> tuple[TrickTacFoeState, list[Event]]:
         if not isinstance(action, Mapping):
             raise IllegalAction("an action must be a JSON object")
         kind = action.get("type")
@@ -387,7 +430,7 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
                 raise IllegalAction(f"{who} has already committed a card this trick")
             if card not in state.hands[seat]:
                 raise IllegalAction(f"{card_text(card)} is not in {who}'s hand")
-            new = copy.deepcopy(state)
+            new = state.copy()
             events: list[Event] = []
             new.hands[seat].remove(card)
             new.committed[seat] = card
@@ -401,7 +444,7 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
             raise IllegalAction("there is no wild 10 to resolve now")
         if seat != state.wild_seat:
             raise IllegalAction(f"{self.label(state, state.wild_seat)} chooses the cell for the wild 10")
-        new = copy.deepcopy(state)
+        new = state.copy()
         events = []
         new.phase = "commit"
         new.wild_seat = None
@@ -620,6 +663,7 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
             "trick": state.trick,
             "tricks_in_round": 20 if n == 2 else 10,
             "start_seat": state.start,
+            "first_pair": state.order[0][:],
             "order": [pair[:] for pair in state.order],
             "step": state.step,
             "seats": seats,
@@ -630,10 +674,10 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
             "rotation": ROTATION[perspective],
             "numbers": numbering(perspective),
             "board": board,
-            "current": copy.deepcopy(state.current),
-            "previous": copy.deepcopy(state.previous),
+            "current": _copy_records(state.current),
+            "previous": _copy_records(state.previous),
             "discard": state.discard[:],
-            "history": copy.deepcopy(state.history),
+            "history": _copy_records(state.history),
             "outcome": outcome.to_json() if outcome is not None else None,
         }
 
@@ -705,22 +749,18 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
                 parts.append(text)
             elif kind == "resolve":
                 s, k, colour = data["seat"], data["number"], TEAM_NAMES[data["team"]]
-                cell = data["cell"]
-                where = f"{labels[s]}'s cell {k} (row {cell[0] + 1}, column {cell[1] + 1})"
-                if data["wild"]:
-                    parts.append(f"{labels[s]} chose {where}")
+                where = f"{labels[s]}'s {k} ({compass_name((data['cell'][0], data['cell'][1]))})"
+                prefix = f"{labels[s]} picks " if data["wild"] else ""
                 effect = data["effect"]
                 if effect == "place":
-                    parts.append(f"{colour} token placed on {where}")
+                    parts.append(f"{prefix}{where}: {colour} token placed")
                 elif effect == "flip":
-                    parts.append(f"{where} flipped to {colour}")
+                    parts.append(f"{prefix}{where}: flipped to {colour}")
                 else:
-                    parts.append(f"{where} is already {colour}: no change")
+                    parts.append(f"{prefix}{where}: already {colour}, no change")
             elif kind == "score":
                 red, black = data["scores"]
-                parts.append(
-                    f"{TEAM_NAMES[data['team']]} completes a line and scores ({red}–{black} Red–Black)"
-                )
+                parts.append(f"{TEAM_NAMES[data['team']]} completes a line and scores ({red}–{black} Red–Black)")
             elif kind == "clear" and data["reason"] == "score":
                 parts.append("the grid is cleared")
             elif kind == "start":
@@ -752,9 +792,9 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
             "grid": [row[:] for row in state.grid],
             "scores": state.scores[:],
             "discard": state.discard[:],
-            "current": copy.deepcopy(state.current),
-            "previous": copy.deepcopy(state.previous),
-            "history": copy.deepcopy(state.history),
+            "current": _copy_records(state.current),
+            "previous": _copy_records(state.previous),
+            "history": _copy_records(state.history),
         }
 
     def load(self, data: Mapping[str, JSON]) -> TrickTacFoeState:
@@ -824,7 +864,7 @@ class TrickTacFoeBot(Bot[TrickTacFoeState]):
     """
 
     POINT = 10.0
-    SPEND_COST = 1.2
+    SPEND_COST = 4.0
 
     def __init__(self, engine: TrickTacFoeEngine) -> None:
         self.engine = engine
@@ -864,17 +904,19 @@ class TrickTacFoeBot(Bot[TrickTacFoeState]):
         opp = opponent_of(n, seat)
         opp_label = engine.label(state, opp)
         opp_team = 1 - team
-        opp_best = self.best_cell(grid, opp_team)[0]
+        cells = [(r, c) for r in range(3) for c in range(3)]
+        my_gains = {cell: self.gain(grid, team, cell) for cell in cells}
+        opp_gains = {cell: self.gain(grid, opp_team, cell) for cell in cells}
+        my_best, opp_best = max(my_gains.values()), max(opp_gains.values())
         opp_gain: dict[str, float] = {}
         for u in unseen:
             rank = card_rank(u)
-            opp_gain[u] = opp_best if rank == 10 else self.gain(grid, opp_team, cell_for(opp_label, rank))
-        my_best = self.best_cell(grid, team)[0]
+            opp_gain[u] = opp_best if rank == 10 else opp_gains[cell_for(opp_label, rank)]
         best_value = float("-inf")
         best: list[str] = []
         for card in hand:
             rank = card_rank(card)
-            mine = my_best if rank == 10 else self.gain(grid, team, cell_for(label, rank))
+            mine = my_best if rank == 10 else my_gains[cell_for(label, rank)]
             strength = card_strength(card)
             wins = sum(1 for u in unseen if card_strength(u) < strength)
             p_win = wins / len(unseen)
