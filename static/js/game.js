@@ -21,6 +21,13 @@ const fallbackRenderer = {
   },
 };
 
+function clockEl() {
+  const clock = h("span", { class: "player-clock", hidden: true });
+  clock.innerHTML =
+    '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><circle cx="12" cy="13" r="8" fill="none" stroke="currentColor" stroke-width="2.2"/><path d="M12 9v4.5l3 2M9.5 2.5h5" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round"/></svg><span class="player-clock-text"></span>';
+  return clock;
+}
+
 export class GameView {
   constructor(S, { act, send }) {
     this.S = S;
@@ -150,13 +157,13 @@ export class GameView {
         h("span", { class: "player-turn", "aria-hidden": "true" }, moving ? "▶" : ""),
         badge ? h("span", { class: "player-badge" }, badge) : avatar(p, "avatar-sm"),
         h("span", { class: "player-info" },
-          h("span", { class: "player-name" }, h("span", { class: "player-name-text" }, p ? p.name : t("room.seat_empty")),
-            seat.index === mySeat ? h("span", { class: "tag tag-you" }, t("room.you")) : null),
+          h("span", { class: "player-name" }, h("span", { class: "player-name-text" }, p ? p.name : t("room.seat_empty"))),
           h("span", { class: "player-label" },
             [seat.label, teamName(seat.team)].filter(Boolean).join(" · "),
-            p && p.connected === false && !p.bot ? [" · ", presence(p)] : null),
-          moving ? h("span", { class: "player-status" }, h("span", { class: "to-move" }, t("room.to_move")), h("span", { class: "player-clock", hidden: true })) : null),
+            seat.index === mySeat ? h("span", { class: "tag tag-you" }, t("room.you")) : null,
+            p && p.connected === false && !p.bot ? [" · ", presence(p)] : null)),
         score !== null ? h("span", { class: "player-score", "aria-label": `${t("room.score")}: ${score}` }, new Intl.NumberFormat().format(score)) : null,
+        moving ? h("span", { class: "player-status" }, h("span", { class: "to-move" }, t("room.to_move")), clockEl()) : null,
       );
     });
     this.players.replaceChildren(...items);
@@ -182,7 +189,7 @@ export class GameView {
       const secs = Math.ceil(left / 1000);
       for (const clock of this.players.querySelectorAll(".player-clock")) {
         clock.hidden = false;
-        clock.textContent = t("room.time_left", { s: secs });
+        clock.querySelector(".player-clock-text").textContent = t("room.time_left", { s: secs });
         clock.classList.toggle("urgent", secs <= 5);
         clock.style.setProperty("--left", String(Math.min(1, left / total)));
       }
@@ -269,13 +276,16 @@ export class GameView {
           h("span", { class: "result-rank" }, String((outcome.ranks?.[i] ?? 0) + 1)),
           this.renderer?.seatBadge?.(i) ?? avatar(seats[i]?.player, "avatar-sm"),
           h("span", { class: "result-name" }, nameOf(i)),
-          h("span", { class: "result-points" }, t("room.points", { n: outcome.scores?.[i] ?? 0 }))))),
-      isHost
-        ? h("button", { type: "button", class: "btn btn-primary btn-lg", onclick: (e) => {
-          e.currentTarget.disabled = true;
-          this.send({ type: "rematch" });
-        } }, t("room.rematch"))
-        : h("p", { class: "muted" }, t("room.rematch_wait")),
+          h("span", { class: "result-points" }, t(outcome.scores?.[i] === 1 ? "room.point" : "room.points", { n: outcome.scores?.[i] ?? 0 }))))),
+      h("div", { class: "result-actions" },
+        isHost
+          ? h("button", { type: "button", class: "btn btn-primary btn-lg", onclick: (e) => {
+            e.currentTarget.disabled = true;
+            this.send({ type: "rematch" });
+          } }, t("room.rematch"))
+          : h("p", { class: "muted result-wait" }, t("room.rematch_wait")),
+        h("button", { type: "button", class: "btn btn-secondary", onclick: () => this.S.openLobby() },
+          isHost ? t("room.change_game") : t("room.open_lobby"))),
     ];
     this.resultEl.replaceChildren(...content.filter(Boolean));
     this.resultEl.hidden = false;

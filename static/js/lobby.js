@@ -108,7 +108,7 @@ export class Lobby {
     const { room } = this.S;
     const myId = this.S.myId();
     const mySeat = this.S.mySeat();
-    const lobby = room.status === "lobby";
+    const lobby = room.status !== "playing"; // seats can change before a game and between games
     const items = room.seats.map((seat) => {
       const p = seat.player;
       const mine = p && p.id === myId;
@@ -200,7 +200,7 @@ export class Lobby {
 
   /** Called after a bad_options error: put the form back to what the server holds. */
   resetOptions() {
-    if (this.form) this.form.setValues(this.S.room.options);
+    if (this.form) this.form.setValues(this.S.room.options, { force: true });
   }
 
   gamePicker(games, current) {
@@ -231,7 +231,7 @@ export class Lobby {
     const missing = room.seats.filter((s) => !s.player).length;
     const isHost = this.S.isHost();
     this.startBtn.hidden = !isHost;
-    this.startBtn.disabled = !isHost || missing > 0 || room.status !== "lobby";
+    this.startBtn.disabled = !isHost || missing > 0 || room.status === "playing";
     this.startText.textContent = t("room.start");
     if (missing > 0) this.startNote.textContent = t("room.waiting_players", { n: missing });
     else this.startNote.textContent = isHost ? t("room.ready") : t("room.waiting_host");

@@ -19,6 +19,12 @@ const S = {
   games: null,
   clockOffset: 0, // server clock − local clock, if the server tells us its time
   connected: false,
+  lobbyView: false, // after a game: looking at the lobby (seats, game, options) instead of the result
+  openLobby() {
+    this.lobbyView = true;
+    render();
+    document.getElementById("lobby")?.scrollIntoView({ block: "start" });
+  },
   myId() {
     return this.you?.id ?? this.me?.id ?? null;
   },
@@ -67,7 +73,9 @@ function render({ stateChanged = false } = {}) {
   if (!room) return;
   const root = $("#room");
   root.dataset.status = room.status;
-  const inGame = room.status !== "lobby" && S.state;
+  if (room.status === "playing") S.lobbyView = false;
+  const inGame = room.status !== "lobby" && S.state && !S.lobbyView;
+  $("#back-to-game").hidden = !(S.lobbyView && S.state && room.status !== "lobby");
   $("#lobby").hidden = Boolean(inGame);
   $("#game").hidden = !inGame;
   $("#room-heading").textContent = room.title || room.game;
@@ -122,7 +130,7 @@ function connect() {
     S.connected = st.status === "online";
     renderConnection(st);
     if (st.status === "closed" && st.closeCode === CLOSE_UNAUTHORISED) showNamePrompt();
-    if (S.room && S.room.status === "lobby") lobby.render();
+    render();
   });
   client.on("welcome", (msg) => {
     S.you = msg.you || null;
@@ -178,28 +186,21 @@ $("#name-prompt-form")?.addEventListener("submit", async (event) => {
     return;
   }
   try {
-    S.me = await saveName(input.value);
+    await saveName(input.value); // onMeChange (below) connects
     error.hidden = true;
-    $("#name-prompt").hidden = true;
-    render();
-    if (client) client.restart();
-    else connect();
   } catch (err) {
     error.textContent = err.message;
     error.hidden = false;
   }
 });
 
-// A rename from the header: reconnect so the room sees the new name.
+// A name was chosen (prompt or header): connect, or reconnect so the room sees the new name.
 onMeChange((me) => {
-  const first = !S.me;
   S.me = me;
-  if (first && !client) {
-    $("#name-prompt").hidden = true;
-    connect();
-  } else if (client && $("#name-prompt").hidden) {
-    client.restart();
-  }
+  $("#name-prompt").hidden = true;
+  if (!client) connect();
+  else client.restart();
+  render();
 });
 
 // ---- share -----------------------------------------------------------------------------------
@@ -230,16 +231,22 @@ $("#copy-link")?.addEventListener("click", async () => {
 });
 $("#share-url")?.addEventListener("focus", (e) => e.target.select());
 
+$("#back-to-game")?.addEventListener("click", () => {
+  S.lobbyView = false;
+  render({ stateChanged: true });
+});
+
 // ---- start -----------------------------------------------------------------------------------
 
+// (Fetched rather than embedded: Jinja's tojson sorts keys, and the schema's property order is the form's.)
 api("GET", "/api/games")
   .then((games) => {
     S.games = Array.isArray(games) ? games : [];
-    if (S.room?.status === "lobby") lobby.render();
+    render();
   })
   .catch(() => {
     S.games = [];
-    if (S.room?.status === "lobby") lobby.render();
+    render();
   });
 
 render();

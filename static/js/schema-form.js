@@ -119,6 +119,9 @@ export function optionsForm(schema, values, onChange) {
   const list = fields(schema);
   const controls = new Map(); // key -> {get(), set(v), el}
   let timer = 0;
+  let lastLocal = 0; // when the user last changed something
+  let settleTimer = 0;
+  const SETTLE_MS = 1500;
 
   const collect = () => {
     const out = {};
@@ -129,8 +132,12 @@ export function optionsForm(schema, values, onChange) {
     return out;
   };
   const fire = (delay = 0) => {
+    lastLocal = Date.now();
     clearTimeout(timer);
-    timer = setTimeout(() => onChange(collect()), delay);
+    timer = setTimeout(() => {
+      lastLocal = Date.now();
+      onChange(collect());
+    }, delay);
   };
 
   const form = h("form", { class: "options-form", novalidate: true, onsubmit: (e) => e.preventDefault() });
@@ -292,7 +299,15 @@ export function optionsForm(schema, values, onChange) {
     controls.set(f.key, control);
   }
 
-  const setValues = (vals) => {
+  // The server echoes every change; while the user is still clicking, an older echo must not undo a newer
+  // local change, so echoes are applied once the form has been quiet for a moment.
+  const setValues = (vals, { force = false } = {}) => {
+    clearTimeout(settleTimer);
+    const quietFor = Date.now() - lastLocal;
+    if (!force && quietFor < SETTLE_MS) {
+      settleTimer = setTimeout(() => setValues(vals), SETTLE_MS - quietFor + 20);
+      return;
+    }
     for (const [key, c] of controls) {
       const f = list.find((x) => x.key === key);
       const v = vals && key in vals ? vals[key] : f?.node.default;
@@ -302,6 +317,6 @@ export function optionsForm(schema, values, onChange) {
       c.set(v === undefined ? defaultFor(f) : v);
     }
   };
-  setValues(values);
+  setValues(values, { force: true });
   return { el: form, setValues };
 }

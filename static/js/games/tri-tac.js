@@ -311,7 +311,7 @@ export function mount(root, ctx) {
     statusText.classList.toggle("is-you", isMyTurn());
 
     const pp = view.power_play;
-    if (pp && !spectator) {
+    if (pp && !spectator && view.phase === "turn" && !lastMsg?.outcome) {
       const mine = pp[mySeat] || {};
       powerBtn.hidden = false;
       powerBtn.disabled = !mine.available || !isMyTurn() || pending;
