@@ -44,6 +44,8 @@ class Room(Base):
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16), default="lobby")
     test_seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict, server_default="{}")
+    """Host controls (app.live.room_settings.RoomSettings): lock, spectators, turn timer, grace, bans."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 

@@ -32,6 +32,10 @@ class Settings(BaseSettings):
     message_burst: int = 40
     send_queue_size: int = 64
     name_max_length: int = 24
+    chat_max_length: int = 300
+    chats_per_second: float = 1.0
+    chat_burst: int = 5
+    host_grace_seconds: float = Field(default=20.0, description="How long the host may be away before handover.")
     bot_delay_seconds: float = 0.8
     bot_pace: float = Field(default=1.0, description="Multiplies every bot pause (tests run bots fast).")
 

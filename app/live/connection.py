@@ -25,6 +25,8 @@ class Connection:
         self._burst = float(burst)
         self._tokens = float(burst)
         self._last = time.monotonic()
+        self._chat_bucket = (5.0, time.monotonic())
+        self.chat_rate, self.chat_burst = 1.0, 5
         self._sender: asyncio.Task[None] | None = None
         self.resync: Callable[[Connection], Awaitable[bytes | None]] | None = None
 
@@ -55,6 +57,16 @@ class Connection:
         if self._tokens < 1.0:
             return False
         self._tokens -= 1.0
+        return True
+
+    def allow_chat(self) -> bool:
+        tokens, last = self._chat_bucket
+        now = time.monotonic()
+        tokens = min(float(self.chat_burst), tokens + (now - last) * self.chat_rate)
+        if tokens < 1.0:
+            self._chat_bucket = (tokens, now)
+            return False
+        self._chat_bucket = (tokens - 1.0, now)
         return True
 
     async def _send_loop(self) -> None:

@@ -23,12 +23,18 @@ from app.live.connection import Connection
 from app.live.messages import (
     Act,
     AddBot,
+    Chat,
     ClientMessage,
     Configure,
+    Kick,
+    MakeHost,
+    MoveSeat,
     Ping,
     ProtocolError,
     Rematch,
     RemoveBot,
+    RoomSettingsMsg,
+    ShuffleTeams,
     Sit,
     Stand,
     Start,
@@ -37,6 +43,7 @@ from app.live.messages import (
     error,
 )
 from app.live.room import LiveGame, LiveRoom, describe
+from app.live.room_settings import RoomSettings
 from app.live.store import SeatRecord, Store, VersionConflict
 from app.settings import Settings
 from engines.base import EngineError, Event, IllegalAction, Seat
@@ -109,30 +116,72 @@ class Hub:
 
     # ---- connections -----------------------------------------------------------------------------
 
+    def admission(self, live: LiveRoom, player_id: int) -> str | None:
+        """Why this player may not enter the room now, or None if they may."""
+        settings = live.settings
+        if player_id in settings.banned:
+            return "you were removed from this room by the host"
+        member = player_id == live.record.host_id or any(s.player_id == player_id for s in live.record.seats)
+        if member:
+            return None
+        if settings.locked:
+            return "the room is locked"
+        if not settings.spectators and live.record.status == "playing":
+            return "the host does not allow spectators"
+        return None
+
     async def connect(self, live: LiveRoom, conn: Connection, name: str) -> None:
         conn.resync = lambda c: self._resync_message(live, c)
         async with live.lock:
             live.names[conn.player_id] = name
             was_present = conn.player_id in live.connected_players()
             live.connections.add(conn)
+            live.joined_at.setdefault(conn.player_id, time.time())
+            live.away_since.pop(conn.player_id, None)
             conn.start()
             conn.send(self._welcome(live, conn))
             if live.game is not None:
                 conn.send(live.game.state_message(live.seat_of(conn.player_id), []))
+            team = live.team_of_seat(live.seat_of(conn.player_id))
+            for line_team, payload in live.chat:
+                if line_team is None or line_team == team:
+                    conn.send(payload)
             if not was_present:
                 self._broadcast_room(live)
             else:
                 conn.send(self._room_message(live))
+            self._after_change(live)
         await self.bus.presence(live.code, conn.player_id, True)
 
     async def disconnect(self, live: LiveRoom, conn: Connection) -> None:
         async with live.lock:
             live.connections.discard(conn)
             if conn.player_id not in live.connected_players():
+                live.away_since[conn.player_id] = time.time()
                 self._broadcast_room(live)
+                if conn.player_id == live.record.host_id:
+                    self._schedule_host_handover(live)
+                self._after_change(live)
         await conn.close()
         if conn.player_id not in live.local_players():
             await self.bus.presence(live.code, conn.player_id, False)
+
+    def _schedule_host_handover(self, live: LiveRoom) -> None:
+        if live.host_task is not None:
+            live.host_task.cancel()
+        live.host_task = asyncio.create_task(self._host_handover(live, live.record.host_id))
+
+    async def _host_handover(self, live: LiveRoom, host_id: int) -> None:
+        """If the host stays away, the longest-present connected person becomes host."""
+        await asyncio.sleep(self.settings.host_grace_seconds)
+        async with live.lock:
+            if live.record.host_id != host_id or host_id in live.connected_players():
+                return
+            present = [p for p in live.local_players() if p not in live.settings.banned]
+            if not present:
+                return
+            live.record.host_id = min(present, key=lambda p: live.joined_at.get(p, time.time()))
+            await self._save_and_announce(live)
 
     def _welcome(self, live: LiveRoom, conn: Connection) -> bytes:
         return encode(
@@ -198,6 +247,18 @@ class Hub:
                     await self._configure(live, conn, msg)
                 elif isinstance(msg, AddBot | RemoveBot):
                     await self._set_bot(live, conn, msg.seat, isinstance(msg, AddBot))
+                elif isinstance(msg, RoomSettingsMsg):
+                    await self._room_settings(live, conn, msg)
+                elif isinstance(msg, Kick):
+                    await self._kick(live, conn, msg.player)
+                elif isinstance(msg, MakeHost):
+                    await self._make_host(live, conn, msg.player)
+                elif isinstance(msg, MoveSeat):
+                    await self._move_seat(live, conn, msg.seat, msg.to)
+                elif isinstance(msg, ShuffleTeams):
+                    await self._shuffle(live, conn)
+                elif isinstance(msg, Chat):
+                    self._chat(live, conn, msg)
                 elif isinstance(msg, Start | Rematch):
                     await self._start(live, conn)
         except ProtocolError as err:
@@ -245,6 +306,104 @@ class Hub:
                 raise ProtocolError("bad_message", "there is no bot in that seat")
             seats[seat] = SeatRecord(None)
         await self._save_and_announce(live)
+
+    async def _room_settings(self, live: LiveRoom, conn: Connection, msg: RoomSettingsMsg) -> None:
+        self._require_host(live, conn)
+        current = live.settings.model_dump()
+        changes = msg.model_dump(exclude={"type", "id"}, exclude_none=True)
+        if changes.get("turn_seconds") == 0:
+            changes["turn_seconds"] = None
+        try:
+            updated = RoomSettings.model_validate({**current, **changes})
+        except ValueError as err:
+            raise ProtocolError("bad_options", str(err).splitlines()[-1] if str(err) else "invalid settings") from None
+        live.record.settings = updated.model_dump()
+        if live.game is not None:
+            self._update_timer(live, live.game)
+        await self._save_and_announce(live)
+        self._after_change(live)
+
+    async def _kick(self, live: LiveRoom, conn: Connection, player_id: int) -> None:
+        """Remove someone: they cannot come back to this room; a bot takes their seat mid-game."""
+        self._require_host(live, conn)
+        if player_id == conn.player_id:
+            raise ProtocolError("bad_message", "the host cannot kick themselves")
+        settings = live.settings
+        if player_id not in settings.banned:
+            settings.banned.append(player_id)
+        live.record.settings = settings.model_dump()
+        for index, rec in enumerate(live.record.seats):
+            if rec.player_id == player_id:
+                playing = live.record.status == "playing"
+                live.record.seats[index] = SeatRecord(None, is_bot=playing)
+                if playing and live.game is not None:
+                    live.game.seats[index] = {**live.game.seats[index], "player_id": None, "bot": True, "name": "Bot"}
+        for other in [c for c in live.connections if c.player_id == player_id]:
+            other.send(error("kicked", "the host removed you from this room"))
+            live.connections.discard(other)
+            live.closing.add(asyncio.create_task(self._close_later(other, 4403)))
+        await self._save_and_announce(live)
+        self._after_change(live)
+
+    async def _close_later(self, conn: Connection, code: int) -> None:
+        await asyncio.sleep(0.2)  # let the error reach them first
+        with contextlib.suppress(Exception):
+            await conn.websocket.close(code=code)
+        await conn.close()
+
+    async def _make_host(self, live: LiveRoom, conn: Connection, player_id: int) -> None:
+        self._require_host(live, conn)
+        if player_id not in live.connected_players() or player_id in live.settings.banned:
+            raise ProtocolError("bad_message", "the new host must be in the room")
+        live.record.host_id = player_id
+        await self._save_and_announce(live)
+
+    async def _move_seat(self, live: LiveRoom, conn: Connection, seat: int, to: int) -> None:
+        self._require_host(live, conn)
+        self._require_not_playing(live)
+        seats = live.record.seats
+        if not (0 <= seat < len(seats) and 0 <= to < len(seats)):
+            raise ProtocolError("bad_message", "there is no such seat")
+        seats[seat], seats[to] = seats[to], seats[seat]
+        await self._save_and_announce(live)
+
+    async def _shuffle(self, live: LiveRoom, conn: Connection) -> None:
+        """Deal the seated people (and bots) to random seats, so teams come out mixed."""
+        self._require_host(live, conn)
+        self._require_not_playing(live)
+        random.shuffle(live.record.seats)
+        await self._save_and_announce(live)
+
+    def _chat(self, live: LiveRoom, conn: Connection, msg: Chat) -> None:
+        """Room chat for everyone, team chat for teammates only. Text is plain text: clients never
+        render it as markup."""
+        text = " ".join(msg.text.split())
+        if not text:
+            raise ProtocolError("bad_message", "a chat message cannot be empty")
+        if len(text) > self.settings.chat_max_length:
+            raise ProtocolError("too_large", f"chat messages are at most {self.settings.chat_max_length} characters")
+        if any(not ch.isprintable() for ch in text):
+            raise ProtocolError("bad_message", "chat messages cannot contain control characters")
+        if not conn.allow_chat():
+            raise ProtocolError("rate_limited", "you are chatting too fast")
+        team = None
+        if msg.team:
+            team = live.team_of_seat(live.seat_of(conn.player_id))
+            if team is None:
+                raise ProtocolError("bad_message", "team chat needs a seat in a team game")
+        payload = encode(
+            {
+                "type": "chat",
+                "from": {"id": conn.player_id, "name": live.names.get(conn.player_id, "?")},
+                "text": text,
+                "team": team,
+                "at": int(time.time() * 1000),
+            }
+        )
+        live.chat.append((team, payload))
+        for other in live.connections:
+            if team is None or live.team_of_seat(live.seat_of(other.player_id)) == team:
+                other.send(payload)
 
     async def _stand(self, live: LiveRoom, conn: Connection) -> None:
         self._require_not_playing(live)
@@ -307,7 +466,8 @@ class Hub:
         game = LiveGame(
             id=0, number=number, engine=engine, state=state, version=0, seats=seats, timer_key=None, deadline=None
         )
-        self._update_timer(game)
+        game.mark_since(frozenset(), None)
+        self._update_timer(live, game)
         game.id = await self.store.create_game(
             live.record.id,
             number,
@@ -319,7 +479,6 @@ class Hub:
             game.timer_key,
             game.deadline,
         )
-        game.mark_since(frozenset(), None)
         live.game = game
         live.record.status = "playing"
         self._broadcast_room(live)
@@ -368,9 +527,10 @@ class Hub:
             raise ProtocolError("illegal", str(err), msg_id) from None
         line = describe(engine, game.state, seat, action, actor)
         before = game.to_act
-        previous = (game.state, game.version, game.timer_key, game.deadline)
+        previous = (game.state, game.version, game.timer_key, game.deadline, dict(game.since))
         game.state, game.version = state, game.version + 1
-        self._update_timer(game)
+        game.mark_since(before, seat)
+        self._update_timer(live, game)
         outcome = game.outcome_json()
         try:
             await self.store.record_action(
@@ -378,13 +538,12 @@ class Hub:
             )
         except VersionConflict:
             # Another process wrote first: take its state and tell the client to look again.
-            game.state, game.version, game.timer_key, game.deadline = previous
+            game.state, game.version, game.timer_key, game.deadline, game.since = previous
             await self._load_game(live)
             self._broadcast_state(live, [])
             raise ProtocolError("stale_version", "another move was made first; resynced", msg_id) from None
         self.moves += 1
         game.log.append(line)
-        game.mark_since(before, seat)
         if outcome is not None:
             live.record.status = "finished"
             await self.store.finish_room_game(live.record.id, outcome, game.seats)
@@ -396,26 +555,49 @@ class Hub:
 
     # ---- timers and bots -------------------------------------------------------------------------
 
-    def _update_timer(self, game: LiveGame) -> None:
+    def _update_timer(self, live: LiveRoom, game: LiveGame) -> None:
+        """The game's own timer if its rules set one, else the room's turn timer if the host set one.
+
+        The room timer's key is the oldest version any waiting seat was asked at, so it keeps running
+        while others act on a simultaneous step and restarts when a new step begins.
+        """
         timer = game.engine.timer(game.state)
-        if timer is None:
+        key: str | None = None
+        seconds = 0.0
+        if timer is not None:
+            key, seconds = timer.key, timer.seconds
+        elif live.settings.turn_seconds and game.to_act:
+            oldest = min(game.since.get(s, game.version) for s in game.to_act)
+            key, seconds = f"room-{oldest}-{live.settings.turn_seconds}", float(live.settings.turn_seconds)
+        if key is None:
             game.timer_key, game.deadline = None, None
-        elif timer.key != game.timer_key:
-            game.timer_key, game.deadline = timer.key, time.time() + timer.seconds
+        elif key != game.timer_key:
+            game.timer_key, game.deadline = key, time.time() + seconds
 
     def _after_change(self, live: LiveRoom) -> None:
         """Re-arm the room's timer and let bots move; both go through ``apply`` like a person would."""
-        if live.timer_task is not None:
+        # Never cancel the task we are running in (a timer applying several timeouts calls back here).
+        if live.timer_task is not None and live.timer_task is not asyncio.current_task():
             live.timer_task.cancel()
-            live.timer_task = None
+        live.timer_task = None
         game = live.game
         if game is None or live.record.status != "playing":
             return
         if game.deadline is not None:
             live.timer_task = asyncio.create_task(self._fire_timer(live, game.id, game.timer_key, game.deadline))
-        bot_seats = [s for s in sorted(game.to_act) if game.seats[s].get("bot")]
-        if bot_seats and (live.bot_task is None or live.bot_task.done()):
-            live.bot_task = asyncio.create_task(self._bot_move(live, game.id))
+        if live.bot_task is not None and not live.bot_task.done():
+            return
+        now = time.time()
+        waits = []
+        for seat in sorted(game.to_act):
+            info = game.seats[seat]
+            if info.get("bot"):
+                waits.append(self._bot_pause(game))
+            elif (pid := info.get("player_id")) in live.away_since and pid not in live.connected_players():
+                ready = live.away_since[pid] + live.settings.grace_seconds
+                waits.append(max(ready - now, self._bot_pause(game)))
+        if waits:
+            live.bot_task = asyncio.create_task(self._bot_move(live, game.id, min(waits)))
 
     async def _fire_timer(self, live: LiveRoom, game_id: int, key: str | None, deadline: float) -> None:
         await asyncio.sleep(max(0.0, deadline - time.time()))
@@ -442,22 +624,28 @@ class Hub:
         base = self.settings.bot_delay_seconds if hint is None else hint
         return base * self.settings.bot_pace * (0.75 + 0.5 * random.random())
 
-    async def _bot_move(self, live: LiveRoom, game_id: int) -> None:
-        if live.game is not None:
-            await asyncio.sleep(self._bot_pause(live.game))
+    async def _bot_move(self, live: LiveRoom, game_id: int, wait: float) -> None:
+        """Play one move for a bot seat, or for a person away longer than the grace period (a stand-in)."""
+        await asyncio.sleep(wait)
         async with live.lock:
             game = live.game
             if game is None or game.id != game_id or live.record.status != "playing":
                 return
             bot = get_bot(game.engine.name)
             for seat in sorted(game.to_act):
-                if not game.seats[seat].get("bot") or bot is None:
+                is_bot = bool(game.seats[seat].get("bot"))
+                if not is_bot and not live.standing_in(seat):
                     continue
-                action = bot.choose(game.state, seat, random.Random(game.version * 31 + seat))
+                if bot is not None:
+                    action = bot.choose(game.state, seat, random.Random(game.version * 31 + seat))
+                else:
+                    action = game.engine.timeout_action(game.state, seat)
                 try:
-                    await self.apply(live, seat, action, "bot")
+                    await self.apply(live, seat, action, "bot" if is_bot else "standin")
                 except ProtocolError as err:  # pragma: no cover - a bot bug, logged
                     log.error("bot move refused in room %s: %s", live.code, err.message)
+                if not is_bot:
+                    self._broadcast_room(live)  # seats show "a bot is standing in"
                 break
         # apply() re-armed bots if they still have to move.
         if live.bot_task is asyncio.current_task():

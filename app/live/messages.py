@@ -40,6 +40,42 @@ class RemoveBot(_Msg):
     seat: int
 
 
+class RoomSettingsMsg(_Msg):
+    type: Literal["room_settings"]
+    locked: bool | None = None
+    spectators: bool | None = None
+    turn_seconds: int | None = None
+    grace_seconds: int | None = None
+
+
+class Kick(_Msg):
+    type: Literal["kick"]
+    player: int
+
+
+class MakeHost(_Msg):
+    type: Literal["make_host"]
+    player: int
+
+
+class MoveSeat(_Msg):
+    """Host moves a player (or a bot) to another seat; whoever sat there swaps places."""
+
+    type: Literal["move_seat"]
+    seat: int
+    to: int
+
+
+class ShuffleTeams(_Msg):
+    type: Literal["shuffle"]
+
+
+class Chat(_Msg):
+    type: Literal["chat"]
+    text: str
+    team: bool = False
+
+
 class Start(_Msg):
     type: Literal["start"]
 
@@ -64,7 +100,23 @@ class Ping(_Msg):
 
 
 ClientMessage = Annotated[
-    Sit | Stand | Configure | AddBot | RemoveBot | Start | Rematch | Act | Sync | Ping, Field(discriminator="type")
+    Sit
+    | Stand
+    | Configure
+    | AddBot
+    | RemoveBot
+    | RoomSettingsMsg
+    | Kick
+    | MakeHost
+    | MoveSeat
+    | ShuffleTeams
+    | Chat
+    | Start
+    | Rematch
+    | Act
+    | Sync
+    | Ping,
+    Field(discriminator="type"),
 ]
 _adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
 from app.live.connection import Connection
 from app.live.messages import encode
+from app.live.room_settings import RoomSettings
 from app.live.store import GameRecord, RoomRecord
 from engines.base import Engine, Event, Seat
 from engines.registry import get_engine
@@ -110,6 +113,34 @@ class LiveRoom:
         self.standings: list[dict[str, Any]] = []
         self.remote_presence: dict[str, set[int]] = {}
         """Players connected through other app processes, by process id (fed by the bus)."""
+        self.joined_at: dict[int, float] = {}
+        """When each player first connected (host handover goes to the longest-present player)."""
+        self.away_since: dict[int, float] = {}
+        self.host_task: asyncio.Task[None] | None = None
+        self.closing: set[asyncio.Task[None]] = set()
+        self.chat: deque[tuple[int | None, bytes]] = deque(maxlen=50)
+        """Recent chat lines as sent, with the team that may read each (None: everyone)."""
+
+    @property
+    def settings(self) -> RoomSettings:
+        return RoomSettings.model_validate(self.record.settings)
+
+    def team_of_seat(self, seat: Seat | None) -> int | None:
+        if seat is None:
+            return None
+        infos = self.engine.seats(self.engine.parse_options(self.record.options))
+        return infos[seat].team if seat < len(infos) else None
+
+    def standing_in(self, seat: Seat, now: float | None = None) -> bool:
+        """A bot plays for a seated person who has been away longer than the grace period."""
+        if self.game is None or self.record.status != "playing":
+            return False
+        info = self.game.seats[seat]
+        pid = info.get("player_id")
+        if info.get("bot") or pid is None or pid in self.connected_players():
+            return False
+        since = self.away_since.get(pid)
+        return since is not None and (now or time.time()) - since >= self.settings.grace_seconds
 
     @property
     def code(self) -> str:
@@ -155,6 +186,7 @@ class LiveRoom:
                     "name": self.names.get(rec.player_id, "?") if rec.player_id is not None else "Bot",
                     "connected": rec.is_bot or rec.player_id in connected,
                     "bot": rec.is_bot,
+                    "standin": self.standing_in(index),
                 }
             seats.append({"index": index, "label": info.label, "team": info.team, "player": player})
         seated = {rec.player_id for rec in self.record.seats if rec.player_id is not None}
@@ -173,4 +205,5 @@ class LiveRoom:
             "seats": seats,
             "spectators": spectators,
             "standings": self.standings,
+            "settings": self.settings.model_dump(exclude={"banned"}),
         }

@@ -38,6 +38,7 @@ class RoomRecord:
     status: str
     test_seed: int | None
     seats: list[SeatRecord]
+    settings: dict[str, Any]
 
 
 @dataclass
@@ -75,7 +76,9 @@ class Store:
         self, code: str, host_id: int, game: str, options: dict[str, Any], seat_count: int, test_seed: int | None
     ) -> None:
         async with self.sessions.begin() as s:
-            room = Room(code=code, host_id=host_id, game=game, options=options, status="lobby", test_seed=test_seed)
+            room = Room(
+                code=code, host_id=host_id, game=game, options=options, status="lobby", test_seed=test_seed, settings={}
+            )
             s.add(room)
             await s.flush()
             s.add_all(RoomSeat(room_id=room.id, seat=i, player_id=None) for i in range(seat_count))
@@ -94,7 +97,15 @@ class Store:
             ).scalars()
             seats = [SeatRecord(r.player_id, r.is_bot) for r in seat_rows]
             return RoomRecord(
-                room.id, room.code, room.host_id, room.game, dict(room.options), room.status, room.test_seed, seats
+                room.id,
+                room.code,
+                room.host_id,
+                room.game,
+                dict(room.options),
+                room.status,
+                room.test_seed,
+                seats,
+                dict(room.settings or {}),
             )
 
     async def save_room(self, room: RoomRecord) -> None:
@@ -103,7 +114,13 @@ class Store:
             await s.execute(
                 update(Room)
                 .where(Room.id == room.id)
-                .values(host_id=room.host_id, game=room.game, options=room.options, status=room.status)
+                .values(
+                    host_id=room.host_id,
+                    game=room.game,
+                    options=room.options,
+                    status=room.status,
+                    settings=room.settings,
+                )
             )
             existing = {
                 r.seat: r for r in (await s.execute(select(RoomSeat).where(RoomSeat.room_id == room.id))).scalars()

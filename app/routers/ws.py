@@ -34,9 +34,15 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         await websocket.send_text(error("unknown_room", f"no room with code {code!r}").decode())
         await websocket.close(code=4404)
         return
+    refusal = hub.admission(live, player.id)
+    if refusal is not None:
+        await websocket.send_text(error("forbidden", refusal).decode())
+        await websocket.close(code=4403)
+        return
     conn = Connection(
         websocket, player.id, settings.send_queue_size, settings.messages_per_second, settings.message_burst
     )
+    conn.chat_rate, conn.chat_burst = settings.chats_per_second, settings.chat_burst
     await hub.connect(live, conn, player.name)
     try:
         while True:

@@ -1,0 +1,31 @@
+"""What the host controls about a room, beyond the game and its options."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class RoomSettings(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    locked: bool = Field(default=False, description="Nobody new may join (seated players and the host still can).")
+    spectators: bool = Field(default=True, description="People without a seat may watch a game in progress.")
+    turn_seconds: int | None = Field(
+        default=None, ge=5, le=600, description="Room turn timer; on expiry the game's default action is played."
+    )
+    grace_seconds: int = Field(
+        default=60, ge=5, le=600, description="How long a player may be away before a bot stands in."
+    )
+    banned: list[int] = Field(default_factory=list, description="Players kicked from this room.")
+
+
+class SettingsUpdate(BaseModel):
+    """The fields a host may change with a ``room_settings`` message."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    locked: bool | None = None
+    spectators: bool | None = None
+    turn_seconds: int | None = Field(default=None, ge=0, le=600)
+    """0 turns the timer off."""
+    grace_seconds: int | None = Field(default=None, ge=5, le=600)
