@@ -161,7 +161,9 @@ export class GameView {
           h("span", { class: "player-label" },
             [seat.label, teamName(seat.team)].filter(Boolean).join(" · "),
             seat.index === mySeat ? h("span", { class: "tag tag-you" }, t("room.you")) : null,
-            p && p.connected === false && !p.bot ? [" · ", presence(p)] : null)),
+            p && p.bot ? h("span", { class: "tag" }, t("room.bot")) : null,
+            p && p.connected === false && !p.bot ? presence(p) : null,
+            p && p.standin ? h("span", { class: "tag" }, t("room.standin")) : null)),
         score !== null ? h("span", { class: "player-score", "aria-label": `${t("room.score")}: ${score}` }, new Intl.NumberFormat().format(score)) : null,
         moving ? h("span", { class: "player-status" }, h("span", { class: "to-move" }, t("room.to_move")), clockEl()) : null,
       );

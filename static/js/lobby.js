@@ -23,8 +23,16 @@ function hue(id) {
   return x;
 }
 
+export function botIcon() {
+  const span = h("span", { class: "icon-wrap", "aria-hidden": "true" });
+  span.innerHTML =
+    '<svg class="icon" viewBox="0 0 24 24" focusable="false"><rect x="4" y="8" width="16" height="12" rx="3" fill="none" stroke="currentColor" stroke-width="2"/><path d="M12 4v4M9 13v1M15 13v1M9.5 17h5" stroke="currentColor" stroke-width="2" stroke-linecap="round"/><circle cx="12" cy="3.5" r="1.5" fill="currentColor"/></svg>';
+  return span;
+}
+
 export function avatar(player, extraClass = "") {
   if (!player) return h("span", { class: ["avatar", "avatar-empty", extraClass], "aria-hidden": "true" });
+  if (player.bot) return h("span", { class: ["avatar", "avatar-bot", extraClass], "aria-hidden": "true" }, botIcon());
   const initial = [...(player.name || "?").trim()][0]?.toUpperCase() || "?";
   return h("span", { class: ["avatar", extraClass], style: { "--avatar-hue": hue(player.id) }, "aria-hidden": "true" }, initial);
 }
@@ -114,13 +122,22 @@ export class Lobby {
       const mine = p && p.id === myId;
       const host = p && p.id === room.host;
       const label = [seat.label, teamName(seat.team)].filter(Boolean).join(" · ");
-      let action = null;
+      const actions = [];
+      const isHost = this.S.isHost();
       if (lobby && !p && this.S.canSit()) {
-        action = h("button", { type: "button", class: "btn btn-primary btn-sm", onclick: () => this.send({ type: "sit", seat: seat.index }),
-          "aria-label": `${t("room.sit")}: ${seat.label}` }, t("room.sit"));
+        actions.push(h("button", { type: "button", class: "btn btn-primary btn-sm", onclick: () => this.send({ type: "sit", seat: seat.index }),
+          "aria-label": `${t("room.sit")}: ${seat.label}` }, t("room.sit")));
+        if (isHost) {
+          actions.push(h("button", { type: "button", class: "btn btn-ghost btn-sm", onclick: () => this.send({ type: "add_bot", seat: seat.index }),
+            "aria-label": `${t("room.add_bot")}: ${seat.label}`, title: t("room.add_bot") }, botIcon(), h("span", { class: "btn-text-sm" }, t("room.bot"))));
+        }
       } else if (lobby && mine) {
-        action = h("button", { type: "button", class: "btn btn-ghost btn-sm", onclick: () => this.send({ type: "stand" }) }, t("room.stand"));
+        actions.push(h("button", { type: "button", class: "btn btn-ghost btn-sm", onclick: () => this.send({ type: "stand" }) }, t("room.stand")));
+      } else if (lobby && p && p.bot && isHost && this.S.canSit()) {
+        actions.push(h("button", { type: "button", class: "btn btn-ghost btn-sm", onclick: () => this.send({ type: "remove_bot", seat: seat.index }),
+          "aria-label": `${t("room.remove_bot")}: ${seat.label}` }, t("room.remove_bot")));
       }
+      const action = actions.length ? h("div", { class: "seat-actions" }, actions) : null;
       return h(
         "li",
         { class: ["seat-card", p ? "seat-taken" : "seat-empty", mine && "seat-mine"], dataset: { team: seat.team ?? "" } },

@@ -1,0 +1,1063 @@
+// Tic Tac Top renderer (view and actions: docs/games/tic-tac-top.md; contract: docs/protocol.md "Browser renderers").
+//
+// A party game on one shared screen plus phones. The same module draws every seat:
+// - the Leader: two theme cards to pick from, then a tap-to-rank list of 7 words (reorder, undo, submit),
+//   then the reveal with their ranking and a "Next word" button;
+// - a player: the 12 words as chips and a 3×3 grid filled by tapping a word then a cell (or a cell then a
+//   word; tapping a filled cell then another moves or swaps), then their grid circling in during the reveal;
+// - a seat-less viewer (ctx.seat === null, usually the host's laptop or TV): the "TV view", big type, the
+//   theme, who is still writing, the 5-second countdown, each announced word in large print, every grid
+//   with its circles and lines, "First line!", the scoring line by line (A, C, B, D) and the standings.
+// It decides no rule: the view says what is possible, the server is the judge.
+
+const CSS_HREF = "/static/css/games/tic-tac-top.css";
+const SVG_NS = "http://www.w3.org/2000/svg";
+const RANK_SIZE = 7;
+const CELLS = 9;
+const DRAFT_DEBOUNCE_MS = 2000;
+const ROW_STEP_MS = 650;
+
+/** English fallbacks; ctx.t wins when the shared catalogue knows the key. */
+const EN = {
+  "tic-tac-top.turn": "Turn {turn} of {turns}",
+  "tic-tac-top.leader": "Leader",
+  "tic-tac-top.leader_is": "{name} leads this turn",
+  "tic-tac-top.you_lead": "You are the Leader",
+  "tic-tac-top.you_write": "You fill a grid",
+  "tic-tac-top.tv": "TV view",
+  "tic-tac-top.tv_host": "Host screen",
+  "tic-tac-top.bot": "Bot",
+  "tic-tac-top.choose_title": "Pick this turn's theme",
+  "tic-tac-top.choose_hint": "Tap the theme you want everyone to play. You will then rank 7 of its words.",
+  "tic-tac-top.choose_pick": "Play “{name}”",
+  "tic-tac-top.choosing": "{name} is choosing a theme…",
+  "tic-tac-top.choosing_or": "or",
+  "tic-tac-top.theme": "Theme",
+  "tic-tac-top.words": "The 12 words",
+  "tic-tac-top.rank_title": "Rank 7 words, most relevant first",
+  "tic-tac-top.rank_hint": "Tap words in order. Tap a ranked word again to take it out; use the arrows to reorder.",
+  "tic-tac-top.rank_slot_empty": "#{n} — tap a word",
+  "tic-tac-top.rank_up": "Move “{word}” up",
+  "tic-tac-top.rank_down": "Move “{word}” down",
+  "tic-tac-top.rank_remove": "Take “{word}” out of the ranking",
+  "tic-tac-top.undo": "Undo",
+  "tic-tac-top.clear": "Clear",
+  "tic-tac-top.submit": "Submit my ranking",
+  "tic-tac-top.submit_need": "Pick {n} more",
+  "tic-tac-top.ranked_title": "Your ranking is in",
+  "tic-tac-top.ranked_hint": "Keep it secret! The words will be announced one by one.",
+  "tic-tac-top.leader_ranking": "{name} is ranking 7 words…",
+  "tic-tac-top.leader_ranked": "{name} has ranked 7 words!",
+  "tic-tac-top.grid_title": "Your grid",
+  "tic-tac-top.grid_hint": "Tap a word, then a cell (or a cell, then a word). 9 different words.",
+  "tic-tac-top.grid_hint_word": "Now tap a cell for “{word}”.",
+  "tic-tac-top.grid_hint_cell": "Now tap a word for row {r}, column {c} — or another cell to move it.",
+  "tic-tac-top.grid_label": "Your 3×3 grid",
+  "tic-tac-top.cell": "Row {r}, column {c}",
+  "tic-tac-top.empty": "empty",
+  "tic-tac-top.in_cell": "in row {r}, column {c}",
+  "tic-tac-top.erase": "Erase",
+  "tic-tac-top.lock": "Lock my grid",
+  "tic-tac-top.lock_confirm": "Tap again to lock ({n} empty)",
+  "tic-tac-top.locked_title": "Your grid is locked",
+  "tic-tac-top.locked_hint": "Wait for the Leader's words…",
+  "tic-tac-top.filled": "{n}/9",
+  "tic-tac-top.writing": "writing",
+  "tic-tac-top.done": "done",
+  "tic-tac-top.locked": "locked",
+  "tic-tac-top.writers": "Grids",
+  "tic-tac-top.countdown": "Writing closes in",
+  "tic-tac-top.countdown_s": "{s}",
+  "tic-tac-top.countdown_sr": "Writing closes in {s} seconds!",
+  "tic-tac-top.hard_timer": "Time left",
+  "tic-tac-top.reveal_title": "The reveal",
+  "tic-tac-top.word_of": "Word {k} of 7",
+  "tic-tac-top.get_ready": "Pens down! The Leader's words are coming…",
+  "tic-tac-top.next_word": "Next word",
+  "tic-tac-top.next_turn": "Next turn",
+  "tic-tac-top.auto_next": "Next in {s} s",
+  "tic-tac-top.your_ranking": "Your ranking",
+  "tic-tac-top.ranking": "The Leader's ranking",
+  "tic-tac-top.first_line": "First line!",
+  "tic-tac-top.first_line_who": "{names} on word {k}",
+  "tic-tac-top.first_line_badge": "first line",
+  "tic-tac-top.lines": "{n} lines",
+  "tic-tac-top.line": "1 line",
+  "tic-tac-top.no_lines": "no line yet",
+  "tic-tac-top.no_grid": "No grid",
+  "tic-tac-top.score_title": "Turn {turn}: the scoring",
+  "tic-tac-top.standings": "Standings",
+  "tic-tac-top.final_title": "Final standings",
+  "tic-tac-top.points": "{n} pts",
+  "tic-tac-top.part_A": "Leader: first line on word 3 / 4 / 5 → +3 / +2 / +1",
+  "tic-tac-top.part_B": "Leader: the best grid's lines − 1",
+  "tic-tac-top.part_C": "First line: +2 to everyone who made it",
+  "tic-tac-top.part_D": "+1 per line (at most 5)",
+  "tic-tac-top.history": "Previous turns",
+  "tic-tac-top.history_turn": "Turn",
+  "tic-tac-top.history_theme": "Theme",
+  "tic-tac-top.winner": "winner",
+  "tic-tac-top.quick_target": "First to {n} points (quick game)",
+  "tic-tac-top.sr_choose": "Turn {turn}. {leader} is choosing a theme.",
+  "tic-tac-top.sr_write": "Turn {turn}, theme {theme}. {done} of {total} grids finished.",
+  "tic-tac-top.sr_reveal": "Turn {turn}, theme {theme}. Announced so far: {words}.",
+  "tic-tac-top.sr_score": "Turn {turn} scored. {standings}.",
+  "tic-tac-top.sr_over": "The game is over. {standings}.",
+  "tic-tac-top.sr_theme": "Theme chosen: {theme}.",
+  "tic-tac-top.sr_word": "Word {k}: {word}.",
+  "tic-tac-top.sr_grid": "{name}'s grid: {cells}. {lines}.",
+};
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = Array.isArray(v) ? v.filter(Boolean).join(" ") : v;
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else if (k === "style" && typeof v === "object") {
+      for (const [p, val] of Object.entries(v)) node.style.setProperty(p, String(val));
+    } else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else if (v === true) node.setAttribute(k, "");
+    else node.setAttribute(k, String(v));
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : String(c));
+  }
+  return node;
+}
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    node.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) if (c) node.append(c);
+  return node;
+}
+
+function ensureCss() {
+  if (document.querySelector(`link[href="${CSS_HREF}"]`)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const link = el("link", { rel: "stylesheet", href: CSS_HREF });
+    link.addEventListener("load", () => resolve());
+    link.addEventListener("error", () => resolve());
+    document.head.append(link);
+    setTimeout(resolve, 1500); // never stay hidden because a stylesheet is slow
+  });
+}
+
+const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
+const rc = (cell) => ({ r: Math.floor(cell / 3) + 1, c: (cell % 3) + 1 });
+const centre = (cell) => [(cell % 3) * 100 + 50, Math.floor(cell / 3) * 100 + 50];
+
+/** The seat's pattern glyph, so a seat reads without its colour. */
+const SEAT_GLYPHS = ["●", "▲", "■", "◆", "★", "✚", "⬟"];
+
+export function mount(root, ctx) {
+  const mySeat = Number.isInteger(ctx.seat) ? ctx.seat : null;
+  const tv = mySeat === null;
+  const uid = `ttt${Math.random().toString(36).slice(2, 8)}`;
+
+  const tr = (key, vars) => {
+    let text = ctx.t ? ctx.t(key, vars) : key;
+    if (text === key || text === undefined || text === null) {
+      text = EN[key] ?? key;
+      if (vars) text = text.replace(/\{(\w+)\}/g, (m, k) => (Object.prototype.hasOwnProperty.call(vars, k) ? String(vars[k]) : m));
+    }
+    return text;
+  };
+
+  let msg = null;
+  let view = null;
+  let prevView = null;
+  let destroyed = false;
+
+  // ---- interaction state ------------------------------------------------------------------------
+  let sel = null; // {kind: "word", word} | {kind: "cell", cell}
+  let gridFocus = 4;
+  let pendingOps = []; // optimistic grid edits: {id, type: "place"|"clear", cell, word}
+  let opSeq = 0;
+  let queue = Promise.resolve();
+  let inflight = 0;
+  let confirmLock = false;
+  let rankKey = null; // `${game}|${turn}` the local ranking belongs to
+  let ranking = []; // the Leader's local ranking while writing
+  let draftTimer = 0;
+  let lastDraftSent = null;
+  let submitting = false;
+  let choosing = false;
+  let nexting = false;
+
+  // ---- animation bookkeeping ---------------------------------------------------------------------
+  let freshFrom = 0; // announced words already shown before this state (newer ones animate)
+  let scoreAnimatedFor = null; // `${game}|${turns scored}` whose scoring rows were already staged
+  let firstLineShownFor = null;
+  let bannerTimer = 0;
+  const badges = new Map(); // seat -> the badge node in the players strip
+
+  // ---- static structure ---------------------------------------------------------------------------
+  const live = el("p", { class: "visually-hidden", "aria-live": "polite", id: `${uid}-live` });
+  const summary = el("p", { class: "visually-hidden", id: `${uid}-summary` });
+  const head = el("header", { class: "ttt-head" });
+  const main = el("div", { class: "ttt-main" });
+  const banner = el("div", { class: "ttt-banner", role: "status", hidden: true });
+  const container = el("section", { class: ["ttt", tv && "ttt-tv"], hidden: true, "aria-describedby": `${uid}-summary` }, head, banner, main, summary, live);
+  root.append(container);
+  if (tv) document.body.classList.add("ttt-tv-page");
+  ensureCss().then(() => {
+    if (!destroyed) container.hidden = false;
+  });
+
+  // ---- helpers ------------------------------------------------------------------------------------
+  const seatInfo = (seat) => ctx.room?.seats?.[seat];
+  function nameOf(seat) {
+    const s = seatInfo(seat);
+    const p = s?.player;
+    if (p?.bot) return `${tr("tic-tac-top.bot")} ${seat + 1}`;
+    if (p?.name) return p.name;
+    return view?.labels?.[seat] || s?.label || `Player ${seat + 1}`;
+  }
+  const listNames = (seats) => seats.map(nameOf).join(" & ");
+  const isHostViewer = () => {
+    try {
+      return Boolean(window.threefold?.S?.isHost?.());
+    } catch {
+      return false;
+    }
+  };
+  const toAct = () => new Set(msg?.to_act || []);
+  const canAct = () => mySeat !== null && toAct().has(mySeat) && !msg?.outcome;
+  const isLeader = () => view && mySeat !== null && view.leader === mySeat;
+  const say = (text) => {
+    live.textContent = "";
+    // a fresh text node so screen readers announce a repeated message too
+    setTimeout(() => {
+      live.textContent = text;
+    }, 30);
+  };
+
+  function seatChip(seat, extra = {}) {
+    return el("span", { class: ["ttt-seat", `ttt-c${seat % 7}`, extra.class], title: view?.labels?.[seat] },
+      el("span", { class: "ttt-seat-glyph", "aria-hidden": "true" }, SEAT_GLYPHS[seat % 7]),
+      el("span", { class: "ttt-seat-name" }, nameOf(seat)),
+      seat === view?.leader ? el("span", { class: "ttt-crown", title: tr("tic-tac-top.leader"), "aria-label": `(${tr("tic-tac-top.leader")})` }, "♛") : null);
+  }
+
+  // ---- sending actions: one at a time, so each carries the version its predecessor produced ----
+  function send(action) {
+    inflight += 1;
+    const p = queue.then(() => (destroyed ? Promise.reject(new Error("gone")) : ctx.act(action)));
+    queue = p.catch(() => {});
+    return p.finally(() => {
+      inflight -= 1;
+    });
+  }
+
+  // ---- the player's grid: the server's copy with our own not-yet-confirmed edits on top ----------
+  function displayGrid() {
+    const grid = Array.isArray(view?.grid) ? view.grid.slice() : Array(CELLS).fill(null);
+    for (const op of pendingOps) {
+      if (op.type === "clear") grid[op.cell] = null;
+      else {
+        const at = grid.indexOf(op.word);
+        if (at >= 0 && at !== op.cell) grid[at] = null;
+        grid[op.cell] = op.word;
+      }
+    }
+    return grid;
+  }
+
+  function gridOp(type, cell, word) {
+    const op = { id: (opSeq += 1), type, cell, word };
+    pendingOps.push(op);
+    const action = type === "clear" ? { type: "clear", cell } : { type: "place", cell, word };
+    send(action)
+      .catch(() => {})
+      .finally(() => {
+        pendingOps = pendingOps.filter((o) => o.id !== op.id);
+        render();
+      });
+  }
+
+  /** Put `word` into `cell`: moves it if it is elsewhere; swaps when it comes from a filled cell. */
+  function assign(word, cell) {
+    const grid = displayGrid();
+    if (grid[cell] === word) return;
+    const from = grid.indexOf(word);
+    const displaced = grid[cell];
+    if (from >= 0) {
+      gridOp("clear", from);
+      gridOp("place", cell, word);
+      if (displaced) gridOp("place", from, displaced);
+    } else {
+      gridOp("place", cell, word);
+    }
+  }
+
+  function nextEmpty(after) {
+    const grid = displayGrid();
+    for (let i = 1; i <= CELLS; i += 1) {
+      const c = (after + i) % CELLS;
+      if (grid[c] === null) return c;
+    }
+    return null;
+  }
+
+  const writing = () => view?.phase === "write" && !isLeader() && mySeat !== null && Array.isArray(view.grid) && canAct();
+
+  function tapWord(word) {
+    if (!writing()) return;
+    confirmLock = false;
+    if (sel?.kind === "cell") {
+      const cell = sel.cell;
+      assign(word, cell);
+      const next = nextEmpty(cell);
+      sel = next === null ? null : { kind: "cell", cell: next };
+      if (next !== null) gridFocus = next;
+    } else if (sel?.kind === "word" && sel.word === word) {
+      sel = null;
+    } else {
+      sel = { kind: "word", word };
+    }
+    render();
+  }
+
+  function tapCell(cell) {
+    if (!writing()) return;
+    confirmLock = false;
+    gridFocus = cell;
+    const grid = displayGrid();
+    if (sel?.kind === "word") {
+      assign(sel.word, cell);
+      sel = null;
+    } else if (sel?.kind === "cell") {
+      if (sel.cell === cell) sel = null;
+      else if (grid[sel.cell] !== null) {
+        assign(grid[sel.cell], cell);
+        sel = null;
+      } else sel = { kind: "cell", cell };
+    } else {
+      sel = { kind: "cell", cell };
+    }
+    render();
+  }
+
+  function erase() {
+    if (!writing() || sel?.kind !== "cell") return;
+    if (displayGrid()[sel.cell] !== null) gridOp("clear", sel.cell);
+    render();
+  }
+
+  function lockGrid() {
+    if (!writing()) return;
+    const blanks = displayGrid().filter((w) => w === null).length;
+    if (blanks > 0 && !confirmLock) {
+      confirmLock = true;
+      render();
+      return;
+    }
+    confirmLock = false;
+    sel = null;
+    send({ type: "done" }).catch(() => {}).finally(render);
+    render();
+  }
+
+  // ---- the Leader's ranking -------------------------------------------------------------------------
+  const ranking_open = () => view?.phase === "write" && isLeader() && !view.ranked && canAct();
+
+  function syncRanking() {
+    const key = `${ctx.room?.game_number ?? ""}|${view.turn}`;
+    if (key !== rankKey) {
+      rankKey = key;
+      ranking = Array.isArray(view.draft) ? view.draft.slice(0, RANK_SIZE) : [];
+      lastDraftSent = JSON.stringify(ranking);
+      submitting = false;
+    }
+  }
+
+  function rankingChanged() {
+    clearTimeout(draftTimer);
+    draftTimer = setTimeout(() => {
+      if (!ranking_open() || submitting) return;
+      const body = JSON.stringify(ranking);
+      if (body === lastDraftSent) return;
+      lastDraftSent = body;
+      send({ type: "draft", words: ranking.slice() }).catch(() => {});
+    }, DRAFT_DEBOUNCE_MS);
+    render();
+  }
+
+  function toggleRank(word) {
+    if (!ranking_open() || submitting) return;
+    const at = ranking.indexOf(word);
+    if (at >= 0) ranking.splice(at, 1);
+    else if (ranking.length < RANK_SIZE) ranking.push(word);
+    else return;
+    rankingChanged();
+  }
+
+  function moveRank(i, delta) {
+    const j = i + delta;
+    if (j < 0 || j >= ranking.length) return;
+    [ranking[i], ranking[j]] = [ranking[j], ranking[i]];
+    rankingChanged();
+  }
+
+  function submitRanking() {
+    if (!ranking_open() || ranking.length !== RANK_SIZE || submitting) return;
+    clearTimeout(draftTimer);
+    submitting = true;
+    render();
+    send({ type: "rank", words: ranking.slice() })
+      .catch(() => {
+        submitting = false;
+      })
+      .finally(render);
+  }
+
+  function chooseTheme(index) {
+    if (choosing || !canAct() || view.phase !== "choose") return;
+    choosing = true;
+    render();
+    send({ type: "choose_theme", index }).catch(() => {}).finally(() => {
+      choosing = false;
+      render();
+    });
+  }
+
+  function stepNext() {
+    if (nexting || !canAct() || !["reveal", "score"].includes(view.phase)) return;
+    nexting = true;
+    render();
+    send({ type: "next" }).catch(() => {}).finally(() => {
+      nexting = false;
+      render();
+    });
+  }
+
+  // ---- clocks ---------------------------------------------------------------------------------------
+  function clock(kind) {
+    // kind: "countdown" (big 5-4-3-2-1), "bar" (auto-advance), "timer" (the 90-second hard timer)
+    const node = el("div", { class: ["ttt-clock", `ttt-clock-${kind}`], "data-clock": kind });
+    if (kind === "countdown") {
+      node.append(
+        el("span", { class: "ttt-clock-label" }, tr("tic-tac-top.countdown")),
+        el("span", { class: "ttt-clock-num", "aria-hidden": "true" }, "5"),
+      );
+    } else if (kind === "timer") {
+      node.append(el("span", { class: "ttt-clock-label" }, `⏱ ${tr("tic-tac-top.hard_timer")}`), el("span", { class: "ttt-clock-num" }, ""), el("span", { class: "ttt-clock-bar", "aria-hidden": "true" }));
+    } else {
+      node.append(el("span", { class: "ttt-clock-num" }, ""), el("span", { class: "ttt-clock-bar", "aria-hidden": "true" }));
+    }
+    return node;
+  }
+
+  let lastSpokenSecond = null;
+  function tickClocks() {
+    const nodes = container.querySelectorAll("[data-clock]");
+    if (!nodes.length || !msg?.deadline) return;
+    const left = Math.max(0, Number(msg.deadline) - Date.now());
+    const total = Math.max(1000, (view?.timer?.seconds ?? 5) * 1000);
+    const secs = Math.ceil(left / 1000);
+    for (const node of nodes) {
+      const kind = node.dataset.clock;
+      const num = node.querySelector(".ttt-clock-num");
+      node.style.setProperty("--left", String(Math.min(1, left / total)));
+      if (kind === "countdown") {
+        if (num.textContent !== String(secs)) {
+          num.textContent = String(secs);
+          if (!reducedMotion()) {
+            num.classList.remove("ttt-tick");
+            void num.offsetWidth;
+            num.classList.add("ttt-tick");
+          }
+        }
+        if (secs !== lastSpokenSecond && (secs === 5 || secs === 3) && !tv) {
+          lastSpokenSecond = secs;
+          say(tr("tic-tac-top.countdown_sr", { s: secs }));
+        }
+      } else if (kind === "timer") {
+        const m = Math.floor(secs / 60);
+        num.textContent = `${m}:${String(secs % 60).padStart(2, "0")}`;
+        node.classList.toggle("is-urgent", secs <= 10);
+      } else {
+        num.textContent = tr("tic-tac-top.auto_next", { s: secs });
+      }
+    }
+  }
+  const clockTimer = setInterval(tickClocks, 200);
+
+  // ---- pieces ---------------------------------------------------------------------------------------
+
+  function headBar() {
+    const role = tv ? (isHostViewer() ? tr("tic-tac-top.tv_host") : tr("tic-tac-top.tv")) : isLeader() ? tr("tic-tac-top.you_lead") : tr("tic-tac-top.you_write");
+    const bits = [
+      el("span", { class: "ttt-turn" }, tr("tic-tac-top.turn", { turn: view.turn, turns: view.turns })),
+      el("span", { class: "ttt-head-leader" }, el("span", { class: "ttt-crown", "aria-hidden": "true" }, "♛"), " ", tr("tic-tac-top.leader_is", { name: nameOf(view.leader) })),
+      el("span", { class: ["ttt-role", isLeader() && "is-leader", tv && "is-tv"] }, role),
+    ];
+    if (view.target) bits.push(el("span", { class: "ttt-target muted" }, tr("tic-tac-top.quick_target", { n: view.target })));
+    head.replaceChildren(...bits);
+  }
+
+  function themeTitle(theme, big = false) {
+    return el("div", { class: ["ttt-theme", big && "is-big"] },
+      el("span", { class: "ttt-theme-kicker" }, tr("tic-tac-top.theme")),
+      el("h2", { class: "ttt-theme-name" }, theme.name));
+  }
+
+  function writersStrip() {
+    const rows = (view.writers || []).map((w) => {
+      const dots = el("span", { class: "ttt-dots", "aria-hidden": "true" },
+        Array.from({ length: CELLS }, (_, i) => el("span", { class: ["ttt-dot", i < w.filled && "is-on"] })));
+      const state = w.finished ? (w.how === "locked" ? `🔒 ${tr("tic-tac-top.locked")}` : `✓ ${tr("tic-tac-top.done")}`) : tr("tic-tac-top.writing");
+      return el("li", { class: ["ttt-writer", w.finished && "is-finished", w.seat === mySeat && "is-me"], "aria-label": `${nameOf(w.seat)}: ${w.filled}/9, ${state}` },
+        seatChip(w.seat),
+        dots,
+        el("span", { class: "ttt-writer-state" }, state));
+    });
+    return el("section", { class: "ttt-writers", "aria-label": tr("tic-tac-top.writers") },
+      el("h3", { class: "ttt-subhead" }, tr("tic-tac-top.writers")),
+      el("ul", { class: "ttt-writer-list" }, rows));
+  }
+
+  function leaderStatus() {
+    const ranked = view.ranked;
+    return el("p", { class: ["ttt-leader-status", ranked && "is-ranked"] },
+      el("span", { class: "ttt-crown", "aria-hidden": "true" }, "♛"), " ",
+      ranked ? tr("tic-tac-top.leader_ranked", { name: nameOf(view.leader) }) : tr("tic-tac-top.leader_ranking", { name: nameOf(view.leader) }));
+  }
+
+  function countdownBlock() {
+    if (view.phase !== "write") return null;
+    if (view.countdown && msg?.deadline) return clock("countdown");
+    if (view.hard_timer && msg?.deadline && !view.ranked) return clock("timer");
+    return null;
+  }
+
+  // ---- choose -------------------------------------------------------------------------------------
+  function renderChoose() {
+    const offered = view.offered || [];
+    if (isLeader()) {
+      const mine = canAct();
+      return [
+        el("div", { class: "ttt-intro" },
+          el("h2", { class: "ttt-title" }, tr("tic-tac-top.choose_title")),
+          el("p", { class: "muted" }, tr("tic-tac-top.choose_hint"))),
+        el("div", { class: "ttt-offers" },
+          offered.map((theme, i) =>
+            el("button", {
+              type: "button",
+              class: "ttt-offer",
+              disabled: !mine || choosing,
+              "data-key": `offer-${i}`,
+              "aria-label": tr("tic-tac-top.choose_pick", { name: theme.name }),
+              onclick: () => chooseTheme(i),
+            },
+            el("span", { class: "ttt-offer-kicker" }, `${tr("tic-tac-top.theme")} ${String.fromCharCode(65 + i)}`),
+            el("span", { class: "ttt-offer-name" }, theme.name),
+            el("span", { class: "ttt-offer-words" }, (theme.words || []).map((w) => el("span", { class: "ttt-offer-word" }, w))),
+            el("span", { class: "ttt-offer-cta" }, tr("tic-tac-top.choose_pick", { name: theme.name }))))),
+      ];
+    }
+    const names = offered.map((t) => t.name);
+    return [
+      el("div", { class: "ttt-waiting" },
+        el("p", { class: "ttt-waiting-title" }, el("span", { class: "ttt-crown", "aria-hidden": "true" }, "♛"), " ", tr("tic-tac-top.choosing", { name: nameOf(view.leader) })),
+        el("div", { class: "ttt-offers is-facedown" },
+          names.flatMap((name, i) => [
+            i > 0 ? el("span", { class: "ttt-or" }, tr("tic-tac-top.choosing_or")) : null,
+            el("div", { class: "ttt-offer is-facedown" },
+              el("span", { class: "ttt-offer-kicker" }, `${tr("tic-tac-top.theme")} ${String.fromCharCode(65 + i)}`),
+              el("span", { class: "ttt-offer-name" }, name)),
+          ]))),
+    ];
+  }
+
+  // ---- write ----------------------------------------------------------------------------------------
+  function wordBoard(words) {
+    // The 12 words, read-only (TV, a locked player, the Leader after submitting).
+    return el("ul", { class: "ttt-wordboard", "aria-label": tr("tic-tac-top.words") },
+      words.map((w, i) => el("li", { class: "ttt-card-word", style: { "--i": i } }, w)));
+  }
+
+  function renderLeaderWrite() {
+    syncRanking();
+    const theme = view.theme;
+    if (view.ranked) {
+      const final = view.ranking || ranking;
+      return [
+        themeTitle(theme),
+        countdownBlock(),
+        el("section", { class: "ttt-panel" },
+          el("h3", { class: "ttt-panel-title" }, `✓ ${tr("tic-tac-top.ranked_title")}`),
+          el("p", { class: "muted" }, tr("tic-tac-top.ranked_hint")),
+          el("ol", { class: "ttt-ranklist is-final" }, final.map((w, i) => el("li", { class: "ttt-rank-item" }, el("span", { class: "ttt-rank-n" }, String(i + 1)), el("span", { class: "ttt-rank-word" }, w))))),
+        writersStrip(),
+      ];
+    }
+    const open = ranking_open();
+    const chips = el("div", { class: "ttt-chips", role: "group", "aria-label": tr("tic-tac-top.words") },
+      theme.words.map((w) => {
+        const at = ranking.indexOf(w);
+        return el("button", {
+          type: "button",
+          class: ["ttt-chip", at >= 0 && "is-used"],
+          "aria-pressed": at >= 0 ? "true" : "false",
+          "data-key": `chip-${w}`,
+          disabled: !open || submitting || (at < 0 && ranking.length >= RANK_SIZE),
+          onclick: () => toggleRank(w),
+        }, at >= 0 ? el("span", { class: "ttt-chip-badge", "aria-label": `#${at + 1}` }, String(at + 1)) : null, el("span", { class: "ttt-chip-text" }, w));
+      }));
+    const slots = el("ol", { class: "ttt-ranklist", "aria-label": tr("tic-tac-top.your_ranking") },
+      Array.from({ length: RANK_SIZE }, (_, i) => {
+        const w = ranking[i];
+        if (!w) return el("li", { class: ["ttt-rank-item", "is-empty", i === ranking.length && "is-next"] }, el("span", { class: "ttt-rank-n" }, String(i + 1)), el("span", { class: "ttt-rank-word muted" }, tr("tic-tac-top.rank_slot_empty", { n: i + 1 })));
+        return el("li", { class: "ttt-rank-item", "data-word": w },
+          el("span", { class: "ttt-rank-n" }, String(i + 1)),
+          el("span", { class: "ttt-rank-word" }, w),
+          el("span", { class: "ttt-rank-tools" },
+            el("button", { type: "button", class: "ttt-icon-btn", "data-key": `up-${w}`, disabled: i === 0 || !open || submitting, "aria-label": tr("tic-tac-top.rank_up", { word: w }), onclick: () => moveRank(i, -1) }, "↑"),
+            el("button", { type: "button", class: "ttt-icon-btn", "data-key": `down-${w}`, disabled: i === ranking.length - 1 || !open || submitting, "aria-label": tr("tic-tac-top.rank_down", { word: w }), onclick: () => moveRank(i, 1) }, "↓"),
+            el("button", { type: "button", class: "ttt-icon-btn is-remove", "data-key": `rm-${w}`, disabled: !open || submitting, "aria-label": tr("tic-tac-top.rank_remove", { word: w }), onclick: () => toggleRank(w) }, "×")));
+      }));
+    const need = RANK_SIZE - ranking.length;
+    const actions = el("div", { class: "ttt-actions" },
+      el("button", { type: "button", class: "btn btn-secondary", "data-key": "undo", disabled: !ranking.length || !open || submitting, onclick: () => { ranking.pop(); rankingChanged(); } }, `↶ ${tr("tic-tac-top.undo")}`),
+      el("button", { type: "button", class: "btn btn-ghost", "data-key": "clear", disabled: !ranking.length || !open || submitting, onclick: () => { ranking = []; rankingChanged(); } }, tr("tic-tac-top.clear")),
+      el("button", { type: "button", class: "btn btn-primary btn-lg ttt-submit", "data-key": "submit", disabled: need > 0 || !open || submitting, "aria-busy": submitting ? "true" : null, onclick: submitRanking },
+        need > 0 ? tr("tic-tac-top.submit_need", { n: need }) : tr("tic-tac-top.submit")));
+    return [
+      themeTitle(theme),
+      countdownBlock(),
+      el("section", { class: "ttt-panel ttt-ranker" },
+        el("h3", { class: "ttt-panel-title" }, tr("tic-tac-top.rank_title")),
+        el("p", { class: "muted small" }, tr("tic-tac-top.rank_hint")),
+        el("div", { class: "ttt-ranker-body" }, chips, slots),
+        actions),
+      writersStrip(),
+    ];
+  }
+
+  function editableGrid(grid, open) {
+    const cells = grid.map((w, cell) => {
+      const { r, c } = rc(cell);
+      const selected = sel?.kind === "cell" && sel.cell === cell;
+      const target = sel?.kind === "word" || (sel?.kind === "cell" && grid[sel.cell] !== null && sel.cell !== cell);
+      const pending = pendingOps.some((o) => o.cell === cell);
+      return el("button", {
+        type: "button",
+        class: ["ttt-cell", w === null && "is-empty", selected && "is-selected", target && open && "is-target", pending && "is-pending"],
+        tabindex: cell === gridFocus ? "0" : "-1",
+        "data-cell": cell,
+        "data-key": `cell-${cell}`,
+        disabled: !open,
+        "aria-pressed": selected ? "true" : "false",
+        "aria-label": `${tr("tic-tac-top.cell", { r, c })}: ${w ?? tr("tic-tac-top.empty")}`,
+        onclick: () => tapCell(cell),
+      }, el("span", { class: "ttt-word" }, w ?? ""));
+    });
+    const node = el("div", { class: ["ttt-grid", "is-editable", !open && "is-locked"], role: "group", "aria-label": tr("tic-tac-top.grid_label") }, cells);
+    node.addEventListener("keydown", (event) => {
+      const cellEl = event.target.closest?.("[data-cell]");
+      if (!cellEl) return;
+      const cell = Number(cellEl.dataset.cell);
+      const moves = { ArrowUp: -3, ArrowDown: 3, ArrowLeft: -1, ArrowRight: 1 };
+      if (event.key in moves) {
+        event.preventDefault();
+        let next = cell + moves[event.key];
+        if ((event.key === "ArrowLeft" && cell % 3 === 0) || (event.key === "ArrowRight" && cell % 3 === 2)) next = cell;
+        if (next < 0 || next >= CELLS) next = cell;
+        gridFocus = next;
+        for (const b of node.querySelectorAll("[data-cell]")) b.setAttribute("tabindex", Number(b.dataset.cell) === next ? "0" : "-1");
+        node.querySelector(`[data-cell="${next}"]`)?.focus();
+      } else if (event.key === "Delete" || event.key === "Backspace") {
+        event.preventDefault();
+        if (grid[cell] !== null && open) {
+          gridOp("clear", cell);
+          render();
+        }
+      }
+    });
+    return node;
+  }
+
+  function renderPlayerWrite() {
+    const theme = view.theme;
+    const grid = displayGrid();
+    const mineOpen = writing();
+    const me = (view.writers || []).find((w) => w.seat === mySeat);
+    const finished = Boolean(me?.finished) || !mineOpen;
+    if (sel?.kind === "word" && !theme.words.includes(sel.word)) sel = null;
+    let hint = tr("tic-tac-top.grid_hint");
+    if (sel?.kind === "word") hint = tr("tic-tac-top.grid_hint_word", { word: sel.word });
+    if (sel?.kind === "cell") hint = tr("tic-tac-top.grid_hint_cell", rc(sel.cell));
+    const chips = el("div", { class: "ttt-chips", role: "group", "aria-label": tr("tic-tac-top.words") },
+      theme.words.map((w) => {
+        const at = grid.indexOf(w);
+        const selected = sel?.kind === "word" && sel.word === w;
+        const where = at >= 0 ? tr("tic-tac-top.in_cell", rc(at)) : null;
+        return el("button", {
+          type: "button",
+          class: ["ttt-chip", at >= 0 && "is-used", selected && "is-selected"],
+          "aria-pressed": selected ? "true" : "false",
+          "aria-label": where ? `${w}, ${where}` : w,
+          "data-key": `chip-${w}`,
+          disabled: finished,
+          onclick: () => tapWord(w),
+        }, at >= 0 ? el("span", { class: "ttt-chip-badge", "aria-hidden": "true" }, miniGridIcon(at)) : null, el("span", { class: "ttt-chip-text" }, w));
+      }));
+    const blanks = grid.filter((w) => w === null).length;
+    const parts = [themeTitle(theme), countdownBlock()];
+    if (finished) {
+      parts.push(
+        el("section", { class: "ttt-panel ttt-own" },
+          el("h3", { class: "ttt-panel-title" }, `🔒 ${tr("tic-tac-top.locked_title")}`),
+          el("p", { class: "muted" }, tr("tic-tac-top.locked_hint")),
+          editableGrid(grid, false)),
+        leaderStatus(),
+        writersStrip(),
+      );
+      return parts;
+    }
+    parts.push(
+      leaderStatus(),
+      el("section", { class: "ttt-panel ttt-own ttt-writer-panel" },
+        el("h3", { class: "ttt-panel-title" }, tr("tic-tac-top.grid_title"), el("span", { class: "ttt-count" }, tr("tic-tac-top.filled", { n: CELLS - blanks }))),
+        el("p", { class: ["ttt-hint", sel && "is-active"], "aria-live": "polite" }, hint),
+        chips,
+        editableGrid(grid, true),
+        el("div", { class: "ttt-actions" },
+          el("button", { type: "button", class: "btn btn-secondary", "data-key": "erase", disabled: !(sel?.kind === "cell" && grid[sel.cell] !== null), onclick: erase }, `⌫ ${tr("tic-tac-top.erase")}`),
+          el("button", { type: "button", class: ["btn", confirmLock ? "btn-primary ttt-confirm" : blanks ? "btn-secondary" : "btn-primary", "ttt-lock"], "data-key": "lock", onclick: lockGrid },
+            confirmLock ? tr("tic-tac-top.lock_confirm", { n: blanks }) : `🔒 ${tr("tic-tac-top.lock")}`))),
+      writersStrip(),
+    );
+    return parts;
+  }
+
+  function miniGridIcon(cell) {
+    const box = svg("svg", { viewBox: "0 0 30 30", class: "ttt-mini", "aria-hidden": "true", focusable: "false" });
+    for (let i = 0; i < CELLS; i += 1) {
+      box.append(svg("rect", { x: (i % 3) * 10 + 1, y: Math.floor(i / 3) * 10 + 1, width: 8, height: 8, rx: 2, class: i === cell ? "is-on" : "" }));
+    }
+    return box;
+  }
+
+  function renderSpectatorWrite() {
+    return [
+      themeTitle(view.theme, true),
+      countdownBlock(),
+      leaderStatus(),
+      wordBoard(view.theme.words),
+      writersStrip(),
+    ];
+  }
+
+  // ---- reveal ---------------------------------------------------------------------------------------
+  /** One grid as everyone sees it from the reveal on: circles on announced words, lines drawn through. */
+  function revealGrid(seat, g, { fresh = 0, big = false } = {}) {
+    const inLine = new Set();
+    for (const line of g.lines || []) for (const c of line.cells) inLine.add(c);
+    const cells = (g.words || []).map((w, cell) => {
+      const mark = g.marks?.[cell] ?? null;
+      const isNew = mark !== null && mark > fresh;
+      return el("div", { class: ["ttt-cell", w === null && "is-empty", mark !== null && "is-marked", isNew && "is-new", inLine.has(cell) && "in-line"], role: "gridcell",
+        "aria-label": `${tr("tic-tac-top.cell", rc(cell))}: ${w ?? tr("tic-tac-top.empty")}${mark !== null ? ` (${tr("tic-tac-top.word_of", { k: mark })})` : ""}` },
+      el("span", { class: "ttt-word" }, w ?? "—"),
+      mark !== null ? el("span", { class: "ttt-mark-n", "aria-hidden": "true" }, String(mark)) : null);
+    });
+    const overlay = svg("svg", { class: "ttt-overlay", viewBox: "0 0 300 300", preserveAspectRatio: "none", "aria-hidden": "true", focusable: "false" });
+    (g.marks || []).forEach((mark, cell) => {
+      if (mark === null || mark === undefined) return;
+      const [x, y] = centre(cell);
+      overlay.append(svg("ellipse", { class: ["ttt-ring", mark > fresh && !reducedMotion() ? "is-new" : ""].join(" "), cx: x, cy: y, rx: 43, ry: 40, pathLength: 1 }));
+    });
+    for (const line of g.lines || []) {
+      const [a, , b] = line.cells;
+      const [x0, y0] = centre(a);
+      const [x1, y1] = centre(b);
+      const dx = x1 - x0;
+      const dy = y1 - y0;
+      const len = Math.hypot(dx, dy) || 1;
+      const ext = 30;
+      overlay.append(svg("line", {
+        class: ["ttt-strike", line.word > fresh && !reducedMotion() ? "is-new" : ""].join(" "),
+        x1: (x0 - (dx / len) * ext).toFixed(1), y1: (y0 - (dy / len) * ext).toFixed(1),
+        x2: (x1 + (dx / len) * ext).toFixed(1), y2: (y1 + (dy / len) * ext).toFixed(1),
+        pathLength: 1,
+      }));
+    }
+    const count = g.line_count ?? (g.lines || []).length;
+    const lineText = count === 0 ? tr("tic-tac-top.no_lines") : count === 1 ? tr("tic-tac-top.line") : tr("tic-tac-top.lines", { n: count });
+    const first = view.first_line && (view.first_line.seats || []).includes(seat);
+    const newLine = (g.lines || []).some((l) => l.word > fresh);
+    return el("figure", { class: ["ttt-gridcard", `ttt-c${seat % 7}`, big && "is-big", seat === mySeat && "is-me", first && "has-first", newLine && !reducedMotion() && "is-hot"], "data-seat": seat },
+      el("figcaption", { class: "ttt-gridcard-head" },
+        seatChip(seat),
+        el("span", { class: ["ttt-linecount", count > 0 && "has-lines"] }, lineText),
+        first ? el("span", { class: "ttt-first-badge" }, `★ ${tr("tic-tac-top.first_line_badge")}`) : null),
+      el("div", { class: "ttt-gridwrap" },
+        el("div", { class: "ttt-grid", role: "grid", "aria-label": tr("tic-tac-top.sr_grid", { name: nameOf(seat), cells: (g.words || []).map((w) => w ?? "—").join(", "), lines: lineText }) },
+          [0, 1, 2].map((r) => el("div", { class: "ttt-grid-row", role: "row" }, cells.slice(r * 3, r * 3 + 3)))),
+        overlay));
+  }
+
+  function allGrids(fresh) {
+    const n = view.players;
+    const order = [];
+    if (mySeat !== null && view.grids?.[mySeat]) order.push(mySeat);
+    for (let s = 0; s < n; s += 1) if (s !== mySeat && view.grids?.[s]) order.push(s);
+    const own = order[0] === mySeat ? order.shift() : null;
+    return [
+      own !== null && own !== undefined ? el("div", { class: "ttt-own-reveal" }, revealGrid(own, view.grids[own], { fresh, big: true })) : null,
+      order.length ? el("div", { class: ["ttt-gridwall", `n${order.length}`] }, order.map((s) => revealGrid(s, view.grids[s], { fresh }))) : null,
+    ];
+  }
+
+  function announceCard(fresh) {
+    const words = view.announced || [];
+    const k = words.length;
+    const newWord = k > fresh && !reducedMotion();
+    const dots = el("ol", { class: "ttt-steps", "aria-label": tr("tic-tac-top.ranking") },
+      Array.from({ length: RANK_SIZE }, (_, i) => el("li", { class: ["ttt-step", i < k && "is-done", i === k - 1 && "is-current"] },
+        el("span", { class: "ttt-step-n" }, String(i + 1)),
+        el("span", { class: "ttt-step-word" }, words[i] ?? ""))));
+    const body = k === 0
+      ? el("p", { class: "ttt-announce-wait" }, tr("tic-tac-top.get_ready"))
+      : el("p", { class: ["ttt-announce-word", newWord && "is-new"]}, words[k - 1]);
+    return el("section", { class: "ttt-announce", "aria-label": tr("tic-tac-top.reveal_title") },
+      el("p", { class: "ttt-announce-kicker" }, k === 0 ? tr("tic-tac-top.reveal_title") : tr("tic-tac-top.word_of", { k })),
+      body,
+      dots);
+  }
+
+  function leaderControls(label) {
+    if (!isLeader()) {
+      return msg?.deadline ? el("div", { class: "ttt-controls" }, clock("bar")) : null;
+    }
+    return el("div", { class: "ttt-controls" },
+      el("button", { type: "button", class: "btn btn-primary btn-lg ttt-next", "data-key": "next", disabled: !canAct() || nexting, onclick: stepNext }, `${label} →`),
+      msg?.deadline ? clock("bar") : null);
+  }
+
+  function leaderRankingPanel() {
+    if (!isLeader() || !Array.isArray(view.ranking)) return null;
+    const k = (view.announced || []).length;
+    return el("section", { class: "ttt-panel ttt-leader-panel" },
+      el("h3", { class: "ttt-panel-title" }, tr("tic-tac-top.your_ranking")),
+      el("ol", { class: "ttt-ranklist is-final" }, view.ranking.map((w, i) => el("li", { class: ["ttt-rank-item", i < k && "is-out", i === k && "is-next"] },
+        el("span", { class: "ttt-rank-n" }, i < k ? "✓" : String(i + 1)), el("span", { class: "ttt-rank-word" }, w)))));
+  }
+
+  function renderReveal(fresh) {
+    return [
+      themeTitle(view.theme),
+      el("div", { class: "ttt-stage" }, announceCard(fresh), leaderControls(tr("tic-tac-top.next_word"))),
+      leaderRankingPanel(),
+      ...allGrids(fresh),
+    ];
+  }
+
+  // ---- score / over -----------------------------------------------------------------------------------
+  function scoringBlock(animate) {
+    const scoring = view.scoring;
+    if (!scoring) return null;
+    const rows = scoring.rows || [];
+    const list = el("ol", { class: "ttt-score-rows" }, rows.map((row, i) =>
+      el("li", { class: ["ttt-score-row", `part-${row.part}`, animate && "is-staged"], style: { "--d": `${i * ROW_STEP_MS}ms` } },
+        el("span", { class: "ttt-part", title: tr(`tic-tac-top.part_${row.part}`) }, row.part),
+        seatChip(row.seat),
+        el("span", { class: "ttt-score-text" }, row.text),
+        el("span", { class: ["ttt-score-pts", row.points > 0 && "is-plus"] }, row.points > 0 ? `+${row.points}` : "0"))));
+    const legend = el("dl", { class: "ttt-legend" }, ["A", "B", "C", "D"].flatMap((p) => [el("dt", { class: `ttt-part part-${p}` }, p), el("dd", {}, tr(`tic-tac-top.part_${p}`))]));
+    return el("section", { class: "ttt-panel ttt-scoring" },
+      el("h3", { class: "ttt-panel-title" }, tr("tic-tac-top.score_title", { turn: view.history?.[view.history.length - 1]?.turn ?? view.turn })),
+      list,
+      el("details", { class: "ttt-legend-box" }, el("summary", {}, "A · B · C · D"), legend));
+  }
+
+  function standingsBlock(animate, final) {
+    const points = view.scoring?.points || [];
+    const winners = new Set(view.winners || []);
+    const delay = animate ? (view.scoring?.rows?.length ?? 0) * ROW_STEP_MS : 0;
+    const best = Math.max(1, ...(view.scores || [0]));
+    return el("section", { class: ["ttt-panel", "ttt-standings", final && "is-final", animate && "is-staged"], style: { "--d": `${delay}ms` } },
+      el("h3", { class: "ttt-panel-title" }, final ? `🏆 ${tr("tic-tac-top.final_title")}` : tr("tic-tac-top.standings")),
+      el("ol", { class: "ttt-standing-list" }, (view.standings || []).map((row) =>
+        el("li", { class: ["ttt-standing", `ttt-c${row.seat % 7}`, winners.has(row.seat) && "is-winner", row.seat === mySeat && "is-me"], style: { "--share": String((view.scores?.[row.seat] ?? 0) / best) } },
+          el("span", { class: "ttt-standing-rank" }, String(row.rank + 1)),
+          seatChip(row.seat),
+          winners.has(row.seat) ? el("span", { class: "ttt-winner-tag" }, `♛ ${tr("tic-tac-top.winner")}`) : null,
+          points[row.seat] ? el("span", { class: "ttt-standing-delta" }, `+${points[row.seat]}`) : null,
+          el("span", { class: "ttt-standing-score" }, String(row.score)),
+          el("span", { class: "ttt-standing-bar", "aria-hidden": "true" })))));
+  }
+
+  function historyBlock(open = false) {
+    const history = view.history || [];
+    if (!history.length) return null;
+    const n = view.players;
+    return el("details", { class: "ttt-history", open: open || null },
+      el("summary", {}, `${tr("tic-tac-top.history")} (${history.length})`),
+      el("div", { class: "ttt-table-wrap" },
+        el("table", { class: "ttt-table" },
+          el("thead", {}, el("tr", {}, el("th", { scope: "col" }, tr("tic-tac-top.history_turn")), el("th", { scope: "col" }, tr("tic-tac-top.history_theme")),
+            Array.from({ length: n }, (_, s) => el("th", { scope: "col", class: "num" }, seatChip(s))))),
+          el("tbody", {}, history.map((h) => el("tr", {},
+            el("th", { scope: "row" }, String(h.turn)),
+            el("td", {}, el("span", { class: "ttt-crown", title: nameOf(h.leader) }, "♛"), " ", nameOf(h.leader), " · ", h.theme),
+            (h.points || []).map((p, s) => el("td", { class: ["num", s === h.leader && "is-leader"] }, String(p)))))))));
+  }
+
+  function renderScore(animate) {
+    return [
+      themeTitle(view.theme),
+      el("div", { class: "ttt-stage ttt-score-stage" }, scoringBlock(animate), standingsBlock(animate, false)),
+      leaderControls(tr("tic-tac-top.next_turn")),
+      ...allGrids(RANK_SIZE),
+      historyBlock(),
+    ];
+  }
+
+  function renderOver(animate) {
+    return [
+      el("div", { class: "ttt-stage ttt-score-stage" }, standingsBlock(false, true), scoringBlock(animate)),
+      historyBlock(true),
+      view.grids ? el("details", { class: "ttt-history" }, el("summary", {}, tr("tic-tac-top.grid_title")), ...allGrids(RANK_SIZE)) : null,
+    ];
+  }
+
+  // ---- the first-line call-out ---------------------------------------------------------------------
+  function showBanner(text, sub) {
+    banner.replaceChildren(el("span", { class: "ttt-banner-title" }, text), sub ? el("span", { class: "ttt-banner-sub" }, sub) : null);
+    banner.hidden = false;
+    banner.classList.remove("is-on");
+    void banner.offsetWidth;
+    banner.classList.add("is-on");
+    clearTimeout(bannerTimer);
+    bannerTimer = setTimeout(() => {
+      banner.hidden = true;
+    }, 3200);
+  }
+
+  // ---- summary for screen readers ------------------------------------------------------------------
+  function describe() {
+    const standings = (view.standings || []).map((r) => `${nameOf(r.seat)} ${r.score}`).join(", ");
+    if (view.phase === "choose") return tr("tic-tac-top.sr_choose", { turn: view.turn, leader: nameOf(view.leader) });
+    if (view.phase === "write") {
+      const ws = view.writers || [];
+      return tr("tic-tac-top.sr_write", { turn: view.turn, theme: view.theme?.name ?? "", done: ws.filter((w) => w.finished).length, total: ws.length });
+    }
+    if (view.phase === "reveal") return tr("tic-tac-top.sr_reveal", { turn: view.turn, theme: view.theme?.name ?? "", words: (view.announced || []).join(", ") || "—" });
+    if (view.phase === "score") return tr("tic-tac-top.sr_score", { turn: view.turn, standings });
+    return tr("tic-tac-top.sr_over", { standings });
+  }
+
+  // ---- render ---------------------------------------------------------------------------------------
+  function render() {
+    if (!view || destroyed) return;
+    const active = document.activeElement;
+    const focusKey = container.contains(active) ? active?.dataset?.key : null;
+    const fresh = freshFrom;
+
+    headBar();
+    let parts;
+    const phase = view.phase;
+    container.dataset.phase = phase;
+    if (phase === "choose") parts = renderChoose();
+    else if (phase === "write") parts = isLeader() ? renderLeaderWrite() : mySeat === null ? renderSpectatorWrite() : renderPlayerWrite();
+    else if (phase === "reveal") parts = renderReveal(fresh);
+    else {
+      const key = `${ctx.room?.game_number ?? ""}|${view.history?.length ?? 0}`;
+      const animate = scoreAnimatedFor !== key && !reducedMotion() && (msg?.events || []).some((e) => e.kind === "turn_scored");
+      if (scoreAnimatedFor !== key) scoreAnimatedFor = key;
+      parts = phase === "score" ? renderScore(animate) : renderOver(animate);
+    }
+    main.replaceChildren(...parts.flat().filter(Boolean));
+    summary.textContent = describe();
+    tickClocks();
+
+    if (focusKey) {
+      const again = main.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
+      if (again && !again.disabled) again.focus({ preventScroll: true });
+    }
+  }
+
+  /** Things to say and call out once per state change (not on re-renders caused by local taps). */
+  function onNewState(events) {
+    const fresh = freshFrom;
+    for (const ev of events) {
+      if (ev.kind === "theme_chosen" && ev.theme?.name) say(tr("tic-tac-top.sr_theme", { theme: ev.theme.name }));
+      if (ev.kind === "announce") say(tr("tic-tac-top.sr_word", { k: ev.index, word: ev.word }));
+    }
+    const fl = view.first_line;
+    const flKey = fl ? `${ctx.room?.game_number ?? ""}|${view.turn}` : null;
+    if (fl && fl.index > fresh && firstLineShownFor !== flKey && ["reveal", "score", "over"].includes(view.phase)) {
+      firstLineShownFor = flKey;
+      const sub = tr("tic-tac-top.first_line_who", { names: listNames(fl.seats || []), k: fl.index });
+      showBanner(`★ ${tr("tic-tac-top.first_line")}`, sub);
+      say(`${tr("tic-tac-top.first_line")} ${sub}`);
+    }
+    if (view.phase !== "write") {
+      sel = null;
+      confirmLock = false;
+    }
+    if (prevView && prevView.turn !== view.turn) {
+      sel = null;
+      pendingOps = [];
+      gridFocus = 4;
+    }
+  }
+
+  return {
+    update(stateMsg) {
+      if (!stateMsg || !stateMsg.view || stateMsg.view.game !== "tic-tac-top") return;
+      prevView = view;
+      msg = stateMsg;
+      view = stateMsg.view;
+      const events = Array.isArray(stateMsg.events) ? stateMsg.events : [];
+      // What is new since the last state: the same turn continues from the previous count; a live
+      // transition into a turn animates from 0; a first paint or a full sync animates nothing.
+      const sameTurn = prevView && prevView.turn === view.turn && prevView.phase !== "over";
+      if (sameTurn) freshFrom = (prevView.announced || []).length;
+      else freshFrom = events.length && prevView ? 0 : (view.announced || []).length;
+      onNewState(events);
+      render();
+      // Local re-renders (taps) must not replay the animations.
+      freshFrom = (view.announced || []).length;
+      badgeRefresh();
+    },
+    destroy() {
+      destroyed = true;
+      clearInterval(clockTimer);
+      clearTimeout(draftTimer);
+      clearTimeout(bannerTimer);
+      document.body.classList.remove("ttt-tv-page");
+      container.remove();
+    },
+    /** Optional hook of the room page: the badge beside each seat in the players strip (the Leader's crown). */
+    seatBadge(seat) {
+      const node = el("span", { class: `ttt-badge ttt-c${seat % 7}`, "data-ttt-badge": seat });
+      paintBadge(node, seat);
+      badges.set(seat, node);
+      return node;
+    },
+  };
+
+  // The strip is drawn before our update; keep its badges in step with the newest view.
+  function paintBadge(node, seat) {
+    const leader = view && view.leader === seat && view.phase !== "over";
+    node.classList.toggle("is-leader", Boolean(leader));
+    node.textContent = leader ? "♛" : SEAT_GLYPHS[seat % 7];
+    node.title = leader ? tr("tic-tac-top.leader") : "";
+    node.setAttribute("aria-label", leader ? tr("tic-tac-top.leader") : "");
+    if (!leader) node.removeAttribute("aria-label");
+  }
+  function badgeRefresh() {
+    for (const [seat, node] of badges) if (node.isConnected) paintBadge(node, seat);
+  }
+}
+
