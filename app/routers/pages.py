@@ -52,6 +52,12 @@ async def room_page(code: str, request: Request, player: OptionalPlayer, hub: Hu
     )
 
 
+@router.get("/rules", response_class=HTMLResponse)
+async def rules_index(request: Request, player: OptionalPlayer) -> HTMLResponse:
+    games = [g.model_dump() for g in game_catalogue()]
+    return TEMPLATES.TemplateResponse(request, "rules.html", {"me": _me(player), "game": None, "games": games})
+
+
 @router.get("/rules/{game}", response_class=HTMLResponse)
 async def rules_page(game: str, request: Request, player: OptionalPlayer) -> HTMLResponse:
     games = {g.name: g for g in game_catalogue()}
