@@ -1,0 +1,102 @@
+"""Finished games: list them, export them (options, seed, actions), import an export and replay it step by
+step from any seat's point of view or with everything revealed. A game in progress is never exported: its
+seed would reveal every hidden card."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException
+from pydantic import BaseModel
+from sqlalchemy import select
+
+from app.deps import SessionDep
+from app.models import Game, GameAction, Room
+from app.replay import ReplayError, replay
+
+router = APIRouter(prefix="/api/history", tags=["history"])
+
+
+class GameExport(BaseModel):
+    format: str = "threefold-game/1"
+    engine: str
+    options: dict[str, Any]
+    seed: int
+    seats: list[dict[str, Any]]
+    actions: list[dict[str, Any]]
+    result: dict[str, Any] | None = None
+
+
+class ImportResult(BaseModel):
+    steps: int
+    outcome: dict[str, Any] | None
+    fingerprint: str
+    log: list[str]
+
+
+async def _finished_game(session: SessionDep, game_id: int) -> Game:
+    game = await session.get(Game, game_id)
+    if game is None or game.status != "finished":
+        raise HTTPException(status_code=404, detail=f"no finished game {game_id}")
+    return game
+
+
+@router.get("/rooms/{code}")
+async def room_games(code: str, session: SessionDep) -> list[dict[str, Any]]:
+    room = (await session.execute(select(Room).where(Room.code == code.upper()))).scalar_one_or_none()
+    if room is None:
+        raise HTTPException(status_code=404, detail=f"no room with code {code!r}")
+    games = (await session.execute(select(Game).where(Game.room_id == room.id).order_by(Game.number))).scalars()
+    return [
+        {"id": g.id, "number": g.number, "engine": g.engine, "status": g.status, "result": g.result, "seats": g.seats}
+        for g in games
+    ]
+
+
+@router.get("/{game_id}/export", response_model=GameExport)
+async def export_game(game_id: int, session: SessionDep) -> GameExport:
+    game = await _finished_game(session, game_id)
+    rows = await session.execute(
+        select(GameAction.seat, GameAction.action, GameAction.actor)
+        .where(GameAction.game_id == game_id)
+        .order_by(GameAction.version)
+    )
+    actions = [{"seat": seat, "action": action, "actor": actor} for seat, action, actor in rows.tuples()]
+    return GameExport(
+        engine=game.engine, options=game.options, seed=game.seed, seats=game.seats, actions=actions, result=game.result
+    )
+
+
+@router.post("/import", response_model=ImportResult)
+async def import_game(export: GameExport) -> ImportResult:
+    try:
+        run = replay(export.engine, export.options, export.seed, export.actions)
+    except ReplayError as err:
+        raise HTTPException(status_code=422, detail=str(err)) from None
+    outcome = run.engine.outcome(run.final)
+    return ImportResult(
+        steps=len(run.states) - 1,
+        outcome=None if outcome is None else outcome.to_json(),
+        fingerprint=run.fingerprint(),
+        log=run.log,
+    )
+
+
+@router.get("/{game_id}/replay")
+async def replay_step(
+    game_id: int, session: SessionDep, step: int = 0, seat: int | None = None, reveal: bool = False
+) -> dict[str, Any]:
+    """The view at ``step`` (0 = before the first action) as ``seat`` saw it (none: a spectator), or the full
+    state with ``reveal``."""
+    export = await export_game(game_id, session)
+    run = replay(export.engine, export.options, export.seed, export.actions)
+    if not 0 <= step < len(run.states):
+        raise HTTPException(status_code=422, detail=f"step must be between 0 and {len(run.states) - 1}")
+    if seat is not None and not 0 <= seat < len(export.seats):
+        raise HTTPException(status_code=422, detail=f"no seat {seat}")
+    return {
+        "step": step,
+        "steps": len(run.states) - 1,
+        "view": run.view(step, seat, reveal),
+        "log": run.log[:step],
+    }
