@@ -19,7 +19,7 @@ from app.live.bus import make_bus
 from app.live.hub import Hub
 from app.live.store import Store
 from app.network import public_base_url
-from app.routers import games, history, me, pages, rooms, ws
+from app.routers import games, history, me, pages, ratings, rooms, ws
 from app.settings import Settings, get_settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -66,6 +66,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(games.router)
     app.include_router(rooms.router)
     app.include_router(history.router)
+    app.include_router(ratings.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")

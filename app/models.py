@@ -108,3 +108,17 @@ class Standing(Base):
     wins: Mapped[int] = mapped_column(Integer, default=0)
     draws: Mapped[int] = mapped_column(Integer, default=0)
     points: Mapped[float] = mapped_column(Float, default=0.0)
+
+
+class Rating(Base):
+    """A player's OpenSkill rating for one game (only games without bots are rated)."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (UniqueConstraint("player_id", "game"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    game: Mapped[str] = mapped_column(String(32), index=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)

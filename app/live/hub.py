@@ -546,7 +546,7 @@ class Hub:
         game.log.append(line)
         if outcome is not None:
             live.record.status = "finished"
-            await self.store.finish_room_game(live.record.id, outcome, game.seats)
+            await self.store.finish_room_game(live.record.id, outcome, game.seats, engine.name, engine.seats_of(state))
             live.standings = await self.store.standings(live.record.id)
             self._broadcast_room(live)
         self._broadcast_state(live, events)

@@ -16,6 +16,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.models import Game, GameAction, Player, Room, RoomSeat, Standing
+from app.ratings import rate_game
+from engines.base import SeatInfo
 
 
 class VersionConflict(Exception):
@@ -219,9 +221,12 @@ class Store:
             )
             return [(v, seat, dict(a), actor) for v, seat, a, actor in rows.tuples()]
 
-    async def finish_room_game(self, room_id: int, outcome: dict[str, Any], seats: list[dict[str, Any]]) -> None:
-        """Mark the room finished and add the game to the room's standings."""
+    async def finish_room_game(
+        self, room_id: int, outcome: dict[str, Any], seats: list[dict[str, Any]], game: str, infos: list[SeatInfo]
+    ) -> None:
+        """Mark the room finished, add the game to the room's standings and update ratings."""
         async with self.sessions.begin() as s:
+            await rate_game(s, game, seats, infos, list(outcome.get("ranks", [])))
             await s.execute(update(Room).where(Room.id == room_id).values(status="finished"))
             winners = set(outcome.get("winners", []))
             scores = outcome.get("scores", [])

@@ -10,7 +10,8 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from app.codes import is_well_formed, normalise
-from app.deps import HubDep, OptionalPlayer, base_url
+from app.deps import HubDep, OptionalPlayer, SessionDep, base_url
+from app.ratings import leaderboard
 from app.routers.games import game_catalogue
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).resolve().parents[2] / "templates"))
@@ -48,6 +49,29 @@ async def room_page(code: str, request: Request, player: OptionalPlayer, hub: Hu
             "room": live.summary(base),
             "join_url": f"{base}/r/{live.code}",
             "games": [g.model_dump() for g in game_catalogue()],
+        },
+    )
+
+
+@router.get("/leaderboard/{game}", response_class=HTMLResponse)
+async def leaderboard_page(game: str, request: Request, player: OptionalPlayer, session: SessionDep) -> HTMLResponse:
+    games = {g.name: g for g in game_catalogue()}
+    if game not in games:
+        return TEMPLATES.TemplateResponse(
+            request,
+            "error.html",
+            {"me": _me(player), "status": 404, "message": f"No game called {game}."},
+            status_code=404,
+        )
+    rows = await leaderboard(session, game)
+    return TEMPLATES.TemplateResponse(
+        request,
+        "leaderboard.html",
+        {
+            "me": _me(player),
+            "game": games[game].model_dump(),
+            "rows": rows,
+            "games": [g.model_dump() for g in games.values()],
         },
     )
 

@@ -1,0 +1,23 @@
+"""Per-game leaderboards (OpenSkill ratings; the displayed rating is the conservative mu − 3σ)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException
+
+from app.deps import SessionDep
+from app.ratings import leaderboard
+from engines.base import EngineError
+from engines.registry import get_engine
+
+router = APIRouter(prefix="/api/ratings", tags=["ratings"])
+
+
+@router.get("/{game}")
+async def game_leaderboard(game: str, session: SessionDep) -> list[dict[str, Any]]:
+    try:
+        get_engine(game)
+    except EngineError as err:
+        raise HTTPException(status_code=404, detail=str(err)) from None
+    return await leaderboard(session, game)

@@ -1,0 +1,65 @@
+"""OpenSkill ratings for 1v1, 2v2 and multi-player results; bot games are not rated."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import select
+
+from app.db import make_engine, make_sessionmaker
+from app.models import Player, Rating
+from app.ratings import leaderboard, rate_game
+from engines.base import SeatInfo
+from tests.support.server import migrate
+
+
+async def _setup(tmp_path: Path, players: int):  # type: ignore[no-untyped-def]
+    url = f"sqlite+aiosqlite:///{tmp_path / 'r.db'}"
+    migrate(url)
+    engine = make_engine(url)
+    sessions = make_sessionmaker(engine)
+    async with sessions.begin() as s:
+        s.add_all(Player(token_hash=f"h{i}", name=f"P{i}") for i in range(1, players + 1))
+    return engine, sessions
+
+
+def seats(*ids: int, bot: bool = False) -> list[dict]:
+    return [{"player_id": i, "bot": bot} for i in ids]
+
+
+async def _ratings(sessions, game: str) -> dict[int, Rating]:  # type: ignore[no-untyped-def]
+    async with sessions() as s:
+        return {r.player_id: r for r in (await s.execute(select(Rating).where(Rating.game == game))).scalars()}
+
+
+async def test_one_v_one_team_and_multiplayer_results(tmp_path: Path) -> None:
+    engine, sessions = await _setup(tmp_path, 4)
+    try:
+        solo = [SeatInfo("A"), SeatInfo("B")]
+        async with sessions.begin() as s:
+            await rate_game(s, "tri-tac", seats(1, 2), solo, [0, 1])
+        r = await _ratings(sessions, "tri-tac")
+        assert r[1].mu > 25 > r[2].mu and r[1].games == r[2].games == 1
+
+        teams = [SeatInfo("N", 0), SeatInfo("E", 1), SeatInfo("S", 0), SeatInfo("W", 1)]
+        async with sessions.begin() as s:
+            await rate_game(s, "tic-tac-match", seats(1, 2, 3, 4), teams, [1, 0, 1, 0])
+        r = await _ratings(sessions, "tic-tac-match")
+        assert r[2].mu == r[4].mu > 25 > r[1].mu == r[3].mu  # teammates move together
+
+        multi = [SeatInfo(f"P{i}") for i in range(4)]
+        async with sessions.begin() as s:
+            await rate_game(s, "tic-tac-top", seats(1, 2, 3, 4), multi, [2, 0, 1, 2])
+        r = await _ratings(sessions, "tic-tac-top")
+        assert r[2].mu > r[3].mu > r[1].mu and abs(r[1].mu - r[4].mu) < 1e-9
+
+        async with sessions.begin() as s:
+            await rate_game(
+                s, "tri-tac", [{"player_id": 1, "bot": False}, {"player_id": None, "bot": True}], solo, [0, 1]
+            )
+        assert (await _ratings(sessions, "tri-tac"))[1].games == 1, "a bot game is not rated"
+        async with sessions() as s:
+            board = await leaderboard(s, "tri-tac")
+        assert [row["name"] for row in board] == ["P1", "P2"]
+    finally:
+        await engine.dispose()
