@@ -20,6 +20,7 @@ const ACT_TIMEOUT_MS = 15_000;
 /** Close codes after which reconnecting is pointless until something changes. */
 export const CLOSE_UNKNOWN_ROOM = 4404;
 export const CLOSE_UNAUTHORISED = 4401;
+export const CLOSE_FORBIDDEN = 4403;
 
 export class ActError extends Error {
   constructor(code, message) {
@@ -135,7 +136,7 @@ export class RoomClient {
         this._setStatus("closed", { closeCode: event.code });
         return;
       }
-      if (event.code === CLOSE_UNKNOWN_ROOM || event.code === CLOSE_UNAUTHORISED) {
+      if (event.code === CLOSE_UNKNOWN_ROOM || event.code === CLOSE_UNAUTHORISED || event.code === CLOSE_FORBIDDEN) {
         this.stopped = true;
         this._setStatus("closed", { closeCode: event.code });
         return;

@@ -3,6 +3,7 @@
 
 import { $, h, prefersReducedMotion } from "./dom.js";
 import { t } from "./i18n.js";
+import { personMenu, roomSettingsForm } from "./host.js";
 import { avatar, presence, renderStandings, teamName } from "./lobby.js";
 
 /** A renderer for games that have none yet: the view as text, so a game is at least watchable. */
@@ -55,6 +56,7 @@ export class GameView {
     if (!state) return;
     this.renderPlayers();
     this.renderResult();
+    this.renderHostPanel();
     renderStandings($("#game-standings"), this.S.room);
     if (stateChanged) {
       this.renderLog(state);
@@ -170,6 +172,44 @@ export class GameView {
     });
     this.players.replaceChildren(...items);
     this.tickDeadline();
+  }
+
+  // ---- host panel (room settings and people, during a game) --------------------------------
+
+  renderHostPanel() {
+    const panel = $("#game-host-panel");
+    const { room } = this.S;
+    if (!panel || !room) return;
+    const isHost = this.S.isHost();
+    panel.hidden = !isHost || !room.settings;
+    if (panel.hidden) {
+      this.settingsForm = null;
+      panel.querySelector(".host-settings").replaceChildren();
+      return;
+    }
+    if (!this.settingsForm) {
+      this.settingsForm = roomSettingsForm(room.settings, this.send);
+      panel.querySelector(".host-settings").replaceChildren(this.settingsForm.el);
+    } else {
+      this.settingsForm.setValues(room.settings);
+    }
+    const myId = this.S.myId();
+    const people = [
+      ...room.seats.filter((s) => s.player && !s.player.bot).map((s) => ({ person: s.player, seat: s.index, label: s.label })),
+      ...(room.spectators || []).map((p) => ({ person: p, seat: null, label: t("room.spectating") })),
+    ].filter((x) => x.person.id !== myId);
+    const list = panel.querySelector(".people-list");
+    // Keep an open menu open: only rebuild when the people change.
+    const sig = JSON.stringify(people.map((x) => [x.person.id, x.person.name, x.seat, x.person.connected, room.host]));
+    if (list.dataset.sig === sig) return;
+    list.dataset.sig = sig;
+    list.replaceChildren(
+      ...(people.length
+        ? people.map((x) => h("li", { class: "spectator" }, avatar(x.person, "avatar-sm"),
+          h("span", { class: "seat-name" }, x.person.name), h("span", { class: "muted small" }, x.label), presence(x.person),
+          personMenu(this.S, this.send, x.person, x.seat)))
+        : [h("li", { class: "muted small" }, t("room.no_spectators"))]),
+    );
   }
 
   // ---- countdown -----------------------------------------------------------------------------

@@ -127,6 +127,41 @@ const en = {
   "room.options_invalid": "Invalid JSON.",
   "room.enabled": "Enabled",
 
+  // host tools
+  "host.locked": "Lock the room",
+  "host.locked_hint": "Nobody new may join; seated players and the host still can.",
+  "host.spectators": "Allow spectators",
+  "host.spectators_hint": "People without a seat may watch a game in progress.",
+  "host.turn_seconds": "Turn timer",
+  "host.turn_seconds_hint": "Seconds per move (5–600) for games without their own clock; when time runs out the default move is played.",
+  "host.grace_seconds": "Away grace period (seconds)",
+  "host.grace_seconds_hint": "How long a player may be away before a bot stands in for them.",
+  "host.note_locked": "The room is locked.",
+  "host.note_no_spectators": "No spectators during games.",
+  "host.note_turn": "Turn timer: {s} s.",
+  "host.swap": "Swap with {label} ({who})",
+  "host.make_host": "Make host",
+  "host.kick": "Remove from room",
+  "host.kick_confirm": "Remove {name} from this room? They will not be able to come back.",
+  "host.actions": "Host actions",
+  "host.actions_for": "Host actions for {name}",
+  "host.shuffle": "Shuffle seats",
+
+  // chat
+  "chat.title": "Chat",
+  "chat.empty": "Say hello!",
+  "chat.placeholder": "Write a message…",
+  "chat.send": "Send",
+  "chat.scope": "Send to",
+  "chat.everyone": "Everyone",
+  "chat.team": "My team",
+  "chat.team_tag": "team",
+
+  // closed room
+  "closed.kicked_title": "You were removed from this room",
+  "closed.forbidden_title": "You can't join this room",
+  "closed.gone_title": "This room doesn't exist",
+
   // server error codes
   "err.bad_json": "The server could not read that message.",
   "err.bad_message": "That message was not understood.",
@@ -144,6 +179,9 @@ const en = {
   "err.not_playing": "No game is in progress.",
   "err.seats_empty": "Every seat must be filled to start.",
   "err.disconnected": "Not connected — your move was not sent.",
+  "err.no_bot": "This game has no bot yet.",
+  "err.kicked": "The host removed you from this room.",
+  "err.internal": "The server hit a problem; nothing was changed.",
 
   // error page
   "error.home": "Back to the home page",

@@ -3,6 +3,7 @@
 
 import { $, h } from "./dom.js";
 import { has, t } from "./i18n.js";
+import { personMenu, roomSettingsForm, roomSettingsNotes } from "./host.js";
 import { optionsForm, optionsSummary } from "./schema-form.js";
 
 const KNOWN_ICONS = new Set(["tri-tac", "trick-tac-foe", "tic-tac-match", "tricky-tactics", "tic-tac-top"]);
@@ -95,6 +96,9 @@ export class Lobby {
     this.startText = $("#start-text");
     this.form = null; // {el, setValues, game, schemaKey}
     this.setupKey = "";
+    this.settingsForm = null;
+    this.shuffleBtn = $("#shuffle-btn");
+    this.shuffleBtn?.addEventListener("click", () => this.send({ type: "shuffle" }));
     this.startBtn.addEventListener("click", () => {
       this.startBtn.disabled = true;
       this.send({ type: "start" });
@@ -109,11 +113,40 @@ export class Lobby {
     this.renderSpectators();
     this.renderSetup();
     this.renderStart();
+    this.renderHostPanel();
     renderStandings($("#lobby-standings"), room);
+  }
+
+  renderHostPanel() {
+    const { room } = this.S;
+    const isHost = this.S.isHost();
+    const panel = $("#lobby-host-panel");
+    if (this.shuffleBtn) {
+      this.shuffleBtn.hidden = !isHost || room.seats.length < 2 || room.status === "playing";
+      this.shuffleBtn.title = t("host.shuffle");
+    }
+    const notes = $("#room-notes");
+    if (notes) notes.textContent = roomSettingsNotes(room.settings).join(" ");
+    if (!panel) return;
+    panel.hidden = !isHost || !room.settings;
+    if (panel.hidden) {
+      this.settingsForm = null;
+      panel.querySelector(".host-settings").replaceChildren();
+      return;
+    }
+    if (!this.settingsForm) {
+      this.settingsForm = roomSettingsForm(room.settings, this.send);
+      panel.querySelector(".host-settings").replaceChildren(this.settingsForm.el);
+    } else {
+      this.settingsForm.setValues(room.settings);
+    }
   }
 
   renderSeats() {
     const { room } = this.S;
+    const sig = JSON.stringify([room.seats, room.host, room.status, this.S.isHost(), this.S.canSit(), this.S.myId()]);
+    if (sig === this.seatsSig) return; // unchanged: keep focus and any open menu
+    this.seatsSig = sig;
     const myId = this.S.myId();
     const mySeat = this.S.mySeat();
     const lobby = room.status !== "playing"; // seats can change before a game and between games
@@ -136,6 +169,10 @@ export class Lobby {
       } else if (lobby && p && p.bot && isHost && this.S.canSit()) {
         actions.push(h("button", { type: "button", class: "btn btn-ghost btn-sm", onclick: () => this.send({ type: "remove_bot", seat: seat.index }),
           "aria-label": `${t("room.remove_bot")}: ${seat.label}` }, t("room.remove_bot")));
+      }
+      if (isHost && this.S.canSit()) {
+        const menu = personMenu(this.S, this.send, p, seat.index);
+        if (menu) actions.push(menu);
       }
       const action = actions.length ? h("div", { class: "seat-actions" }, actions) : null;
       return h(
@@ -161,6 +198,9 @@ export class Lobby {
 
   renderSpectators() {
     const { room } = this.S;
+    const sig = JSON.stringify([room.spectators, room.host, this.S.isHost(), this.S.myId()]);
+    if (sig === this.spectatorsSig) return;
+    this.spectatorsSig = sig;
     const myId = this.S.myId();
     const list = room.spectators || [];
     if (!list.length) {
@@ -173,7 +213,8 @@ export class Lobby {
           h("span", { class: "seat-name" }, p.name),
           p.id === myId ? h("span", { class: "tag tag-you" }, t("room.you")) : null,
           p.id === room.host ? h("span", { class: "tag tag-host" }, t("room.host")) : null,
-          presence(p)),
+          presence(p),
+          this.S.isHost() ? personMenu(this.S, this.send, p, null) : null),
       ),
     );
   }
@@ -218,6 +259,7 @@ export class Lobby {
   /** Called after a bad_options error: put the form back to what the server holds. */
   resetOptions() {
     if (this.form) this.form.setValues(this.S.room.options, { force: true });
+    if (this.settingsForm && this.S.room.settings) this.settingsForm.setValues(this.S.room.settings, { force: true });
   }
 
   gamePicker(games, current) {

@@ -1,6 +1,7 @@
 // The room page: name prompt (if needed), one WebSocket, the lobby and the game.
 
-import { ActError, CLOSE_UNAUTHORISED, CLOSE_UNKNOWN_ROOM, RoomClient } from "./client.js";
+import { Chat } from "./chat.js";
+import { ActError, CLOSE_FORBIDDEN, CLOSE_UNAUTHORISED, CLOSE_UNKNOWN_ROOM, RoomClient } from "./client.js";
 import { $, api, embedded, toast } from "./dom.js";
 import { GameView } from "./game.js";
 import { t } from "./i18n.js";
@@ -48,6 +49,8 @@ const S = {
 let client = null;
 const lobby = new Lobby(S, send);
 const game = new GameView(S, { act, send });
+const chat = new Chat(S, send);
+let closedReason = null; // {code, message} of the error that came with a refusing close
 
 function send(msg) {
   if (!client || !client.send(msg)) {
@@ -70,7 +73,7 @@ function act(action) {
 
 function render({ stateChanged = false } = {}) {
   const { room } = S;
-  if (!room) return;
+  if (!room || !$("#room-closed").hidden) return;
   const root = $("#room");
   root.dataset.status = room.status;
   if (room.status === "playing") S.lobbyView = false;
@@ -79,6 +82,8 @@ function render({ stateChanged = false } = {}) {
   $("#lobby").hidden = Boolean(inGame);
   $("#game").hidden = !inGame;
   $("#room-heading").textContent = room.title || room.game;
+  const rules = $("#room-rules-link");
+  if (rules) rules.href = `/rules/${encodeURIComponent(room.game)}`;
   const icon = $("#room-game-icon");
   if (icon && !icon.src.endsWith(gameIcon(room.game))) icon.src = gameIcon(room.game);
   $("#room-game-number").textContent = room.game_number ? t("room.game_number", { n: room.game_number }) : "";
@@ -90,6 +95,8 @@ function render({ stateChanged = false } = {}) {
   $("#spectator-text").textContent = t("room.spectating");
   badge.title = t("room.spectating_hint");
 
+  chat.mountIn(inGame ? $("#chat-slot-game") : $("#chat-slot-lobby"));
+  chat.render();
   if (!inGame) lobby.render();
   else game.update({ stateChanged });
 }
@@ -116,12 +123,18 @@ function renderConnection(st) {
 
 // ---- messages --------------------------------------------------------------------------------
 
+/** Server texts are lower-case phrases ("it is Player 2 (O)'s turn"): make them sentences. */
+function sentence(text) {
+  const s = String(text || "").trim();
+  return s ? s.charAt(0).toUpperCase() + s.slice(1) : s;
+}
+
 function errorText(msg) {
   // The engine's reason is the best text for an illegal move; otherwise a translated code.
-  if (msg.code === "illegal" && msg.message) return msg.message;
+  if (msg.code === "illegal" && msg.message) return sentence(msg.message);
   const key = `err.${msg.code}`;
   const translated = t(key);
-  return translated !== key ? translated : msg.message || t("common.error");
+  return translated !== key ? translated : sentence(msg.message) || t("common.error");
 }
 
 function connect() {
@@ -130,6 +143,7 @@ function connect() {
     S.connected = st.status === "online";
     renderConnection(st);
     if (st.status === "closed" && st.closeCode === CLOSE_UNAUTHORISED) showNamePrompt();
+    if (st.status === "closed" && (st.closeCode === CLOSE_FORBIDDEN || st.closeCode === CLOSE_UNKNOWN_ROOM)) showClosed(st.closeCode);
     render();
   });
   client.on("welcome", (msg) => {
@@ -154,12 +168,28 @@ function connect() {
     if (S.room && S.room.status === "lobby") S.room = { ...S.room, status: msg.outcome ? "finished" : "playing" };
     render({ stateChanged: true });
   });
+  client.on("chat", (msg) => chat.add(msg));
   client.on("error", (msg) => {
+    if (msg.code === "kicked" || msg.code === "forbidden" || msg.code === "unknown_room") closedReason = msg;
     if (msg.code === "stale_version") client.send({ type: "sync", version: client.lastVersion ?? undefined });
     if (msg.code === "bad_options") lobby.resetOptions();
     toast(errorText(msg), "error");
   });
   client.connect();
+}
+
+function showClosed(closeCode) {
+  const panel = $("#room-closed");
+  let title = t("closed.forbidden_title");
+  if (closedReason?.code === "kicked") title = t("closed.kicked_title");
+  else if (closeCode === CLOSE_UNKNOWN_ROOM) title = t("closed.gone_title");
+  $("#room-closed-title").textContent = title;
+  $("#room-closed-text").textContent = closedReason?.code === "kicked" ? "" : sentence(closedReason?.message);
+  panel.hidden = false;
+  $("#lobby").hidden = true;
+  $("#game").hidden = true;
+  game.destroy();
+  S.room = null; // nothing more to show
 }
 
 // ---- name prompt -----------------------------------------------------------------------------

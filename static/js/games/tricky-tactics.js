@@ -205,6 +205,11 @@ const locText = (loc) => `${loc[0]}${SYMBOL[loc[1]]}`;
 const keyOf = (pid) => (pid === "automa" ? "a" : String(pid));
 const sameId = (a, b) => a !== null && a !== undefined && String(a) === String(b);
 
+/** Replace a node's children, skipping null / false / undefined (and flattening arrays). */
+function put(node, ...kids) {
+  node.replaceChildren(...kids.flat(Infinity).filter((k) => k !== null && k !== undefined && k !== false).map((k) => (k instanceof Node ? k : String(k))));
+}
+
 function fill(text, params) {
   if (!params) return text;
   return text.replace(/\{(\w+)\}/g, (m, name) => (Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : m));
@@ -470,7 +475,7 @@ export function mount(root, ctx) {
     const status = el("p", { class: ["tk-status", myMove && "is-you"], role: "status" }, statusText());
     const parts = [status, el("div", { class: "tk-chips" }, chips)];
     if (spectator) parts.push(el("p", { class: "tk-spectating muted small" }, tr("spectating")));
-    bar.replaceChildren(...parts);
+    put(bar, ...parts);
     bar.classList.toggle("is-you", myMove);
   }
 
@@ -483,11 +488,12 @@ export function mount(root, ctx) {
       return;
     }
     banner.hidden = false;
-    banner.replaceChildren(
+    put(banner,
       el("span", { class: "tk-banner-text" }, tr("scored_banner", { round: s.round, points: pointsLine(s.points) })),
       el("button", {
         type: "button",
         class: "btn btn-secondary btn-sm tk-banner-btn",
+        dataset: { focus: "banner-btn" },
         onclick: () => {
           scoringPanel.open = true;
           scoringPanel.scrollIntoView({ behavior: reducedMotion() ? "auto" : "smooth", block: "start" });
@@ -507,7 +513,7 @@ export function mount(root, ctx) {
       if (view.phase !== "over" && sameId(view.leader, p.id)) tags.push(el("span", { class: "tk-tag tk-tag-lead" }, tr("leads")));
       return el(
         "li",
-        { class: ["tk-player", `tk-pl-${keyOf(p.id)}`, turn && "is-turn", sameId(p.id, mySeat) && "is-me"], dataset: { player: String(p.id) } },
+        { class: ["tk-player", `tk-p-${keyOf(p.id)}`, turn && "is-turn", sameId(p.id, mySeat) && "is-me"], dataset: { player: String(p.id) } },
         el("span", { class: "tk-player-cube" }, cube(p.id, "tk-cube-lg")),
         el("span", { class: "tk-player-main" },
           el("span", { class: "tk-player-name" }, turn ? el("span", { class: "tk-turn-dot", "aria-hidden": "true" }, "▶") : null, whoOf(p.id), ...tags),
@@ -519,7 +525,7 @@ export function mount(root, ctx) {
         el("span", { class: ["tk-player-score", bumped && "tk-bump"], "aria-label": tr("score_label", { n: p.score }) }, String(p.score)),
       );
     });
-    players.replaceChildren(...items);
+    put(players, ...items);
   }
 
   // ---- the table (trick by seat) -------------------------------------------------------------
@@ -594,10 +600,10 @@ export function mount(root, ctx) {
       centre.append(el("div", { class: ["tk-won", shown.faded && "is-faded"] }, line));
     }
     const lastLine = drawLastTrickLine(shown);
-    table.replaceChildren(
+    put(table,
       el("h3", { class: "visually-hidden", id: `${uid}-table-title` }, tr("trick_n", { n: trickNumber(), total: view.tricks_per_round })),
       el("div", { class: `tk-felt tk-n${playerIds().length}` }, ...slots, centre),
-      lastLine,
+      ...(lastLine ? [lastLine] : []),
     );
   }
 
@@ -611,7 +617,8 @@ export function mount(root, ctx) {
   /** The previous finished trick in small, when the table already shows a newer one. */
   function drawLastTrickLine(shown) {
     const t = view.last_trick;
-    if (!t || (shown.complete && !hold && !(view.trick || []).length) || hold) return null;
+    if (!t || shown === null || hold) return null;
+    if (!(view.trick || []).length && view.phase === "play") return null; // the table shows it already
     const win = t.cards.find((c) => sameId(c.player, t.winner));
     return el("div", { class: "tk-lasttrick" },
       el("span", { class: "tk-lasttrick-title" }, tr("last_trick")),
@@ -658,10 +665,10 @@ export function mount(root, ctx) {
         el("span", { class: "tk-reason-text" }, action.reason)));
     }
     if (!lines.length) lines.push(el("li", { class: "tk-reason muted" }, tr("automa_waiting")));
-    automaPanel.replaceChildren(
+    put(automaPanel,
       el("h3", { class: "tk-h tk-automa-title", id: `${uid}-automa-title` }, cube("automa"), el("span", {}, tr("automa_title")), el("span", { class: "tk-automa-score" }, tr("pts", { n: p?.score ?? 0 }))),
       el("div", { class: "tk-automa-cards" }, stack, rowEl),
-      el("ul", { class: "tk-speech", "aria-live": "polite" }, lines),
+      el("ul", { class: "tk-speech" }, lines),
     );
     flipCards = new Set();
   }
@@ -708,7 +715,7 @@ export function mount(root, ctx) {
           }, el("span", { class: "tk-hand-inner" }, cardFace(c)));
         })));
     }
-    handPanel.replaceChildren(
+    put(handPanel,
       el("div", { class: "tk-hand-head" },
         el("h3", { class: "tk-h", id: `${uid}-hand-title` }, tr("hand_title"), el("span", { class: "tk-count" }, tr("hand_count", { n: hand.length }))),
         el("p", { class: ["tk-hand-hint", myTurn && "is-you"] }, hint)),
@@ -784,7 +791,7 @@ export function mount(root, ctx) {
       loc ? el("span", { class: "tk-target-value" }, tr("pts", { n: loc.value })) : null);
     });
     actionPanel.hidden = false;
-    actionPanel.replaceChildren(
+    put(actionPanel,
       el("h3", { class: "tk-h", id: `${uid}-action-title` }, suitIcon(suit), tr("action_title", { suit: suitName(suit) })),
       el("p", { class: "tk-action-hint" }, tr("action_hint", { suit: SYMBOL[suit] })),
       el("div", { class: "tk-modes", role: "radiogroup", "aria-label": tr("action_title", { suit: suitName(suit) }) },
@@ -854,8 +861,8 @@ export function mount(root, ctx) {
         return el("li", {
           class: ["tk-loc", ctl !== null && ctl !== undefined && `tk-ctl-${keyOf(ctl)}`, tied && "is-tied", lost && "tk-loc-hit", (canAdd || [...removeMap.keys()].some((k) => k.startsWith(`${loc.id}|`))) && "is-target"],
           dataset: { loc: loc.id },
-          "aria-label": label,
         },
+        el("span", { class: "visually-hidden" }, label),
         el("span", { class: `tk-face ${RED.has(area.suit) ? "tk-red" : "tk-black"}`, "aria-hidden": "true" },
           el("span", { class: "tk-face-rank" }, loc.rank), suitIcon(area.suit, "tk-face-suit"), el("span", { class: "tk-face-value" }, String(loc.value))),
         el("span", { class: "tk-loc-cubes", "aria-hidden": removeMap.size ? null : "true" }, groups.length ? groups : el("span", { class: "tk-loc-none" }, "·")),
@@ -883,7 +890,7 @@ export function mount(root, ctx) {
     });
     const legend = [tr("map_legend", { k: view.values?.K ?? 3, q: view.values?.Q ?? 2, j: view.values?.J ?? 1 })];
     if (view.area_bonus) legend.push(tr("map_bonus", { n: view.area_bonus }));
-    mapPanel.replaceChildren(
+    put(mapPanel,
       el("div", { class: "tk-map-head" },
         el("h3", { class: "tk-h", id: `${uid}-map-title` }, tr("map_title")),
         el("p", { class: "tk-map-legend muted small" }, legend.join(" · ")),
@@ -925,8 +932,8 @@ export function mount(root, ctx) {
       el("tbody", {}, ids.map((pid, i) =>
         el("tr", {}, el("th", { scope: "row" }, el("span", { class: "tk-sc-to" }, cube(pid), whoOf(pid))), el("td", {}, `+${s.points?.[i] ?? 0}`), el("td", {}, String(s.controlled?.[i] ?? 0)), el("td", {}, el("strong", {}, String(s.totals?.[i] ?? 0)))))));
     scoringPanel.hidden = false;
-    scoringPanel.replaceChildren(
-      el("summary", { class: "tk-scoring-summary" }, el("span", { class: "tk-h" }, tr("scoring_title", { round: s.round })), el("span", { class: "muted small" }, pointsLine(s.points))),
+    put(scoringPanel,
+      el("summary", { class: "tk-scoring-summary", dataset: { focus: "scoring-summary" } }, el("span", { class: "tk-h" }, tr("scoring_title", { round: s.round })), el("span", { class: "muted small" }, pointsLine(s.points))),
       el("div", { class: "tk-score-areas" }, areas),
       totals,
     );
@@ -938,7 +945,7 @@ export function mount(root, ctx) {
     }
     const rp = view.round_points || [];
     if (rp.length > 0) {
-      byRound.replaceChildren(
+      put(byRound,
         el("table", { class: "tk-byround-table" },
           el("caption", {}, tr("by_round")),
           el("thead", {}, el("tr", {}, el("th", { scope: "col" }, tr("scoring_player")), rp.map((_, r) => el("th", { scope: "col" }, tr("round_short", { n: r + 1 }))), el("th", { scope: "col" }, tr("scoring_total")))),
@@ -972,7 +979,7 @@ export function mount(root, ctx) {
       return "";
     };
     finalPanel.hidden = false;
-    finalPanel.replaceChildren(
+    put(finalPanel,
       el("p", { class: "tk-final-kicker" }, tr("final_title")),
       el("h3", { class: "tk-final-title", id: `${uid}-final-title` }, headline),
       lastMsg?.outcome?.summary ? el("p", { class: "tk-final-summary" }, lastMsg.outcome.summary) : null,
@@ -994,11 +1001,18 @@ export function mount(root, ctx) {
   // ---- feed and summary ----------------------------------------------------------------------
   function drawFeed() {
     if (!feed.length) {
-      feedList.replaceChildren(el("li", { class: "muted tk-feed-empty" }, tr("feed_empty")));
+      if (!feedList.querySelector(".tk-feed-empty")) put(feedList, el("li", { class: "muted tk-feed-empty" }, tr("feed_empty")));
       return;
     }
-    feedList.replaceChildren(...feed.map((f) => el("li", { class: [`tk-ev-${f.kind}`, f.automa && "is-automa", f.fresh && !reducedMotion() && "is-fresh"] }, f.text)));
-    for (const f of feed) f.fresh = false;
+    feedList.querySelector(".tk-feed-empty")?.remove();
+    // Prepend only what is new (newest first), so screen readers announce just the additions.
+    const fresh = feed.filter((f) => f.fresh).reverse();
+    for (const f of fresh) {
+      feedList.prepend(el("li", { class: [`tk-ev-${f.kind}`, f.automa && "is-automa", !reducedMotion() && "is-fresh"] }, f.text));
+      f.fresh = false;
+    }
+    while (feedList.children.length > FEED_MAX) feedList.lastElementChild.remove();
+    for (const li of [...feedList.children].slice(fresh.length)) li.classList.remove("is-fresh");
   }
 
   function drawSummary() {
@@ -1074,7 +1088,8 @@ export function mount(root, ctx) {
       absorbEvents(events);
       // A trick that finished in this update but is already off the table: keep it visible a moment.
       const done = events.find((e) => e.kind === "trick");
-      if (done && !firstUpdate && (view.trick || []).length + (view.phase === "action" ? 1 : 0) > 0 && view.phase !== "action") {
+      const tableShowsIt = view.phase === "action" || ((view.trick || []).length === 0 && view.last_trick);
+      if (done && !firstUpdate && !tableShowsIt && view.phase !== "over") {
         const action = events.find((e) => e.kind === "action") || null;
         hold = { cards: done.cards, leader: done.cards[0]?.player, led: done.led, winner: done.winner, card: done.card, action, number: done.number };
         clearTimeout(holdTimer);
@@ -1082,8 +1097,6 @@ export function mount(root, ctx) {
           hold = null;
           render();
         }, TRICK_HOLD_MS);
-      } else if (done || (view.trick || []).length === 0) {
-        // the finished trick is what the table shows anyway
       }
       if (view.phase === "over") {
         hold = null;

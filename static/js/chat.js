@@ -1,0 +1,68 @@
+// Room chat (and team chat in team games). Messages are plain text, always inserted as text, never markup.
+
+import { h } from "./dom.js";
+import { language, t } from "./i18n.js";
+
+const MAX_LENGTH = 300;
+const KEEP = 100;
+
+export class Chat {
+  constructor(S, send) {
+    this.S = S;
+    this.send = send;
+    this.seen = new Set();
+    this.list = h("ol", { class: "chat-list", role: "log", "aria-label": t("chat.title") },
+      h("li", { class: "chat-empty muted small" }, t("chat.empty")));
+    this.input = h("input", { type: "text", maxlength: MAX_LENGTH, autocomplete: "off", placeholder: t("chat.placeholder"), "aria-label": t("chat.placeholder"), enterkeyhint: "send" });
+    this.scope = h("select", { class: "chat-scope", "aria-label": t("chat.scope"), hidden: true },
+      h("option", { value: "all" }, t("chat.everyone")),
+      h("option", { value: "team" }, t("chat.team")));
+    this.form = h("form", { class: "chat-form", onsubmit: (e) => this.submit(e) },
+      this.scope, this.input,
+      h("button", { type: "submit", class: "btn btn-secondary btn-sm" }, t("chat.send")));
+    this.el = h("section", { class: "panel chat-panel", "aria-labelledby": "chat-title" },
+      h("h2", { class: "panel-title", id: "chat-title" }, t("chat.title")),
+      this.list, this.form);
+  }
+
+  /** Put the panel where it belongs (lobby or game) without losing what was typed. */
+  mountIn(slot) {
+    if (slot && this.el.parentElement !== slot) slot.append(this.el);
+  }
+
+  submit(event) {
+    event.preventDefault();
+    const text = this.input.value.replace(/\s+/g, " ").trim();
+    if (!text) return;
+    const msg = { type: "chat", text: text.slice(0, MAX_LENGTH) };
+    if (!this.scope.hidden && this.scope.value === "team") msg.team = true;
+    if (this.send(msg)) this.input.value = "";
+  }
+
+  /** Show the Everyone/Team choice only to a seated player in a team game. */
+  render() {
+    const seat = this.S.mySeat();
+    const team = seat !== null ? this.S.room?.seats?.[seat]?.team : null;
+    this.scope.hidden = team === null || team === undefined;
+  }
+
+  add(msg) {
+    const key = `${msg.from?.id}|${msg.at}|${msg.text}`;
+    if (this.seen.has(key)) return; // history is replayed on every (re)connect
+    this.seen.add(key);
+    this.list.querySelector(".chat-empty")?.remove();
+    const mine = msg.from?.id === this.S.myId();
+    const time = typeof msg.at === "number"
+      ? new Intl.DateTimeFormat(language(), { hour: "2-digit", minute: "2-digit" }).format(new Date(msg.at))
+      : "";
+    const item = h("li", { class: ["chat-msg", mine && "chat-mine", msg.team !== null && msg.team !== undefined && "chat-team"] },
+      h("span", { class: "chat-meta" },
+        h("strong", { class: "chat-from" }, msg.from?.name ?? "?"),
+        msg.team !== null && msg.team !== undefined ? h("span", { class: "tag" }, t("chat.team_tag")) : null,
+        time ? h("time", { class: "chat-time", datetime: new Date(msg.at).toISOString() }, time) : null),
+      h("span", { class: "chat-text" }, String(msg.text ?? "")));
+    this.list.append(item);
+    while (this.list.children.length > KEEP) this.list.firstElementChild.remove();
+    this.list.scrollTop = this.list.scrollHeight;
+  }
+}

@@ -1,0 +1,793 @@
+// Tic Tac Match renderer (view and actions: docs/games/tic-tac-match.md; contract: docs/protocol.md
+// "Browser renderers").
+//
+// A card table: the 3×3 grid (top card of each stack, its height), the draw and discard piles, every seat with
+// its ID card and hand size, the viewer's own hand of four. Colours are never the only cue: every Symbol card
+// carries its colour's letter and pattern (blue stripes, green dots, red checks, yellow bands). The renderer
+// decides no rule: a Symbol card offers exactly the cells the view lists for it, Wipe-Out exactly its targets.
+// Keyboard: arrows move in the hand and on the grid, Enter/Space selects a card or plays on a cell, Escape
+// cancels.
+
+const CSS_HREF = "/static/css/games/tic-tac-match.css";
+const SVG_NS = "http://www.w3.org/2000/svg";
+const COLOURS = {
+  blue: { letter: "B", pattern: "stripes" },
+  green: { letter: "G", pattern: "dots" },
+  red: { letter: "R", pattern: "checks" },
+  yellow: { letter: "Y", pattern: "bands" },
+};
+const CELL_NAMES = [
+  ["top-left", "top", "top-right"],
+  ["left", "centre", "right"],
+  ["bottom-left", "bottom", "bottom-right"],
+];
+
+const EN = {
+  board: "Tic Tac Match grid",
+  your_turn: "Your turn",
+  your_turn_hint: "choose a card from your hand",
+  pick_cell: "Now choose a highlighted cell for your {card} — {n} legal",
+  pick_cell_none: "Your {card} fits on no cell right now",
+  waiting_for: "Waiting for {name}",
+  double_you: "Double Play: {n} more play(s) — a Symbol card or a Flip",
+  double_fallback: "Double Play: no Symbol or Flip play is left — discard a Wipe-Out or Double Play, or forfeit the play",
+  double_other: "{name} is making a Double Play ({n} left)",
+  over: "Game over",
+  spectating: "You are watching",
+  you_are: "You are {sym}",
+  your_id: "Your ID",
+  their_id: "Their ID",
+  id_of: "ID card of {name}: {sym}",
+  draw_pile: "Draw pile",
+  discard_pile: "Discard",
+  cards_n: "{n} cards",
+  empty_pile: "empty",
+  hand: "Your hand",
+  cell_empty: "empty",
+  cell: "{where} cell",
+  high: "{n} high",
+  legal: "you can play here",
+  winning: "winning line",
+  play_flip: "Play Flip — every ID flips",
+  play_double: "Play Double Play — two plays follow",
+  wipe_label: "Wipe out whom?",
+  wipe_target: "Wipe out {name}",
+  partner: "partner",
+  opponent: "opponent",
+  discard_as_play: "Discard it as the second play",
+  forfeit: "Forfeit the second play",
+  cancel: "Cancel",
+  flip_hint: "Flip: you become {sym}, the other side {other}.",
+  wipe_hint: "Wipe-Out: they discard their hand, draw 4 and play next.",
+  double_hint: "Double Play: then two Symbol or Flip plays, a line checked after each.",
+  not_now: "not playable now",
+  match_of: "Match {n}",
+  first_to: "first to {n}",
+  dealer: "dealer",
+  to_play: "to play",
+  won_by: "{side} won match {n}: three {colour} {sym} in a row — their ID showed {sym}",
+  winner_banner: "{side} win{s}: three {colour} {sym} in a row, and {side_id} showed {sym}",
+  ev_flip: "{name} played Flip — every ID card flips ({side} is now {sym})",
+  ev_wipe: "{name} wiped out {target}: {target} draws a new hand and plays next",
+  ev_double: "{name} played Double Play: two more plays follow",
+  ev_play: "{name} played {card} on the {where} cell",
+  ev_discard: "{name} discarded {card} as the second play",
+  ev_forfeit: "{name} forfeited the second play",
+  ev_forfeit_auto: "{name} had no second play: forfeited",
+  ev_reshuffle: "Draw pile rebuilt: {a} discards and {b} covered cards shuffled (top cards stay)",
+  ev_stuck: "{name} was stuck: new hand dealt (redraw {n})",
+  ev_pass: "{name} stayed stuck after 10 redraws: the turn passes",
+  ev_start: "Match {n} dealt by {name}: {card} turned up in the centre",
+  matches: "Matches",
+  summary: "Match {m}. {ids}. Score {score}. {turn} Draw pile {d}, discard {x}.",
+  sides_ids: "{side}: {sym}",
+  hand_sizes: "{name}: {n} cards",
+  legend: "Card colours: B blue (stripes) · G green (dots) · R red (checks) · Y yellow (bands)",
+  flip: "Flip",
+  wipeout: "Wipe-Out",
+  double: "Double Play",
+  card_sym: "{colour} {sym}",
+  you: "you",
+  team: "Team {x}",
+};
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else if (v === true) node.setAttribute(k, "");
+    else node.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c instanceof Node ? c : String(c));
+  return node;
+}
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined && v !== false) node.setAttribute(k, String(v));
+  for (const c of children.flat()) if (c) node.append(c);
+  return node;
+}
+
+function ensureCss() {
+  if (document.querySelector(`link[href="${CSS_HREF}"]`)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const link = el("link", { rel: "stylesheet", href: CSS_HREF });
+    link.addEventListener("load", () => resolve());
+    link.addEventListener("error", () => resolve());
+    document.head.append(link);
+    setTimeout(resolve, 1500);
+  });
+}
+
+const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
+
+/** The big X or O of a card, in a 100×140 box. */
+function symbolSvg(sym, cls = "ttm-sym-svg") {
+  const box = svg("svg", { viewBox: "0 0 100 140", class: cls, "aria-hidden": "true", focusable: "false" });
+  if (sym === "O") box.append(svg("circle", { class: "ttm-mark", cx: 50, cy: 70, r: 27 }));
+  else box.append(svg("path", { class: "ttm-mark", d: "M26 46L74 94M74 46L26 94" }));
+  return box;
+}
+
+function iconSvg(kind) {
+  const box = svg("svg", { viewBox: "0 0 100 140", class: "ttm-sym-svg", "aria-hidden": "true", focusable: "false" });
+  if (kind === "flip") {
+    box.append(
+      svg("path", { class: "ttm-icon", d: "M28 62a24 24 0 0 1 42-12" }),
+      svg("path", { class: "ttm-icon-fill", d: "M74 36l2 20-19-4z" }),
+      svg("path", { class: "ttm-icon", d: "M72 78a24 24 0 0 1-42 12" }),
+      svg("path", { class: "ttm-icon-fill", d: "M26 104l-2-20 19 4z" }),
+    );
+  } else if (kind === "wipeout") {
+    box.append(
+      svg("path", { class: "ttm-icon", d: "M30 96l40-40" }),
+      svg("path", { class: "ttm-icon-fill", d: "M22 92l18 18 14-14-18-18z" }),
+      svg("path", { class: "ttm-icon ttm-icon-thin", d: "M58 98h20M52 108h26M64 88h14" }),
+    );
+  } else if (kind === "double") {
+    box.append(
+      svg("rect", { class: "ttm-icon ttm-icon-thin", x: 22, y: 44, width: 34, height: 48, rx: 6 }),
+      svg("rect", { class: "ttm-icon-card", x: 42, y: 52, width: 34, height: 48, rx: 6 }),
+      svg("text", { class: "ttm-icon-text", x: 59, y: 86, "text-anchor": "middle" }, document.createTextNode("×2")),
+    );
+  }
+  return box;
+}
+
+function otherSym(sym) {
+  return sym === "X" ? "O" : "X";
+}
+
+export function mount(root, ctx) {
+  const uid = `ttm${Math.random().toString(36).slice(2, 8)}`;
+  const mySeat = ctx.seat === undefined ? null : ctx.seat;
+  const tr = (key, params) => {
+    const full = `tic-tac-match.${key}`;
+    let text = typeof ctx.t === "function" ? ctx.t(full, params) : full;
+    if (!text || text === full) {
+      text = EN[key] ?? key;
+      if (params) text = text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+    }
+    return text;
+  };
+
+  let view = null;
+  let lastMsg = null;
+  let selected = null; // card id selected in the hand
+  let pending = false;
+  let focusCell = [1, 1];
+  let handIds = [];
+  let flipping = false; // a Flip was just played: the ID cards turn over
+  let newsTimer = 0;
+  const badges = new Map(); // seat -> Set of badge elements given to the room page
+
+  // ---- static structure ----------------------------------------------------------------------
+  const status = el("p", { class: "ttm-status", id: `${uid}-status`, "aria-live": "polite" });
+  const idsBox = el("div", { class: "ttm-ids" });
+  const seriesBox = el("div", { class: "ttm-series" });
+  const topbar = el("div", { class: "ttm-topbar" }, el("div", { class: "ttm-topbar-main" }, status, seriesBox), idsBox);
+  const news = el("p", { class: "ttm-news", role: "status", "aria-live": "polite" });
+  const seatsBox = el("ul", { class: "ttm-seats", "aria-label": "Players" });
+
+  const grid = el("div", { class: "ttm-grid", role: "grid", "aria-labelledby": `${uid}-label`, "aria-describedby": `${uid}-summary` });
+  const cells = [];
+  for (let r = 0; r < 3; r += 1) {
+    const row = el("div", { class: "ttm-row", role: "row" });
+    const rowCells = [];
+    for (let c = 0; c < 3; c += 1) {
+      const cell = el("div", { class: "ttm-cell", role: "gridcell", tabindex: r === 1 && c === 1 ? "0" : "-1", "data-r": r, "data-c": c });
+      row.append(cell);
+      rowCells.push({ node: cell, sig: "" });
+    }
+    grid.append(row);
+    cells.push(rowCells);
+  }
+  const drawPile = el("div", { class: "ttm-pile ttm-pile-draw" });
+  const discardPile = el("div", { class: "ttm-pile ttm-pile-discard" });
+  const piles = el("div", { class: "ttm-piles" }, drawPile, discardPile);
+  const tableArea = el("div", { class: "ttm-table" }, el("div", { class: "ttm-grid-wrap" }, grid), piles);
+
+  const handBox = el("div", { class: "ttm-hand", role: "toolbar", "aria-label": tr("hand"), "aria-orientation": "horizontal" });
+  const actionBox = el("div", { class: "ttm-actions", "aria-live": "polite" });
+  const handArea = el("section", { class: "ttm-hand-area", "aria-label": tr("hand") }, el("h3", { class: "ttm-hand-title" }, tr("hand")), handBox, actionBox);
+  const matchesBox = el("section", { class: "ttm-matches", hidden: true });
+  const label = el("h2", { class: "visually-hidden", id: `${uid}-label` }, tr("board"));
+  const summary = el("p", { class: "visually-hidden", id: `${uid}-summary` });
+  const legend = el("p", { class: "ttm-legend muted small" }, tr("legend"));
+  const container = el("div", { class: "ttm", hidden: true }, label, topbar, news, seatsBox, tableArea, handArea, matchesBox, summary, legend);
+  root.append(container);
+  ensureCss().then(() => {
+    container.hidden = false;
+  });
+
+  // ---- helpers -------------------------------------------------------------------------------
+  const nameOf = (seat) => {
+    const s = ctx.room?.seats?.[seat];
+    return s?.player?.name || s?.label || `Player ${seat + 1}`;
+  };
+  const sideOf = (seat) => seat % 2;
+  const sideName = (side) => {
+    if (!view) return "";
+    if (view.players === 4) {
+      const [a, b] = view.sides[side].seats;
+      return `${tr("team", { x: "AB"[side] })} (${nameOf(a)} & ${nameOf(b)})`;
+    }
+    return nameOf(view.sides[side].seats[0]);
+  };
+  const colourName = (colour) => colour;
+  const cardName = (card) => {
+    if (!card) return "";
+    if (card.kind === "symbol") return tr("card_sym", { colour: colourName(card.colour), sym: card.symbol });
+    return tr(card.kind);
+  };
+  const cellName = (r, c) => CELL_NAMES[r][c];
+  const isMyTurn = () =>
+    Boolean(view && mySeat !== null && !view.over && view.turn === mySeat && lastMsg && !lastMsg.outcome && (lastMsg.to_act || []).includes(mySeat));
+  const myHand = () => (Array.isArray(view?.hand) ? view.hand : []);
+  const selectedCard = () => myHand().find((c) => c.id === selected) || null;
+  const selectable = (card) => isMyTurn() && !pending && (card.playable || card.discardable);
+  const legalCellsOf = (card) => (card && card.kind === "symbol" && isMyTurn() && !pending ? card.cells || [] : []);
+  const legalAt = (r, c) => legalCellsOf(selectedCard()).some(([rr, cc]) => rr === r && cc === c);
+  const winningCells = () => {
+    const set = new Set();
+    for (const line of view?.winning_lines || []) for (const [r, c] of line) set.add(`${r},${c}`);
+    if (!set.size && view?.winning_line) for (const [r, c] of view.winning_line) set.add(`${r},${c}`);
+    return set;
+  };
+
+  /** A face-up card element. */
+  function cardEl(card, extra = "") {
+    if (!card) return el("div", { class: `ttm-card ttm-back ${extra}` }, el("span", { class: "ttm-back-logo", "aria-hidden": "true" }, "TTM"));
+    if (card.kind === "symbol") {
+      const info = COLOURS[card.colour] || { letter: "?", pattern: "" };
+      return el(
+        "div",
+        { class: `ttm-card ttm-symbol ttm-${card.colour} ttm-pat-${info.pattern} ${extra}`, "data-card": card.id ?? "" },
+        el("span", { class: "ttm-corner ttm-corner-tl", "aria-hidden": "true" }, el("b", {}, card.symbol), el("i", {}, info.letter)),
+        symbolSvg(card.symbol),
+        el("span", { class: "ttm-corner ttm-corner-br", "aria-hidden": "true" }, el("b", {}, card.symbol), el("i", {}, info.letter)),
+      );
+    }
+    return el(
+      "div",
+      { class: `ttm-card ttm-action ttm-${card.kind} ${extra}`, "data-card": card.id ?? "" },
+      iconSvg(card.kind),
+      el("span", { class: "ttm-action-name", "aria-hidden": "true" }, tr(card.kind)),
+    );
+  }
+
+  /** An ID card (purple, double-sided) showing ``sym``. */
+  function idCard(sym, extra = "") {
+    return el("span", { class: `ttm-id ${extra}`, "data-sym": sym }, symbolSvg(sym, "ttm-id-svg"));
+  }
+
+  // ---- drawing -------------------------------------------------------------------------------
+  function drawTopbar() {
+    let text;
+    const dbl = view.double;
+    if (view.over || lastMsg?.outcome) text = tr("over");
+    else if (isMyTurn()) {
+      if (dbl && dbl.fallback) text = tr("double_fallback");
+      else if (dbl) text = tr("double_you", { n: dbl.plays_left });
+      else if (selectedCard()?.kind === "symbol") {
+        const n = legalCellsOf(selectedCard()).length;
+        text = n ? tr("pick_cell", { card: cardName(selectedCard()), n }) : tr("pick_cell_none", { card: cardName(selectedCard()) });
+      } else text = `${tr("your_turn")} — ${tr("your_turn_hint")}`;
+    } else if (view.turn !== null && view.turn !== undefined) {
+      text = dbl ? tr("double_other", { name: nameOf(view.turn), n: dbl.plays_left }) : tr("waiting_for", { name: nameOf(view.turn) });
+    } else text = "";
+    if (mySeat === null && !view.over) text = `${tr("spectating")} · ${text}`;
+    status.textContent = text;
+    status.classList.toggle("is-you", isMyTurn());
+    status.classList.toggle("is-double", Boolean(dbl));
+
+    // series
+    const parts = [el("span", { class: "ttm-match-no" }, tr("match_of", { n: view.match }))];
+    if (view.series > 1) parts.push(el("span", { class: "muted" }, ` · ${tr("first_to", { n: view.series })}`));
+    const score = el("span", { class: "ttm-score", "aria-label": `${sideName(0)} ${view.sides[0].wins}, ${sideName(1)} ${view.sides[1].wins}` },
+      el("span", { class: "ttm-score-side" }, view.players === 4 ? "A" : nameOf(0)),
+      el("b", {}, `${view.sides[0].wins} – ${view.sides[1].wins}`),
+      el("span", { class: "ttm-score-side" }, view.players === 4 ? "B" : nameOf(1)));
+    seriesBox.replaceChildren(...parts, score);
+
+    // ID cards: mine (or side A's for spectators) and the other side's
+    const mine = view.your_side ?? 0;
+    const anim = flipping && !reducedMotion() ? "is-flipping" : "";
+    const idBlock = (side, labelText) => {
+      const sym = view.sides[side].symbol;
+      return el("div", { class: `ttm-id-block ttm-side-${side}`, "aria-label": `${labelText}: ${sideName(side)} ${sym}`, role: "group" },
+        idCard(sym, anim),
+        el("span", { class: "ttm-id-text" }, el("span", { class: "ttm-id-label" }, labelText), el("span", { class: "ttm-id-name" }, sideName(side))));
+    };
+    idsBox.replaceChildren(
+      idBlock(mine, mySeat === null ? (view.players === 4 ? tr("team", { x: "A" }) : nameOf(0)) : tr("your_id")),
+      el("span", { class: "ttm-vs", "aria-hidden": "true" }, "vs"),
+      idBlock(1 - mine, mySeat === null ? (view.players === 4 ? tr("team", { x: "B" }) : nameOf(1)) : tr("their_id")),
+    );
+  }
+
+  function drawSeats(wipedTarget) {
+    const n = view.players;
+    const items = [];
+    for (let seat = 0; seat < n; seat += 1) {
+      const turn = !view.over && view.turn === seat;
+      const side = sideOf(seat);
+      const size = view.hand_sizes?.[seat] ?? 0;
+      const backs = el("span", { class: "ttm-mini-backs", "aria-hidden": "true" }, ...Array.from({ length: Math.min(size, 6) }, () => el("span", { class: "ttm-mini-back" })));
+      const rel = mySeat === null ? "" : seat === mySeat ? tr("you") : side === sideOf(mySeat) ? tr("partner") : tr("opponent");
+      items.push(el("li", {
+        class: `ttm-seat ttm-side-${side}${turn ? " is-turn" : ""}${seat === mySeat ? " is-me" : ""}${seat === wipedTarget && !reducedMotion() ? " is-wiped" : ""}`,
+        "data-seat": seat,
+        "aria-label": `${nameOf(seat)}${rel ? ` (${rel})` : ""}, ID ${view.ids[seat]}, ${tr("cards_n", { n: size })}${turn ? `, ${tr("to_play")}` : ""}${view.dealer === seat ? `, ${tr("dealer")}` : ""}`,
+      },
+      el("span", { class: "ttm-seat-turn", "aria-hidden": "true" }, turn ? "▶" : ""),
+      idCard(view.ids[seat], `ttm-id-mini${flipping && !reducedMotion() ? " is-flipping" : ""}`),
+      el("span", { class: "ttm-seat-text", "aria-hidden": "true" },
+        el("span", { class: "ttm-seat-name" }, nameOf(seat)),
+        el("span", { class: "ttm-seat-sub" }, [view.players === 4 ? tr("team", { x: "AB"[side] }) : "", rel, view.dealer === seat ? tr("dealer") : ""].filter(Boolean).join(" · "))),
+      backs,
+      el("span", { class: "ttm-seat-count", "aria-hidden": "true" }, String(size))));
+    }
+    seatsBox.replaceChildren(...items);
+  }
+
+  function drawGrid(dropCells) {
+    const win = winningCells();
+    const sel = selectedCard();
+    const canPick = sel && sel.kind === "symbol" && isMyTurn() && !pending;
+    for (let r = 0; r < 3; r += 1) {
+      for (let c = 0; c < 3; c += 1) {
+        const obj = cells[r][c];
+        const cell = view.grid[r][c];
+        const key = `${r},${c}`;
+        const legal = canPick && legalAt(r, c);
+        const sig = `${cell.top ? cell.top.id : "-"}|${cell.height}`;
+        if (sig !== obj.sig || dropCells.has(key)) {
+          obj.sig = sig;
+          const parts = [];
+          if (!cell.top) parts.push(el("div", { class: "ttm-slot", "aria-hidden": "true" }));
+          else {
+            const under = Math.min(cell.height - 1, 3);
+            const stack = el("div", { class: "ttm-stack", "aria-hidden": "true", style: `--under:${under}` });
+            for (let i = under; i >= 1; i -= 1) stack.append(el("div", { class: "ttm-card ttm-under", style: `--i:${i}` }));
+            stack.append(cardEl(cell.top, `ttm-top${dropCells.has(key) && !reducedMotion() ? " is-dropping" : ""}`));
+            parts.push(stack);
+            if (cell.height > 1) parts.push(el("span", { class: "ttm-height", "aria-hidden": "true", title: tr("high", { n: cell.height }) }, `×${cell.height}`));
+          }
+          parts.push(el("div", { class: "ttm-ghost", "aria-hidden": "true" }));
+          obj.node.replaceChildren(...parts);
+        }
+        const ghost = obj.node.querySelector(".ttm-ghost");
+        const ghostSig = legal ? String(sel.id) : "";
+        if (ghost.dataset.sig !== ghostSig) {
+          ghost.dataset.sig = ghostSig;
+          ghost.replaceChildren(...(legal ? [cardEl(sel, "ttm-ghost-card")] : []));
+        }
+        obj.node.classList.toggle("is-legal", Boolean(legal));
+        obj.node.classList.toggle("is-win", win.has(key));
+        obj.node.classList.toggle("is-picking", Boolean(canPick));
+        obj.node.setAttribute("aria-disabled", legal ? "false" : "true");
+        const bits = [tr("cell", { where: cellName(r, c) })];
+        bits.push(cell.top ? cardName(cell.top) : tr("cell_empty"));
+        if (cell.height > 1) bits.push(tr("high", { n: cell.height }));
+        if (legal) bits.push(tr("legal"));
+        if (win.has(key)) bits.push(tr("winning"));
+        obj.node.setAttribute("aria-label", bits.join(", "));
+        obj.node.setAttribute("tabindex", r === focusCell[0] && c === focusCell[1] ? "0" : "-1");
+      }
+    }
+    grid.classList.toggle("is-picking", Boolean(canPick));
+    grid.classList.toggle("is-over", Boolean(view.over));
+    grid.setAttribute("aria-busy", pending ? "true" : "false");
+  }
+
+  function drawPiles(pulse) {
+    const backs = el("div", { class: "ttm-pile-stack", "aria-hidden": "true" },
+      ...(view.draw_count > 0 ? Array.from({ length: Math.min(3, view.draw_count) }, (_, i) => cardEl(null, `ttm-pile-card${i ? " ttm-pile-under" : ""}`)) : [el("div", { class: "ttm-slot" })]));
+    drawPile.replaceChildren(backs, el("span", { class: "ttm-pile-label" }, el("b", {}, String(view.draw_count)), ` ${tr("draw_pile")}`));
+    drawPile.setAttribute("aria-label", `${tr("draw_pile")}: ${tr("cards_n", { n: view.draw_count })}`);
+    drawPile.setAttribute("role", "img");
+    drawPile.classList.toggle("is-pulsing", Boolean(pulse) && !reducedMotion());
+    const top = view.discard_top;
+    discardPile.replaceChildren(
+      el("div", { class: "ttm-pile-stack", "aria-hidden": "true" }, top ? cardEl(top, "ttm-pile-card") : el("div", { class: "ttm-slot" })),
+      el("span", { class: "ttm-pile-label" }, el("b", {}, String(view.discard_count)), ` ${tr("discard_pile")}`));
+    discardPile.setAttribute("role", "img");
+    discardPile.setAttribute("aria-label", `${tr("discard_pile")}: ${tr("cards_n", { n: view.discard_count })}${top ? `, ${cardName(top)}` : `, ${tr("empty_pile")}`}`);
+  }
+
+  function cardLabel(card) {
+    const bits = [cardName(card)];
+    if (card.kind === "symbol" && COLOURS[card.colour]) bits[0] += ` (${COLOURS[card.colour].letter}, ${COLOURS[card.colour].pattern})`;
+    if (isMyTurn()) {
+      if (card.kind === "symbol") bits.push(card.cells?.length ? `${card.cells.length} legal cells` : tr("not_now"));
+      else if (card.discardable) bits.push(tr("discard_as_play"));
+      else if (!card.playable) bits.push(tr("not_now"));
+    }
+    return bits.join(", ");
+  }
+
+  function drawHand(fresh) {
+    if (mySeat === null || !Array.isArray(view.hand)) {
+      handArea.hidden = true;
+      return;
+    }
+    handArea.hidden = false;
+    const hand = view.hand;
+    if (selected !== null && !hand.some((c) => c.id === selected && selectable(c))) selected = null;
+    const hadFocus = handBox.contains(document.activeElement);
+    const focusedId = hadFocus ? Number(document.activeElement.dataset.cardId) : null;
+    let tabbable = hand.findIndex((c) => c.id === (focusedId ?? selected));
+    if (tabbable < 0) tabbable = Math.max(0, hand.findIndex((c) => selectable(c)));
+    const buttons = hand.map((card, i) => {
+      const can = selectable(card);
+      const isSel = card.id === selected;
+      const btn = el("button", {
+        type: "button",
+        class: `ttm-hand-card${can ? " is-playable" : ""}${isSel ? " is-selected" : ""}${fresh.has(card.id) && !reducedMotion() ? " is-dealt" : ""}`,
+        "data-card-id": card.id,
+        "data-kind": card.kind,
+        "aria-pressed": isSel ? "true" : "false",
+        "aria-disabled": can ? "false" : "true",
+        "aria-label": cardLabel(card),
+        tabindex: i === tabbable ? "0" : "-1",
+        style: `--k:${i}`,
+      }, cardEl(card));
+      return btn;
+    });
+    handBox.replaceChildren(...buttons);
+    handBox.classList.toggle("is-my-turn", isMyTurn());
+    if (hadFocus && focusedId !== null) handBox.querySelector(`[data-card-id="${focusedId}"]`)?.focus();
+    drawActions();
+  }
+
+  function drawActions() {
+    const parts = [];
+    const card = selectedCard();
+    const my = isMyTurn() && !pending;
+    if (my && card) {
+      if (card.discardable) {
+        parts.push(el("button", { type: "button", class: "btn btn-primary", "data-action": "discard", onclick: () => send({ type: "discard", card: card.id }) }, `${tr("discard_as_play")} (${cardName(card)})`));
+      } else if (card.kind === "flip") {
+        const me = view.ids[mySeat];
+        parts.push(el("p", { class: "ttm-hint" }, tr("flip_hint", { sym: otherSym(me), other: me })));
+        parts.push(el("button", { type: "button", class: "btn btn-primary", "data-action": "flip", onclick: () => send({ type: "flip", card: card.id }) }, tr("play_flip")));
+      } else if (card.kind === "double") {
+        parts.push(el("p", { class: "ttm-hint" }, tr("double_hint")));
+        parts.push(el("button", { type: "button", class: "btn btn-primary", "data-action": "double", onclick: () => send({ type: "double", card: card.id }) }, tr("play_double")));
+      } else if (card.kind === "wipeout") {
+        parts.push(el("p", { class: "ttm-hint" }, `${tr("wipe_label")} ${tr("wipe_hint")}`));
+        parts.push(el("div", { class: "ttm-targets", role: "group", "aria-label": tr("wipe_label") },
+          ...(card.targets || []).map((target) => el("button", {
+            type: "button",
+            class: `btn btn-secondary ttm-target ttm-side-${sideOf(target)}`,
+            "data-action": "wipeout",
+            "data-target": target,
+            onclick: () => send({ type: "wipeout", card: card.id, target }),
+          }, idCard(view.ids[target], "ttm-id-mini"), `${tr("wipe_target", { name: nameOf(target) })} (${sideOf(target) === sideOf(mySeat) ? tr("partner") : tr("opponent")})`))));
+      }
+      parts.push(el("button", { type: "button", class: "btn btn-ghost btn-sm", "data-action": "cancel", onclick: () => select(null) }, tr("cancel")));
+    }
+    if (view.can_forfeit && isMyTurn() && !pending) {
+      parts.push(el("button", { type: "button", class: "btn btn-secondary", "data-action": "forfeit", onclick: () => send({ type: "forfeit" }) }, tr("forfeit")));
+    }
+    const sig = JSON.stringify([selected, my, view.can_forfeit, view.version ?? lastMsg?.version]);
+    if (actionBox.dataset.sig === sig) return;
+    actionBox.dataset.sig = sig;
+    actionBox.replaceChildren(...parts);
+  }
+
+  function miniGrid(match) {
+    const line = new Set((match.lines || [match.line]).flat().map(([r, c]) => r * 3 + c));
+    return el("div", { class: "ttm-mini-grid", "aria-hidden": "true" },
+      ...(match.grid || []).map((card, i) => el("span", { class: `ttm-mini-cell${line.has(i) ? " is-win" : ""}` }, card ? cardEl(card, "ttm-mini-card") : "")));
+  }
+
+  function matchText(m) {
+    return tr("won_by", { side: sideName(m.side), n: m.match, colour: m.colour, sym: m.symbol });
+  }
+
+  function drawMatches() {
+    const list = view.matches || [];
+    if (!list.length) {
+      matchesBox.hidden = true;
+      matchesBox.replaceChildren();
+      return;
+    }
+    matchesBox.hidden = false;
+    const sig = JSON.stringify(list.map((m) => m.match)) + view.over;
+    if (matchesBox.dataset.sig === sig) return;
+    matchesBox.dataset.sig = sig;
+    matchesBox.replaceChildren(
+      el("h3", { class: "ttm-matches-title" }, tr("matches")),
+      el("ol", { class: "ttm-match-list" }, ...list.map((m) => el("li", { class: `ttm-match ttm-side-${m.side}` }, miniGrid(m), el("p", {}, matchText(m))))),
+    );
+  }
+
+  function drawWinner() {
+    const existing = container.querySelector(".ttm-winner");
+    if (!view.over || !(view.matches || []).length) {
+      existing?.remove();
+      return;
+    }
+    const m = view.matches[view.matches.length - 1];
+    const side = m.side;
+    const text = tr("winner_banner", {
+      side: sideName(side),
+      s: view.players === 4 ? "" : "s",
+      colour: m.colour,
+      sym: m.symbol,
+      side_id: view.players === 4 ? "their ID cards" : "their ID card",
+    });
+    const node = el("div", { class: `ttm-winner ttm-side-${side}`, role: "status" }, idCard(m.symbol, "ttm-id-mini"), el("span", {}, text));
+    if (existing) existing.replaceWith(node);
+    else news.after(node);
+  }
+
+  function drawSummary() {
+    const ids = view.sides.map((s, i) => tr("sides_ids", { side: sideName(i), sym: s.symbol })).join(", ");
+    const turn = view.over ? tr("over") + "." : view.turn !== null ? `${tr("waiting_for", { name: nameOf(view.turn) })}.` : "";
+    const sizes = (view.hand_sizes || []).map((n, seat) => tr("hand_sizes", { name: nameOf(seat), n })).join(", ");
+    summary.textContent = `${tr("summary", { m: view.match, ids, score: `${view.sides[0].wins}–${view.sides[1].wins}`, turn, d: view.draw_count, x: view.discard_count })} ${sizes}.`;
+  }
+
+  function refreshBadges() {
+    for (const [seat, set] of badges) {
+      for (const node of [...set]) {
+        if (!node.isConnected) {
+          set.delete(node);
+          continue;
+        }
+        const sym = view?.ids?.[seat];
+        if (!sym || node.dataset.sym === sym) continue;
+        node.replaceChildren(symbolSvg(sym, "ttm-id-svg"));
+        node.dataset.sym = sym;
+        node.setAttribute("title", `ID ${sym}`);
+      }
+    }
+  }
+
+  function render({ drop = new Set(), fresh = new Set(), pulse = false, wiped = null } = {}) {
+    if (!view) return;
+    if (!isMyTurn()) selected = null;
+    drawTopbar();
+    drawSeats(wiped);
+    drawGrid(drop);
+    drawPiles(pulse);
+    drawHand(fresh);
+    drawMatches();
+    drawWinner();
+    drawSummary();
+    refreshBadges();
+    container.classList.toggle("is-my-turn", isMyTurn());
+  }
+
+  // ---- news from events ----------------------------------------------------------------------
+  function eventText(ev) {
+    const name = (s) => nameOf(s);
+    switch (ev.kind) {
+      case "play":
+        return tr("ev_play", { name: name(ev.seat), card: cardName(ev.card && typeof ev.card === "object" ? ev.card : view.grid[ev.cell[0]][ev.cell[1]].top), where: cellName(ev.cell[0], ev.cell[1]) });
+      case "flip": {
+        const side = view.your_side ?? 0;
+        return tr("ev_flip", { name: name(ev.seat), side: mySeat === null ? sideName(side) : tr("you"), sym: (ev.ids || view.ids)[mySeat ?? side] });
+      }
+      case "wipeout":
+        return tr("ev_wipe", { name: name(ev.seat), target: name(ev.target) });
+      case "double":
+        return tr("ev_double", { name: name(ev.seat) });
+      case "discard":
+        return tr("ev_discard", { name: name(ev.seat), card: view.discard_top ? cardName(view.discard_top) : "" });
+      case "forfeit":
+        return ev.automatic ? tr("ev_forfeit_auto", { name: name(ev.seat) }) : tr("ev_forfeit", { name: name(ev.seat) });
+      case "reshuffle":
+        return tr("ev_reshuffle", { a: ev.from_discard, b: ev.from_grid });
+      case "stuck":
+        return tr("ev_stuck", { name: name(ev.seat), n: ev.redraw });
+      case "pass":
+        return tr("ev_pass", { name: name(ev.seat) });
+      case "match_won":
+        return matchText(ev);
+      case "match_start":
+        return ev.match > 1 ? tr("ev_start", { n: ev.match, name: name(ev.dealer), card: cardName(ev.centre) }) : "";
+      default:
+        return "";
+    }
+  }
+
+  function showNews(events) {
+    const texts = events.map(eventText).filter(Boolean);
+    if (!texts.length) return;
+    // The action itself first, then what followed automatically; draws are not news.
+    news.textContent = texts.join(" · ");
+    news.classList.remove("is-fresh");
+    if (!reducedMotion()) {
+      void news.offsetWidth;
+      news.classList.add("is-fresh");
+    }
+    const kinds = new Set(events.map((e) => e.kind));
+    news.dataset.kind = kinds.has("match_won") ? "match" : kinds.has("flip") ? "flip" : kinds.has("wipeout") ? "wipe" : kinds.has("double") ? "double" : kinds.has("reshuffle") ? "reshuffle" : "play";
+    clearTimeout(newsTimer);
+  }
+
+  // ---- input ---------------------------------------------------------------------------------
+  function send(action) {
+    if (pending || !isMyTurn()) return;
+    pending = true;
+    const hadFocusInHand = handBox.contains(document.activeElement) || actionBox.contains(document.activeElement) || grid.contains(document.activeElement);
+    render();
+    ctx
+      .act(action)
+      .catch(() => {})
+      .finally(() => {
+        pending = false;
+        selected = null;
+        render();
+        if (hadFocusInHand) {
+          const first = handBox.querySelector('button[tabindex="0"]');
+          if (first && isMyTurn()) first.focus();
+        }
+      });
+  }
+
+  function select(cardId, { fromKeyboard = false } = {}) {
+    selected = cardId;
+    render();
+    const card = selectedCard();
+    if (!card) {
+      handBox.querySelector('button[tabindex="0"]')?.focus();
+      return;
+    }
+    if (fromKeyboard) {
+      if (card.kind === "symbol" && card.cells?.length) moveFocus(card.cells[0][0], card.cells[0][1]);
+      else actionBox.querySelector("button")?.focus();
+    }
+  }
+
+  function moveFocus(r, c) {
+    r = Math.max(0, Math.min(2, r));
+    c = Math.max(0, Math.min(2, c));
+    cells[focusCell[0]][focusCell[1]].node.setAttribute("tabindex", "-1");
+    focusCell = [r, c];
+    cells[r][c].node.setAttribute("tabindex", "0");
+    cells[r][c].node.focus();
+  }
+
+  function playCell(r, c) {
+    const card = selectedCard();
+    if (!card || !legalAt(r, c)) return;
+    send({ type: "play", card: card.id, cell: [r, c] });
+  }
+
+  handBox.addEventListener("click", (event) => {
+    const btn = event.target.closest(".ttm-hand-card");
+    if (!btn) return;
+    const id = Number(btn.dataset.cardId);
+    const card = myHand().find((c) => c.id === id);
+    if (!card || !selectable(card)) return;
+    select(selected === id ? null : id, { fromKeyboard: event.detail === 0 });
+  });
+  handBox.addEventListener("keydown", (event) => {
+    const btn = event.target.closest(".ttm-hand-card");
+    if (!btn) return;
+    const all = [...handBox.querySelectorAll(".ttm-hand-card")];
+    const i = all.indexOf(btn);
+    let j = null;
+    if (event.key === "ArrowRight" || event.key === "ArrowDown") j = (i + 1) % all.length;
+    else if (event.key === "ArrowLeft" || event.key === "ArrowUp") j = (i - 1 + all.length) % all.length;
+    else if (event.key === "Home") j = 0;
+    else if (event.key === "End") j = all.length - 1;
+    else if (event.key === "Escape" && selected !== null) {
+      event.preventDefault();
+      select(null);
+      return;
+    }
+    if (j !== null) {
+      event.preventDefault();
+      for (const b of all) b.setAttribute("tabindex", "-1");
+      all[j].setAttribute("tabindex", "0");
+      all[j].focus();
+    }
+  });
+
+  grid.addEventListener("click", (event) => {
+    const node = event.target.closest(".ttm-cell");
+    if (!node) return;
+    const r = Number(node.dataset.r);
+    const c = Number(node.dataset.c);
+    focusCell = [r, c];
+    playCell(r, c);
+  });
+  grid.addEventListener("keydown", (event) => {
+    const node = event.target.closest(".ttm-cell");
+    if (!node) return;
+    const r = Number(node.dataset.r);
+    const c = Number(node.dataset.c);
+    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    if (moves[event.key]) {
+      event.preventDefault();
+      moveFocus(r + moves[event.key][0], c + moves[event.key][1]);
+    } else if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      playCell(r, c);
+    } else if (event.key === "Escape" && selected !== null) {
+      event.preventDefault();
+      const id = selected;
+      select(null);
+      handBox.querySelector(`[data-card-id="${id}"]`)?.focus();
+    }
+  });
+  actionBox.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && selected !== null) {
+      event.preventDefault();
+      const id = selected;
+      select(null);
+      handBox.querySelector(`[data-card-id="${id}"]`)?.focus();
+    }
+  });
+
+  // ---- the renderer contract -----------------------------------------------------------------
+  return {
+    update(msg) {
+      lastMsg = msg;
+      const v = msg.view;
+      if (!v || !Array.isArray(v.grid)) return;
+      view = v;
+      const events = Array.isArray(msg.events) ? msg.events : [];
+      const drop = new Set();
+      const fresh = new Set();
+      let pulse = false;
+      let wiped = null;
+      for (const ev of events) {
+        if (ev.kind === "play" && Array.isArray(ev.cell)) drop.add(`${ev.cell[0]},${ev.cell[1]}`);
+        if (ev.kind === "match_start") for (let r = 0; r < 3; r += 1) for (let c = 0; c < 3; c += 1) if (v.grid[r][c].top) drop.add(`${r},${c}`);
+        if (ev.kind === "reshuffle") pulse = true;
+        if (ev.kind === "wiped_out") wiped = ev.seat;
+      }
+      flipping = events.some((e) => e.kind === "flip");
+      // cards new in my hand since the last state are dealt in
+      const ids = myHand().map((c) => c.id);
+      if (events.length && handIds.length) for (const id of ids) if (!handIds.includes(id)) fresh.add(id);
+      handIds = ids;
+      render({ drop, fresh, pulse, wiped });
+      flipping = false;
+      showNews(events);
+    },
+    destroy() {
+      clearTimeout(newsTimer);
+      container.remove();
+    },
+    /** The room page's players strip shows each seat's ID card (kept up to date on every flip). */
+    seatBadge(seat) {
+      const sym = view?.ids?.[seat] ?? "X";
+      const node = idCard(sym, "ttm-id-mini ttm-badge");
+      node.setAttribute("title", `ID ${sym}`);
+      if (!badges.has(seat)) badges.set(seat, new Set());
+      badges.get(seat).add(node);
+      return node;
+    },
+  };
+}

@@ -1,0 +1,1009 @@
+// Trick-Tac-Foe renderer (view and actions: docs/games/trick-tac-foe.md; contract: docs/protocol.md
+// "Browser renderers").
+//
+// Drawn from the view alone: the table seen from your seat (you at the bottom, your partner opposite in a
+// 4-player game), each seat's plate with its hand and deck counts and its card on the table (a card back
+// once committed, the face once its pair has revealed), the 3×3 grid exactly as you read it (the view's
+// `board` is already in your own 1–9 order) with Red tokens as discs and Black tokens as squares, your hand
+// as real playing cards (suit shape AND colour), the discard pile as a card-counting chart, team scores and
+// round / trick progress. The events of each state message are played back as a short timeline: both cards
+// of a pair flip, the winner is marked, the target cell lights up, a token is placed or flipped, a scoring
+// line is drawn and the grid is cleared (all instant with prefers-reduced-motion). It decides no rule: it
+// offers your hand while you have not committed and the nine cells when your wild 10 won.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const CSS_HREF = "/static/css/games/trick-tac-foe.css";
+const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const RED_SUITS = new Set(["H", "D"]);
+const SUIT_ORDER = ["S", "H", "D", "C"];
+const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10"];
+const DIR_ANGLE = { North: 0, East: 90, South: 180, West: 270 };
+const POS_OF_ANGLE = { 0: "top", 90: "right", 180: "bottom", 270: "left" };
+
+// English fallbacks; ctx.t("trick-tac-foe.<key>") wins when the catalogue has the key.
+const EN = {
+  title: "Trick-Tac-Foe table",
+  "suit.S": "spades",
+  "suit.H": "hearts",
+  "suit.D": "diamonds",
+  "suit.C": "clubs",
+  red: "Red",
+  black: "Black",
+  team_red: "Red",
+  team_black: "Black",
+  you: "you",
+  you_paren: "{name} (you)",
+  round: "Round {n} of {total}",
+  trick: "Trick {n} of {total}",
+  trick_set: "Trick set {n} of {total}",
+  hand_n: "{n} in hand",
+  deck_n: "{n} in deck",
+  hand_short: "Hand {n}",
+  deck_short: "Deck {n}",
+  starts: "Starts",
+  reveal_order: "Reveal order",
+  reveals_first: "reveals first",
+  reveals_second: "reveals second",
+  vs: "vs",
+  committed: "Card down",
+  thinking: "Choosing…",
+  waiting_reveal: "Waiting to reveal",
+  your_card_down: "Your card (face down)",
+  no_card: "No card yet",
+  last_trick: "Last trick",
+  wins: "wins",
+  status_over: "Game over: {summary}",
+  status_choose: "Your turn: choose a card to play face down.",
+  status_choose_4p: "Your turn: choose a card to play face down. {pair} reveal first.",
+  status_wild_me: "You won with a wild 10: pick any cell on the grid.",
+  status_wild_other: "{name} won with a wild 10 and is picking a cell.",
+  status_wait: "Card down. Waiting for {names}.",
+  status_watch: "Waiting for {names} to choose a card.",
+  status_busy: "Sending…",
+  spectating: "You are watching: hands and face-down cards stay hidden.",
+  hand_title: "Your hand",
+  hand_empty: "Your hand is empty.",
+  hand_hint_pick: "Pick a card, then play it. If it wins, it targets the cell with its number as you read the grid; a 10 is wild.",
+  hand_hint_wait: "You have played your card for this trick.",
+  hand_hint_idle: "Your cards become playable when a new trick starts.",
+  play_card: "Play {card} face down",
+  play_select: "Choose a card",
+  target_hint: "If it wins: your cell {n}",
+  target_hint_wild: "If it wins: any cell you like (wild)",
+  card_label: "{card}",
+  card_wild: "{card}, wild",
+  card_target: "{card}, targets your cell {n}",
+  card_selected: "selected",
+  cell: "Cell {n}",
+  cell_empty: "empty",
+  cell_red: "Red token",
+  cell_black: "Black token",
+  cell_target: "last target",
+  grid_label: "The grid as you read it (1 top left, 9 bottom right)",
+  grid_label_watch: "The grid as South reads it (1 top left, 9 bottom right)",
+  pick_cell: "Pick cell {n}",
+  rec_pending: "{winner} wins with a wild {card} and is picking a cell",
+  rec_resolved: "{winner} wins with {card}",
+  rec_place: "{label}'s {n}: {colour} token placed",
+  rec_flip: "{label}'s {n}: flipped to {colour}",
+  rec_none: "{label}'s {n}: already {colour}, no change",
+  rec_scored: "line! +1 {colour}",
+  discard_title: "Played this round",
+  discard_count: "{n} cards played",
+  discard_none: "No cards played yet this round.",
+  discard_hint: "Cards already seen this round (filled) and still unseen (faint).",
+  history: "After round {n}: Red {red}, Black {black}",
+  banner_score: "{colour} completes a line: +1",
+  banner_round_end: "Round {n} is over",
+  banner_round_start: "Round {n}: new deal",
+  banner_clear: "The grid is cleared",
+  summary_scores: "Scores: Red {red}, Black {black}.",
+  summary_grid: "Grid from your side: {cells}.",
+  summary_hand: "Your hand: {cards}.",
+  summary_table: "On the table: {cards}.",
+  colour_red: "Red",
+  colour_black: "Black",
+  legend: "Red tokens are discs, Black tokens are squares. Numbers are the cells as you read them.",
+  and: " and ",
+};
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = Array.isArray(v) ? v.filter(Boolean).join(" ") : v;
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else if (v === true) node.setAttribute(k, "");
+    else node.setAttribute(k, String(v));
+  }
+  for (const c of children.flat(Infinity)) if (c !== null && c !== undefined && c !== false) node.append(c instanceof Node ? c : String(c));
+  return node;
+}
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    node.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) if (c) node.append(c);
+  return node;
+}
+
+function ensureCss() {
+  if (document.querySelector(`link[href="${CSS_HREF}"]`)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const link = el("link", { rel: "stylesheet", href: CSS_HREF });
+    link.addEventListener("load", () => resolve());
+    link.addEventListener("error", () => resolve());
+    document.head.append(link);
+  });
+}
+
+function fill(text, params) {
+  if (!params) return text;
+  return text.replace(/\{(\w+)\}/g, (m, name) => (Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : m));
+}
+
+const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
+const cardSuit = (card) => card.slice(-1);
+const cardRankText = (card) => card.slice(0, -1);
+const cardRank = (card) => RANKS.indexOf(cardRankText(card)) + 1;
+const cardText = (card) => `${cardRankText(card)}${SYMBOL[cardSuit(card)]}`;
+const cellKey = (cell) => `${cell[0]},${cell[1]}`;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// ---- drawing: suits, cards, tokens ------------------------------------------------------------------------
+
+const SUIT_PATHS = {
+  S: "M50 5C62 23 93 39 93 62C93 75 83 85 71 85C63 85 57 81 54 75C55 84 59 91 67 96H33C41 91 45 84 46 75C43 81 37 85 29 85C17 85 7 75 7 62C7 39 38 23 50 5Z",
+  H: "M50 91C22 69 6 53 6 32C6 17 17 6 31 6C40 6 47 12 50 20C53 12 60 6 69 6C83 6 94 17 94 32C94 53 78 69 50 91Z",
+  D: "M50 4L85 50L50 96L15 50Z",
+  C: "M31 29a19 19 0 1 1 38 0a19 19 0 1 1 -38 0ZM9 59a19 19 0 1 1 38 0a19 19 0 1 1 -38 0ZM53 59a19 19 0 1 1 38 0a19 19 0 1 1 -38 0ZM40 38H60V66H40ZM46 62C46 76 42 86 34 95H66C58 86 54 76 54 62Z",
+};
+
+const PIPS = {
+  2: [[1, 0], [1, 1]],
+  3: [[1, 0], [1, 0.5], [1, 1]],
+  4: [[0, 0], [2, 0], [0, 1], [2, 1]],
+  5: [[0, 0], [2, 0], [1, 0.5], [0, 1], [2, 1]],
+  6: [[0, 0], [2, 0], [0, 0.5], [2, 0.5], [0, 1], [2, 1]],
+  7: [[0, 0], [2, 0], [1, 0.25], [0, 0.5], [2, 0.5], [0, 1], [2, 1]],
+  8: [[0, 0], [2, 0], [1, 0.25], [0, 0.5], [2, 0.5], [1, 0.75], [0, 1], [2, 1]],
+  9: [[0, 0], [2, 0], [0, 1 / 3], [2, 1 / 3], [1, 0.5], [0, 2 / 3], [2, 2 / 3], [0, 1], [2, 1]],
+  10: [[0, 0], [2, 0], [1, 1 / 6], [0, 1 / 3], [2, 1 / 3], [0, 2 / 3], [2, 2 / 3], [1, 5 / 6], [0, 1], [2, 1]],
+};
+const PIP_X = [34, 50, 66];
+const PIP_Y = (f) => 31 + f * 78;
+
+function suitShape(suit, x, y, size, rotate = false) {
+  const s = size / 100;
+  const transform = `translate(${x} ${y}) scale(${s})${rotate ? " rotate(180 50 50)" : ""}`;
+  return svg("path", { d: SUIT_PATHS[suit], transform, class: "tf-pip" });
+}
+
+/** An inline suit symbol (for text lines): the shape, not only the colour. */
+function suitIcon(suit) {
+  return svg("svg", { viewBox: "0 0 100 100", class: `tf-suit-icon ${RED_SUITS.has(suit) ? "tf-ink-red" : "tf-ink-black"}`, "aria-hidden": "true", focusable: "false" },
+    svg("path", { d: SUIT_PATHS[suit] }));
+}
+
+function cardFaceSvg(card) {
+  const suit = cardSuit(card);
+  const rank = cardRankText(card);
+  const node = svg("svg", { viewBox: "0 0 100 140", class: `tf-face-svg ${RED_SUITS.has(suit) ? "tf-ink-red" : "tf-ink-black"}`, "aria-hidden": "true", focusable: "false" });
+  node.append(svg("rect", { class: "tf-face-bg", x: 1.5, y: 1.5, width: 97, height: 137, rx: 9 }));
+  const corner = (flip) => {
+    const g = svg("g", { transform: flip ? "rotate(180 50 70)" : null });
+    const text = svg("text", { class: `tf-index${rank === "10" ? " is-ten" : ""}`, x: 12.5, y: 24, "text-anchor": "middle" });
+    text.textContent = rank;
+    g.append(text, suitShape(suit, 5.5, 28, 14));
+    return g;
+  };
+  node.append(corner(false), corner(true));
+  if (rank === "A") {
+    node.append(suitShape(suit, 24, 44, 52));
+  } else {
+    for (const [col, row] of PIPS[rank] || []) {
+      const cx = PIP_X[col];
+      const cy = PIP_Y(row);
+      node.append(suitShape(suit, cx - 8, cy - 8, 16, row > 0.5));
+    }
+  }
+  if (rank === "10") {
+    // the wild mark: a small star in the free corners
+    const star = (cx, cy) => svg("path", { class: "tf-wild-star", d: starPath(cx, cy, 7) });
+    node.append(star(87, 14), star(13, 126));
+  }
+  return node;
+}
+
+function starPath(cx, cy, outer, inner = outer * 0.45) {
+  let d = "";
+  for (let i = 0; i < 10; i += 1) {
+    const a = -Math.PI / 2 + (i * Math.PI) / 5;
+    const rad = i % 2 === 0 ? outer : inner;
+    d += `${i === 0 ? "M" : "L"}${(cx + rad * Math.cos(a)).toFixed(1)} ${(cy + rad * Math.sin(a)).toFixed(1)}`;
+  }
+  return `${d}Z`;
+}
+
+function cardBackSvg() {
+  const node = svg("svg", { viewBox: "0 0 100 140", class: "tf-back-svg", "aria-hidden": "true", focusable: "false" });
+  node.append(
+    svg("rect", { class: "tf-back-bg", x: 1.5, y: 1.5, width: 97, height: 137, rx: 9 }),
+    svg("rect", { class: "tf-back-inner", x: 9, y: 9, width: 82, height: 122, rx: 6 }),
+    svg("path", { class: "tf-back-emblem", d: "M50 46L66 70L50 94L34 70Z" }),
+    svg("circle", { class: "tf-back-ring", cx: 50, cy: 70, r: 30 }),
+  );
+  return node;
+}
+
+/**
+ * A two-sided card element. `card` null = a face-down card nobody may see. `up` says which side shows.
+ * Flipping is a CSS transition on .tf-card-inner.
+ */
+function cardEl(card, { up = true, cls = "", label = null } = {}) {
+  const inner = el("div", { class: "tf-card-inner" },
+    el("div", { class: "tf-card-side tf-card-back" }, cardBackSvg()),
+    card ? el("div", { class: "tf-card-side tf-card-front" }, cardFaceSvg(card)) : null);
+  return el("div", { class: ["tf-card", up && card ? "is-up" : "is-down", cls], role: label ? "img" : null, "aria-label": label, "aria-hidden": label ? null : "true", dataset: card ? { card } : {} }, inner);
+}
+
+/** A team token: Red = disc, Black = rounded square (shape first, colour second). */
+function tokenShape(colour, cx, cy, r, cls = "") {
+  const g = svg("g", { class: `tf-token tf-token-${colour} ${cls}` });
+  if (colour === "red") {
+    g.append(svg("circle", { class: "tf-token-body", cx, cy, r }), svg("circle", { class: "tf-token-mark", cx, cy, r: r * 0.55 }));
+  } else {
+    const s = r * 0.9;
+    g.append(
+      svg("rect", { class: "tf-token-body", x: cx - s, y: cy - s, width: 2 * s, height: 2 * s, rx: r * 0.22 }),
+      svg("rect", { class: "tf-token-mark", x: cx - s * 0.52, y: cy - s * 0.52, width: s * 1.04, height: s * 1.04, rx: r * 0.1 }),
+    );
+  }
+  g.style.transformOrigin = `${cx}px ${cy}px`;
+  return g;
+}
+
+function tokenBadge(colour, size = 22) {
+  const box = svg("svg", { viewBox: "0 0 40 40", width: size, height: size, class: "tf-token-badge", "aria-hidden": "true", focusable: "false" });
+  box.append(tokenShape(colour, 20, 20, 15));
+  return box;
+}
+
+// ---- the renderer ---------------------------------------------------------------------------------------
+
+export function mount(root, ctx) {
+  const uid = `tf${Math.random().toString(36).slice(2, 8)}`;
+  const mySeat = ctx.seat === undefined ? null : ctx.seat;
+  const spectator = mySeat === null;
+
+  const tr = (key, params) => {
+    const full = `trick-tac-foe.${key}`;
+    let text = typeof ctx.t === "function" ? ctx.t(full, params) : full;
+    if (text === full || typeof text !== "string") text = fill(EN[key] ?? key, params);
+    return text;
+  };
+
+  let view = null;
+  let lastMsg = null;
+  let prevView = null;
+  let pending = false;
+  let selected = null; // a card code chosen in the hand, not yet played
+  let preview = null; // a card whose target is shown on the grid (hover / focus / selection)
+  let gridFocus = 4; // index in `board` of the roving focus during a wild choice
+  let handFocus = 0;
+  // Timeline overrides while the events of a message play back (null = draw the view).
+  let anim = null; // {grid, slots: Map seat -> {card, up, flip, win, lose}, lines, cellFx: Map key -> fx, target}
+  let animToken = 0;
+  let bannerTimer = 0;
+
+  // ---- static structure ----------------------------------------------------------------------
+  const bar = el("div", { class: "tf-bar" });
+  const status = el("p", { class: "tf-status", role: "status", "aria-live": "polite" });
+  const banner = el("div", { class: "tf-banner", "aria-hidden": "true", hidden: true });
+  const seatEls = new Map(); // seat -> {plate, slot}
+  const gridSvg = svg("svg", { class: "tf-grid", viewBox: "0 0 320 320", role: "grid", "aria-labelledby": `${uid}-grid-label`, focusable: "false" });
+  const gridLabel = el("h3", { class: "visually-hidden", id: `${uid}-grid-label` });
+  const records = el("ul", { class: "tf-records", "aria-label": tr("last_trick") });
+  const center = el("div", { class: "tf-center" }, gridLabel, el("div", { class: "tf-grid-wrap" }, gridSvg, banner), records);
+  const table = el("div", { class: "tf-table" }, center);
+  const handPanel = el("section", { class: "tf-hand-panel", hidden: spectator, "aria-labelledby": `${uid}-hand-title` });
+  const watchNote = el("p", { class: "tf-watch muted", hidden: !spectator }, tr("spectating"));
+  const discardPanel = el("details", { class: "tf-discard" });
+  const legend = el("p", { class: "tf-legend muted small" }, tr("legend"));
+  const summary = el("p", { class: "visually-hidden", id: `${uid}-summary` });
+  const container = el("div", { class: "tf", hidden: true, "aria-describedby": `${uid}-summary` },
+    el("h2", { class: "visually-hidden" }, tr("title")), bar, status, watchNote, table, handPanel, discardPanel, legend, summary);
+  root.append(container);
+  ensureCss().then(() => {
+    container.hidden = false;
+  });
+
+  // grid cells: built once, 3×3 in the viewer's reading order
+  const CELL = 100;
+  const PAD = 10;
+  const cells = [];
+  const cellsLayer = svg("g", { class: "tf-cells" });
+  const linesLayer = svg("g", { class: "tf-lines", "aria-hidden": "true" });
+  const fxLayer = svg("g", { class: "tf-fx", "aria-hidden": "true" });
+  gridSvg.append(svg("rect", { class: "tf-grid-frame", x: 0, y: 0, width: 320, height: 320, rx: 18 }), cellsLayer, linesLayer, fxLayer);
+  for (let vr = 0; vr < 3; vr += 1) {
+    const row = svg("g", { role: "row" });
+    for (let vc = 0; vc < 3; vc += 1) {
+      const i = vr * 3 + vc;
+      const x = PAD + vc * CELL;
+      const y = PAD + vr * CELL;
+      const g = svg("g", { class: "tf-cell", role: "gridcell", tabindex: "-1", "data-index": i, "data-number": i + 1 });
+      const bg = svg("rect", { class: "tf-cell-bg", x: x + 4, y: y + 4, width: CELL - 8, height: CELL - 8, rx: 14 });
+      const num = svg("text", { class: "tf-cell-num", x: x + 16, y: y + 27, "text-anchor": "middle" });
+      num.textContent = String(i + 1);
+      const content = svg("g", { class: "tf-cell-content" });
+      const ring = svg("rect", { class: "tf-cell-ring", x: x + 8, y: y + 8, width: CELL - 16, height: CELL - 16, rx: 11 });
+      g.append(bg, ring, content, num);
+      row.append(g);
+      cells.push({ g, bg, content, num, ring, x, y, cx: x + CELL / 2, cy: y + CELL / 2, sig: "" });
+    }
+    cellsLayer.append(row);
+  }
+
+  // ---- helpers -------------------------------------------------------------------------------
+  const nSeats = () => view?.players || 2;
+  const seatInfo = (s) => view?.seats?.[s] || null;
+  const labelOf = (s) => seatInfo(s)?.label || ctx.room?.seats?.[s]?.label || `Seat ${s + 1}`;
+  const colourOf = (s) => seatInfo(s)?.colour || "red";
+  const nameOf = (s) => ctx.room?.seats?.[s]?.player?.name || labelOf(s);
+  const whoOf = (s) => (s === mySeat ? tr("you_paren", { name: nameOf(s) }) : `${nameOf(s)} (${labelOf(s)})`);
+  const colourName = (c) => tr(c === "red" ? "colour_red" : "colour_black");
+  const toAct = () => new Set(lastMsg?.to_act || []);
+  const over = () => Boolean(lastMsg?.outcome) || view?.phase === "over";
+  const canCommit = () => Boolean(view && !spectator && !over() && view.phase === "commit" && toAct().has(mySeat) && !view.your_card && (view.hand || []).length);
+  const canWild = () => Boolean(view && !spectator && !over() && view.phase === "wild" && view.wild_seat === mySeat && toAct().has(mySeat));
+  const boardIndexOf = (cell) => (view?.board || []).findIndex((b) => b.cell[0] === cell[0] && b.cell[1] === cell[1]);
+  const positionOf = (s) => {
+    const label = labelOf(s);
+    const angle = ((DIR_ANGLE[label] ?? 0) + (view?.rotation ?? 0)) % 360;
+    return POS_OF_ANGLE[angle] || "top";
+  };
+  const cardLabel = (card) => {
+    const suit = tr(`suit.${cardSuit(card)}`);
+    const base = `${cardRankText(card)} ${suit} (${cardText(card)})`;
+    return cardRank(card) === 10 ? tr("card_wild", { card: base }) : base;
+  };
+
+  // ---- the seat plates -----------------------------------------------------------------------
+  function ensureSeats() {
+    const n = nSeats();
+    if (seatEls.size === n && [...seatEls.keys()].every((s) => s < n)) return;
+    for (const { plate } of seatEls.values()) plate.remove();
+    seatEls.clear();
+    for (let s = 0; s < n; s += 1) {
+      const slot = el("div", { class: "tf-slot" });
+      const head = el("div", { class: "tf-plate-head" });
+      const counts = el("div", { class: "tf-plate-counts" });
+      const state = el("div", { class: "tf-plate-state" });
+      const plate = el("section", { class: "tf-plate", dataset: { seat: s } }, el("div", { class: "tf-plate-info" }, head, counts, state), slot);
+      seatEls.set(s, { plate, slot, head, counts, state, sig: "", slotSig: "" });
+      table.append(plate);
+    }
+  }
+
+  /** What each seat's slot shows, from the view (or the timeline's override). */
+  function slotModel(s) {
+    if (anim && anim.slots.has(s)) return anim.slots.get(s);
+    const info = seatInfo(s);
+    if (!info) return null;
+    const rec = [...(view.current || [])].reverse().find((r) => r.seats.includes(s));
+    if (info.committed) {
+      if (info.card) return { card: info.card, up: true, win: rec ? rec.winner === s : false, lose: rec ? rec.winner !== s : false };
+      if (s === mySeat && view.your_card) return { card: view.your_card, up: true, mine: true };
+      return { card: null, up: false };
+    }
+    const prev = (view.previous || []).find((r) => r.seats.includes(s));
+    if (prev && !(view.current || []).length && !(view.seats || []).some((x) => x.committed)) {
+      const card = prev.cards[prev.seats.indexOf(s)];
+      return { card, up: true, win: prev.winner === s, lose: prev.winner !== s, last: true };
+    }
+    return null;
+  }
+
+  function drawSeats() {
+    ensureSeats();
+    const acting = toAct();
+    const order = view.order || [];
+    for (const [s, parts] of seatEls) {
+      const info = seatInfo(s);
+      if (!info) continue;
+      const pos = positionOf(s);
+      parts.plate.className = ["tf-plate", `tf-pos-${pos}`, `tf-team-${info.colour}`, s === mySeat && "is-me", acting.has(s) && !over() && "is-acting"].filter(Boolean).join(" ");
+      const pairIdx = order.findIndex((p) => p.includes(s));
+      const sig = JSON.stringify([info, nameOf(s), acting.has(s), view.start_seat, pairIdx, view.step, view.phase, view.wild_seat, over()]);
+      if (sig !== parts.sig) {
+        parts.sig = sig;
+        const badges = [];
+        if (view.players === 4 && view.start_seat === s) badges.push(el("span", { class: "tf-badge tf-badge-start", title: tr("starts") }, "★ ", tr("starts")));
+        if (view.players === 4 && pairIdx >= 0) {
+          badges.push(el("span", { class: ["tf-badge tf-badge-order", pairIdx === 0 && "is-first"], title: tr(pairIdx === 0 ? "reveals_first" : "reveals_second") }, pairIdx === 0 ? "①" : "②"));
+        }
+        parts.head.replaceChildren(
+          tokenBadge(info.colour, 20),
+          el("span", { class: "tf-plate-name" }, s === mySeat ? tr("you_paren", { name: nameOf(s) }) : nameOf(s)),
+          el("span", { class: "tf-plate-label" }, `${info.label} · ${view.teams?.[info.team]?.name ?? colourName(info.colour)}`),
+          ...badges,
+        );
+        const fan = el("span", { class: "tf-fan", "aria-hidden": "true" }, Array.from({ length: info.hand_count }, () => el("span", { class: "tf-mini-back" })));
+        parts.counts.replaceChildren(
+          el("span", { class: "tf-count", title: tr("hand_n", { n: info.hand_count }) }, fan, el("span", { class: "visually-hidden" }, tr("hand_n", { n: info.hand_count })), el("span", { "aria-hidden": "true" }, String(info.hand_count))),
+          el("span", { class: "tf-count tf-count-deck", title: tr("deck_n", { n: info.deck_count }) }, el("span", { class: "tf-deck-icon", "aria-hidden": "true" }), el("span", { class: "visually-hidden" }, tr("deck_n", { n: info.deck_count })), el("span", { "aria-hidden": "true" }, String(info.deck_count))),
+        );
+        let stateText = "";
+        if (over()) stateText = "";
+        else if (view.phase === "wild" && view.wild_seat === s) stateText = tr("status_wild_other", { name: nameOf(s) }).replace(/\.$/, "");
+        else if (view.phase === "commit" || view.phase === "wild") stateText = info.committed ? (info.card ? "" : tr("committed")) : acting.has(s) ? tr("thinking") : "";
+        parts.state.textContent = stateText;
+        parts.state.className = ["tf-plate-state", info.committed && !info.card && "is-down", acting.has(s) && "is-thinking"].filter(Boolean).join(" ");
+      }
+      const model = slotModel(s);
+      const slotSig = JSON.stringify(model);
+      if (slotSig !== parts.slotSig) {
+        parts.slotSig = slotSig;
+        drawSlot(parts.slot, s, model);
+      }
+    }
+  }
+
+  function drawSlot(slot, s, model) {
+    if (!model) {
+      slot.replaceChildren(el("div", { class: "tf-slot-empty", "aria-hidden": "true" }));
+      slot.setAttribute("aria-label", `${nameOf(s)}: ${tr("no_card")}`);
+      return;
+    }
+    let label;
+    if (model.card && model.up) label = model.mine ? `${tr("your_card_down")}: ${cardLabel(model.card)}` : `${nameOf(s)}: ${cardLabel(model.card)}${model.win ? ` (${tr("wins")})` : ""}`;
+    else label = `${nameOf(s)}: ${tr("committed")}`;
+    const flip = model.flip && !reducedMotion();
+    const card = cardEl(model.card, { up: flip ? false : model.up, cls: [model.win && "is-winner", model.lose && "is-loser", model.mine && "is-mine", model.last && "is-last", model.fresh && !reducedMotion() && "is-dealt"].filter(Boolean).join(" "), label });
+    const parts = [card];
+    if (model.win) parts.push(el("span", { class: "tf-win-tag" }, "✓ ", tr("wins")));
+    else if (model.mine) parts.push(el("span", { class: "tf-mine-tag" }, tr("your_card_down")));
+    slot.replaceChildren(...parts);
+    slot.removeAttribute("aria-label");
+    if (flip) {
+      void card.offsetWidth;
+      requestAnimationFrame(() => card.classList.replace("is-down", "is-up"));
+    }
+  }
+
+  // ---- the grid ------------------------------------------------------------------------------
+  function displayGrid() {
+    return anim?.grid || view.grid;
+  }
+
+  function drawGrid() {
+    const grid = displayGrid();
+    const board = view.board || [];
+    const wild = canWild();
+    const latest = latestRecords();
+    const targetKeys = new Set();
+    for (const r of latest) if (r.cell) targetKeys.add(cellKey(r.cell));
+    if (anim?.target) {
+      targetKeys.clear();
+      targetKeys.add(cellKey(anim.target));
+    }
+    const previewIdx = new Set();
+    let previewWild = false;
+    if (preview && canCommit()) {
+      const k = cardRank(preview);
+      if (k === 10) previewWild = true;
+      else previewIdx.add(k - 1);
+    }
+    for (let i = 0; i < 9; i += 1) {
+      const c = cells[i];
+      const b = board[i];
+      if (!b) continue;
+      const token = grid[b.cell[0]][b.cell[1]];
+      const fx = anim?.cellFx?.get(cellKey(b.cell)) || null;
+      const sig = `${token}|${fx || ""}`;
+      if (sig !== c.sig) {
+        c.sig = sig;
+        const parts = [];
+        if (fx === "flip" && token && !reducedMotion()) {
+          const old = token === "red" ? "black" : "red";
+          parts.push(tokenShape(old, c.cx, c.cy + 6, 29, "tf-flip-out"), tokenShape(token, c.cx, c.cy + 6, 29, "tf-flip-in"));
+        } else if (fx === "clear" && token && !reducedMotion()) {
+          parts.push(tokenShape(token, c.cx, c.cy + 6, 29, "tf-clearing"));
+        } else if (token && fx !== "clear") {
+          parts.push(tokenShape(token, c.cx, c.cy + 6, 29, fx === "place" && !reducedMotion() ? "tf-pop" : ""));
+        }
+        c.content.replaceChildren(...parts);
+      }
+      const isTarget = targetKeys.has(cellKey(b.cell));
+      c.g.classList.toggle("is-target", isTarget);
+      c.g.classList.toggle("is-preview", previewIdx.has(i) || previewWild);
+      c.g.classList.toggle("is-playable", wild);
+      c.g.classList.toggle("is-red", token === "red");
+      c.g.classList.toggle("is-black", token === "black");
+      const bits = [tr("cell", { n: i + 1 }), token === "red" ? tr("cell_red") : token === "black" ? tr("cell_black") : tr("cell_empty")];
+      if (isTarget) bits.push(tr("cell_target"));
+      c.g.setAttribute("aria-label", wild ? `${tr("pick_cell", { n: i + 1 })}: ${bits.slice(1).join(", ")}` : bits.join(", "));
+      c.g.setAttribute("aria-disabled", wild ? "false" : "true");
+      c.g.setAttribute("tabindex", wild && i === gridFocus ? "0" : "-1");
+    }
+    gridSvg.classList.toggle("is-wild", wild);
+    gridSvg.classList.toggle("is-busy", pending);
+    gridLabel.textContent = tr(spectator ? "grid_label_watch" : "grid_label");
+    drawLines();
+  }
+
+  function drawLines() {
+    const lines = anim?.lines || null;
+    if (!lines) {
+      linesLayer.replaceChildren();
+      return;
+    }
+    const colour = anim.lineColour || "red";
+    linesLayer.replaceChildren(
+      ...lines.map((line) => {
+        const pts = line.map((cell) => {
+          const i = boardIndexOf(cell);
+          return cells[i];
+        }).filter(Boolean);
+        if (pts.length < 2) return null;
+        pts.sort((a, b) => a.y - b.y || a.x - b.x);
+        const a = pts[0];
+        const z = pts[pts.length - 1];
+        const dx = z.cx - a.cx;
+        const dy = z.cy - a.cy;
+        const len = Math.hypot(dx, dy) || 1;
+        const ext = 30;
+        return svg("line", {
+          class: `tf-line tf-line-${colour}${reducedMotion() ? "" : " is-new"}`,
+          x1: (a.cx - (dx / len) * ext).toFixed(1),
+          y1: (a.cy + 6 - (dy / len) * ext).toFixed(1),
+          x2: (z.cx + (dx / len) * ext).toFixed(1),
+          y2: (z.cy + 6 + (dy / len) * ext).toFixed(1),
+          pathLength: "1",
+        });
+      }),
+    );
+  }
+
+  function floatPoint(cell, colour) {
+    if (reducedMotion()) return;
+    const i = boardIndexOf(cell);
+    const c = cells[i];
+    if (!c) return;
+    const text = svg("text", { class: `tf-float tf-float-${colour}`, x: c.cx, y: c.cy - 20, "text-anchor": "middle" });
+    text.textContent = "+1";
+    fxLayer.append(text);
+    setTimeout(() => text.remove(), 1500);
+  }
+
+  function showBanner(text, cls = "") {
+    clearTimeout(bannerTimer);
+    banner.textContent = text;
+    banner.className = `tf-banner ${cls}`;
+    banner.hidden = false;
+    bannerTimer = setTimeout(() => {
+      banner.hidden = true;
+    }, reducedMotion() ? 2200 : 1800);
+  }
+
+  // ---- trick records (who won, which cell) ------------------------------------------------------
+  function latestRecords() {
+    if ((view.current || []).length) return view.current;
+    if ((view.seats || []).some((x) => x.committed)) return [];
+    return view.previous || [];
+  }
+
+  function recordLine(r) {
+    const [a, b] = r.seats;
+    const [ca, cb] = r.cards;
+    const cardSpan = (card) => el("span", { class: `tf-inline-card ${RED_SUITS.has(cardSuit(card)) ? "tf-ink-red" : "tf-ink-black"}` }, cardRankText(card), suitIcon(cardSuit(card)), el("span", { class: "visually-hidden" }, ` ${tr(`suit.${cardSuit(card)}`)}`));
+    const loser = r.winner === a ? b : a;
+    const loserCard = r.winner === a ? cb : ca;
+    const colour = colourOf(r.winner);
+    const bits = [
+      tokenBadge(colour, 16),
+      el("strong", {}, nameOf(r.winner)), " ", cardSpan(r.card), " ", el("span", { class: "muted" }, tr("vs")), " ", nameOf(loser), " ", cardSpan(loserCard), " → ",
+    ];
+    if (r.cell === null || r.cell === undefined) {
+      bits.push(el("em", {}, tr("rec_pending", { winner: nameOf(r.winner), card: cardText(r.card) })));
+    } else {
+      const key = r.effect === "flip" ? "rec_flip" : r.effect === "none" ? "rec_none" : "rec_place";
+      const mine = boardIndexOf(r.cell) + 1;
+      const txt = tr(key, { label: labelOf(r.winner), n: r.number, colour: colourName(colour) });
+      bits.push(el("span", {}, txt));
+      if (r.winner !== mySeat) bits.push(el("span", { class: "muted" }, ` (${tr("cell", { n: mine })} ${spectator ? "" : "↓"})`.replace(" ↓", "")));
+      if (r.scored) bits.push(" ", el("strong", { class: "tf-scored" }, tr("rec_scored", { colour: colourName(colour) })));
+    }
+    return el("li", { class: ["tf-record", `tf-team-${colour}`] }, bits);
+  }
+
+  function drawRecords() {
+    const recs = anim ? [] : latestRecords();
+    const title = (view.current || []).length ? null : recs.length ? tr("last_trick") : null;
+    const sig = JSON.stringify([recs, title, nameOf(0), nameOf(1)]);
+    if (records.dataset.sig === sig) return;
+    records.dataset.sig = sig;
+    records.replaceChildren(...(title ? [el("li", { class: "tf-records-title" }, title)] : []), ...recs.map(recordLine));
+  }
+
+  // ---- the bar: scores, progress, reveal order ---------------------------------------------------
+  function drawBar() {
+    const teams = view.teams || [];
+    const scoreChip = (team) => {
+      const lead = teams.length === 2 && team.score > teams[1 - team.team].score;
+      const members = team.seats.map((s) => nameOf(s)).join(" + ");
+      const mine = view.your_team === team.team;
+      return el("div", { class: ["tf-score", `tf-team-${team.colour}`, lead && "is-leading", mine && "is-mine"], "aria-label": `${team.name}: ${team.score} (${members})` },
+        tokenBadge(team.colour, 26),
+        el("span", { class: "tf-score-text", "aria-hidden": "true" }, el("span", { class: "tf-score-name" }, team.name), el("span", { class: "tf-score-members" }, members)),
+        el("span", { class: "tf-score-num", "aria-hidden": "true" }, String(team.score)));
+    };
+    const perRound = view.players === 2 ? tr("trick", { n: view.trick, total: view.tricks_in_round }) : tr("trick_set", { n: view.trick, total: view.tricks_in_round });
+    const dots = el("span", { class: "tf-dots", "aria-hidden": "true" },
+      Array.from({ length: view.tricks_in_round || 0 }, (_, i) => el("span", { class: ["tf-dot", i + 1 < view.trick && "is-done", i + 1 === view.trick && !over() && "is-now"] })));
+    const progress = el("div", { class: "tf-progress" },
+      el("span", { class: "tf-progress-round" }, tr("round", { n: view.round, total: view.rounds })),
+      el("span", { class: "tf-progress-trick" }, perRound), dots);
+    const parts = [teams[0] ? scoreChip(teams[0]) : null, progress, teams[1] ? scoreChip(teams[1]) : null];
+    const sig = JSON.stringify([teams, view.round, view.trick, view.order, view.step, view.start_seat, over(), nameOf(0), nameOf(1), nameOf(2), nameOf(3)]);
+    if (bar.dataset.sig === sig) return;
+    bar.dataset.sig = sig;
+    bar.replaceChildren(...parts);
+    if (view.players === 4 && (view.order || []).length === 2 && !over()) {
+      const pairText = (p) => p.map((s) => labelOf(s)).join(` ${tr("vs")} `);
+      bar.append(el("div", { class: "tf-order", "aria-label": `${tr("reveal_order")}: 1. ${pairText(view.order[0])}, 2. ${pairText(view.order[1])}` },
+        el("span", { class: "tf-order-title" }, tr("reveal_order")),
+        el("span", { class: ["tf-order-pair", view.step === 0 && "is-now"] }, "① ", pairText(view.order[0])),
+        el("span", { class: ["tf-order-pair", view.step === 1 && "is-now"] }, "② ", pairText(view.order[1]))));
+    }
+    if ((view.history || []).length) {
+      bar.append(el("div", { class: "tf-history muted small" }, view.history.map((h) => el("span", {}, tr("history", { n: h.round, red: h.scores[0], black: h.scores[1] })))));
+    }
+  }
+
+  // ---- status line ---------------------------------------------------------------------------
+  function statusLine() {
+    if (over()) return tr("status_over", { summary: lastMsg?.outcome?.summary || view.outcome?.summary || "" });
+    if (pending) return tr("status_busy");
+    if (view.phase === "wild") {
+      if (canWild()) return tr("status_wild_me");
+      return tr("status_wild_other", { name: whoOf(view.wild_seat) });
+    }
+    const waiting = [...toAct()].sort().map((s) => nameOf(s));
+    const names = waiting.join(tr("and"));
+    if (canCommit()) {
+      if (view.players === 4 && view.first_pair) return tr("status_choose_4p", { pair: view.first_pair.map((s) => labelOf(s)).join("–") });
+      return tr("status_choose");
+    }
+    if (!spectator && view.your_card) return tr("status_wait", { names });
+    return tr("status_watch", { names });
+  }
+
+  // ---- the hand ------------------------------------------------------------------------------
+  function drawHand() {
+    if (spectator) return;
+    const hand = view.hand || [];
+    const playable = canCommit() && !pending;
+    if (selected && (!hand.includes(selected) || !playable)) selected = null;
+    const sig = JSON.stringify([hand, playable, selected, pending, view.players === 4 ? view.seats?.[mySeat]?.deck_count : view.seats?.[mySeat]?.deck_count]);
+    if (handPanel.dataset.sig === sig) return;
+    const hadFocus = handPanel.contains(document.activeElement);
+    handPanel.dataset.sig = sig;
+    handFocus = Math.max(0, Math.min(handFocus, hand.length - 1));
+    const me = view.seats?.[mySeat];
+    const cardsEls = hand.map((card, i) => {
+      const k = cardRank(card);
+      const label = `${k === 10 ? tr("card_wild", { card: cardLabel(card).replace(/, wild$/, "") }) : tr("card_target", { card: cardLabel(card), n: k })}${card === selected ? `, ${tr("card_selected")}` : ""}`;
+      const btn = el("button", {
+        type: "button",
+        class: ["tf-hand-card", card === selected && "is-selected"],
+        "aria-label": label,
+        "aria-pressed": card === selected ? "true" : "false",
+        "aria-disabled": playable ? "false" : "true",
+        tabindex: i === handFocus ? "0" : "-1",
+        dataset: { card, index: i },
+      }, cardEl(card, { up: true }), el("span", { class: "tf-hand-target", "aria-hidden": "true" }, k === 10 ? "★" : `→ ${k}`));
+      return btn;
+    });
+    const hint = !playable ? (view.your_card ? tr("hand_hint_wait") : tr("hand_hint_idle")) : selected ? (cardRank(selected) === 10 ? tr("target_hint_wild") : tr("target_hint", { n: cardRank(selected) })) : tr("hand_hint_pick");
+    const playBtn = el("button", { type: "button", class: "btn btn-primary tf-play-btn", disabled: !playable || !selected, onclick: () => commit(selected) },
+      selected ? tr("play_card", { card: cardText(selected) }) : tr("play_select"));
+    handPanel.replaceChildren(
+      el("div", { class: "tf-hand-head" },
+        el("h3", { class: "tf-h", id: `${uid}-hand-title` }, tr("hand_title")),
+        me ? el("span", { class: "tf-hand-deck muted small" }, el("span", { class: "tf-deck-icon", "aria-hidden": "true" }), tr("deck_n", { n: me.deck_count })) : null),
+      hand.length ? el("div", { class: ["tf-hand", playable && "is-playable"], role: "group", "aria-label": tr("hand_title") }, cardsEls) : el("p", { class: "muted" }, tr("hand_empty")),
+      el("div", { class: "tf-hand-foot" }, el("p", { class: "tf-hand-hint muted small" }, hint), playable ? playBtn : null),
+    );
+    if (hadFocus) {
+      const target = handPanel.querySelector(`.tf-hand-card[data-index="${handFocus}"]`) || handPanel.querySelector(".tf-play-btn");
+      target?.focus();
+    }
+  }
+
+  function commit(card) {
+    if (!card || !canCommit() || pending) return;
+    pending = true;
+    selected = null;
+    preview = null;
+    render();
+    ctx.act({ type: "commit", card }).catch(() => {}).finally(() => {
+      pending = false;
+      render();
+    });
+  }
+
+  function chooseCell(i) {
+    if (!canWild() || pending) return;
+    pending = true;
+    render();
+    ctx.act({ type: "wild", number: i + 1 }).catch(() => {}).finally(() => {
+      pending = false;
+      render();
+    });
+  }
+
+  handPanel.addEventListener("click", (event) => {
+    const btn = event.target.closest?.(".tf-hand-card");
+    if (!btn) return;
+    const card = btn.dataset.card;
+    handFocus = Number(btn.dataset.index);
+    if (!canCommit() || pending) return;
+    if (selected === card) commit(card);
+    else {
+      selected = card;
+      preview = card;
+      render();
+    }
+  });
+  handPanel.addEventListener("keydown", (event) => {
+    const btn = event.target.closest?.(".tf-hand-card");
+    if (!btn) return;
+    const n = (view?.hand || []).length;
+    const i = Number(btn.dataset.index);
+    const move = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1 }[event.key];
+    if (move) {
+      event.preventDefault();
+      handFocus = (i + move + n) % n;
+      for (const b of handPanel.querySelectorAll(".tf-hand-card")) b.setAttribute("tabindex", Number(b.dataset.index) === handFocus ? "0" : "-1");
+      handPanel.querySelector(`.tf-hand-card[data-index="${handFocus}"]`)?.focus();
+    } else if (event.key === "Escape" && selected) {
+      selected = null;
+      preview = null;
+      render();
+    }
+  });
+  const setPreview = (card) => {
+    if (preview === card) return;
+    preview = card;
+    if (view) drawGrid();
+  };
+  handPanel.addEventListener("pointerover", (event) => {
+    const btn = event.target.closest?.(".tf-hand-card");
+    if (btn) setPreview(btn.dataset.card);
+  });
+  handPanel.addEventListener("pointerleave", () => setPreview(selected));
+  handPanel.addEventListener("focusin", (event) => {
+    const btn = event.target.closest?.(".tf-hand-card");
+    if (btn) {
+      handFocus = Number(btn.dataset.index);
+      setPreview(btn.dataset.card);
+    }
+  });
+  handPanel.addEventListener("focusout", () => setPreview(selected));
+
+  // grid input (wild choice)
+  const cellFromEvent = (event) => {
+    const g = event.target.closest?.(".tf-cell");
+    return g ? Number(g.dataset.index) : null;
+  };
+  gridSvg.addEventListener("click", (event) => {
+    const i = cellFromEvent(event);
+    if (i === null) return;
+    gridFocus = i;
+    chooseCell(i);
+  });
+  gridSvg.addEventListener("keydown", (event) => {
+    const i = cellFromEvent(event);
+    if (i === null) return;
+    const moves = { ArrowUp: -3, ArrowDown: 3, ArrowLeft: -1, ArrowRight: 1 };
+    if (moves[event.key] !== undefined) {
+      event.preventDefault();
+      const r = Math.floor(i / 3);
+      const c = i % 3;
+      let j = i;
+      if (event.key === "ArrowLeft" && c > 0) j = i - 1;
+      if (event.key === "ArrowRight" && c < 2) j = i + 1;
+      if (event.key === "ArrowUp" && r > 0) j = i - 3;
+      if (event.key === "ArrowDown" && r < 2) j = i + 3;
+      gridFocus = j;
+      for (const cell of cells) cell.g.setAttribute("tabindex", "-1");
+      cells[j].g.setAttribute("tabindex", "0");
+      cells[j].g.focus();
+    } else if (/^[1-9]$/.test(event.key) && canWild()) {
+      event.preventDefault();
+      chooseCell(Number(event.key) - 1);
+    } else if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      chooseCell(i);
+    }
+  });
+
+  // ---- discard pile --------------------------------------------------------------------------
+  function drawDiscard() {
+    const discard = view.discard || [];
+    const sig = JSON.stringify([discard, view.round]);
+    if (discardPanel.dataset.sig === sig) return;
+    const wasOpen = discardPanel.open;
+    discardPanel.dataset.sig = sig;
+    const seen = new Set(discard);
+    const top = discard.length ? discard[discard.length - 1] : null;
+    const pile = el("span", { class: "tf-pile", "aria-hidden": "true" },
+      discard.length > 2 ? el("span", { class: "tf-pile-under" }) : null,
+      top ? cardEl(top, { up: true, cls: "tf-card-mini" }) : el("span", { class: "tf-slot-empty tf-card-mini" }));
+    const rows = SUIT_ORDER.map((suit) =>
+      el("div", { class: "tf-chart-row", role: "row" },
+        el("span", { class: "tf-chart-suit", role: "rowheader" }, suitIcon(suit), el("span", { class: "visually-hidden" }, tr(`suit.${suit}`))),
+        RANKS.map((rank) => {
+          const code = rank + suit;
+          const played = seen.has(code);
+          return el("span", { class: ["tf-chart-cell", played && "is-played", RED_SUITS.has(suit) ? "tf-ink-red" : "tf-ink-black"], role: "cell", "aria-label": `${cardText(code)}${played ? "" : " –"}` }, rank);
+        })));
+    discardPanel.replaceChildren(
+      el("summary", {}, pile, el("span", { class: "tf-discard-title" }, tr("discard_title")), el("span", { class: "muted small" }, discard.length ? tr("discard_count", { n: discard.length }) : tr("discard_none"))),
+      el("p", { class: "muted small" }, tr("discard_hint")),
+      el("div", { class: "tf-chart", role: "table", "aria-label": tr("discard_title") }, rows),
+    );
+    discardPanel.open = wasOpen;
+  }
+
+  function drawSummary() {
+    const bits = [];
+    bits.push(tr("summary_scores", { red: view.scores?.[0] ?? 0, black: view.scores?.[1] ?? 0 }));
+    const grid = displayGrid();
+    const cellsText = (view.board || []).map((b) => {
+      const tok = grid[b.cell[0]][b.cell[1]];
+      return `${b.number} ${tok ? colourName(tok) : tr("cell_empty")}`;
+    }).join(", ");
+    bits.push(tr("summary_grid", { cells: cellsText }));
+    if (!spectator && (view.hand || []).length) bits.push(tr("summary_hand", { cards: view.hand.map(cardText).join(", ") }));
+    summary.textContent = bits.join(" ");
+  }
+
+  function render() {
+    if (!view) return;
+    drawBar();
+    status.textContent = statusLine();
+    status.classList.toggle("is-you", canCommit() || canWild());
+    drawSeats();
+    drawGrid();
+    drawRecords();
+    drawHand();
+    drawDiscard();
+    drawSummary();
+    container.classList.toggle("tf-4p", view.players === 4);
+    container.classList.toggle("tf-2p", view.players !== 4);
+    table.classList.toggle("tf-4p", view.players === 4);
+  }
+
+  // ---- event timeline ------------------------------------------------------------------------
+  /** Play back this message's events (reveal, resolve, score, clear) from the previous view's board. */
+  async function playEvents(events, before) {
+    const token = ++animToken;
+    const steps = events.filter((e) => ["reveal", "resolve", "score", "clear", "round_end", "round_start"].includes(e.kind));
+    if (!steps.length || !before) return;
+    if (!events.some((e) => e.kind === "reveal" || e.kind === "resolve")) {
+      for (const e of steps) {
+        if (e.kind === "round_start") showBanner(tr("banner_round_start", { n: e.round }));
+      }
+      return;
+    }
+    const quick = reducedMotion();
+    const slots = new Map();
+    // before the reveal: every seat that had committed (or just did) shows a back; yours shows its face
+    const committedNow = new Set(events.filter((e) => e.kind === "commit").map((e) => e.seat));
+    for (const info of before.seats || []) {
+      const s = info.seat;
+      if (!(info.committed || committedNow.has(s))) continue;
+      if (info.card) {
+        const rec = (before.current || []).find((r) => r.seats.includes(s));
+        slots.set(s, { card: info.card, up: true, win: rec ? rec.winner === s : false, lose: rec ? rec.winner !== s : false });
+      } else if (s === mySeat) {
+        const mine = before.your_card || events.find((e) => e.kind === "commit" && e.seat === s)?.card || null;
+        slots.set(s, mine ? { card: mine, up: true, mine: true } : { card: null, up: false });
+      } else slots.set(s, { card: null, up: false });
+    }
+    anim = { grid: (before.grid || view.grid).map((row) => row.slice()), slots, lines: null, cellFx: new Map(), target: null };
+    const still = () => token === animToken;
+    render();
+    for (const e of steps) {
+      if (!still()) return;
+      if (e.kind === "reveal") {
+        e.seats.forEach((s, i) => anim.slots.set(s, { card: e.cards[i], up: true, flip: true }));
+        anim.target = null;
+        render();
+        await sleep(quick ? 0 : 900);
+        if (!still()) return;
+        e.seats.forEach((s, i) => anim.slots.set(s, { card: e.cards[i], up: true, win: s === e.winner, lose: s !== e.winner }));
+        render();
+        await sleep(quick ? 0 : 450);
+      } else if (e.kind === "resolve") {
+        anim.grid[e.cell[0]][e.cell[1]] = e.colour;
+        anim.cellFx = new Map([[cellKey(e.cell), e.effect]]);
+        anim.target = e.cell;
+        render();
+        await sleep(quick ? 0 : 750);
+      } else if (e.kind === "score") {
+        anim.lines = e.lines;
+        anim.lineColour = e.colour;
+        anim.cellFx = new Map();
+        render();
+        const last = e.lines?.[0]?.[1];
+        if (last) floatPoint(last, e.colour);
+        showBanner(tr("banner_score", { colour: colourName(e.colour) }), `tf-banner-${e.colour}`);
+        await sleep(quick ? 0 : 1300);
+      } else if (e.kind === "clear") {
+        const fx = new Map();
+        anim.grid.forEach((row, r) => row.forEach((v, c) => v && fx.set(cellKey([r, c]), "clear")));
+        anim.cellFx = fx;
+        anim.lines = null;
+        anim.target = null;
+        render();
+        await sleep(quick ? 0 : 550);
+        if (!still()) return;
+        anim.grid = [[null, null, null], [null, null, null], [null, null, null]];
+        anim.cellFx = new Map();
+        if (e.reason === "round") showBanner(tr("banner_clear"));
+        render();
+      } else if (e.kind === "round_end") {
+        showBanner(tr("banner_round_end", { n: e.round }));
+        await sleep(quick ? 0 : 900);
+      } else if (e.kind === "round_start") {
+        showBanner(tr("banner_round_start", { n: e.round }));
+      }
+    }
+    if (!still()) return;
+    anim = null;
+    render();
+  }
+
+  // ---- the renderer contract -----------------------------------------------------------------
+  return {
+    update(msg) {
+      lastMsg = msg;
+      const before = view;
+      prevView = before;
+      view = msg.view;
+      if (!view || !Array.isArray(view.board)) return;
+      // a new message cuts any running timeline short: its final board is the view we just got
+      animToken += 1;
+      anim = null;
+      if (preview && !(view.hand || []).includes(preview)) preview = null;
+      render();
+      const events = Array.isArray(msg.events) ? msg.events : [];
+      if (before && events.length) playEvents(events, before);
+      if (canWild() && !gridSvg.contains(document.activeElement) && prevView?.phase !== "wild") {
+        gridFocus = 4;
+        for (const cell of cells) cell.g.setAttribute("tabindex", "-1");
+        cells[4].g.setAttribute("tabindex", "0");
+      }
+    },
+    destroy() {
+      animToken += 1;
+      clearTimeout(bannerTimer);
+      container.remove();
+    },
+    /** Optional hook used by the room page: the team token beside each seat. */
+    seatBadge(seat) {
+      const colour = view?.seats?.[seat]?.colour || (ctx.room?.seats?.[seat]?.team === 1 ? "black" : ctx.room?.seats?.[seat]?.team === 0 ? "red" : seat === 0 ? "black" : "red");
+      const wrap = el("span", { class: "tf-badge-wrap", title: colourName(colour) });
+      wrap.append(tokenBadge(colour, 26));
+      return wrap;
+    },
+  };
+}
