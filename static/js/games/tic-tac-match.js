@@ -489,7 +489,7 @@ export function mount(root, ctx) {
             onclick: () => send({ type: "wipeout", card: card.id, target }),
           }, idCard(view.ids[target], "ttm-id-mini"), `${tr("wipe_target", { name: nameOf(target) })} (${sideOf(target) === sideOf(mySeat) ? tr("partner") : tr("opponent")})`))));
       }
-      parts.push(el("button", { type: "button", class: "btn btn-ghost btn-sm", "data-action": "cancel", onclick: () => select(null) }, tr("cancel")));
+      parts.push(el("button", { type: "button", class: "btn btn-secondary btn-sm", "data-action": "cancel", onclick: () => select(null) }, tr("cancel")));
     }
     if (view.can_forfeit && isMyTurn() && !pending) {
       parts.push(el("button", { type: "button", class: "btn btn-secondary", "data-action": "forfeit", onclick: () => send({ type: "forfeit" }) }, tr("forfeit")));
