@@ -11,8 +11,7 @@ export class Chat {
     this.S = S;
     this.send = send;
     this.seen = new Set();
-    this.list = h("ol", { class: "chat-list", role: "log", "aria-label": t("chat.title") },
-      h("li", { class: "chat-empty muted small" }, t("chat.empty")));
+    this.list = h("ol", { class: "chat-list" }, h("li", { class: "chat-empty muted small" }, t("chat.empty")));
     this.input = h("input", { type: "text", maxlength: MAX_LENGTH, autocomplete: "off", placeholder: t("chat.placeholder"), "aria-label": t("chat.placeholder"), enterkeyhint: "send" });
     this.scope = h("select", { class: "chat-scope", "aria-label": t("chat.scope"), hidden: true },
       h("option", { value: "all" }, t("chat.everyone")),
@@ -22,7 +21,7 @@ export class Chat {
       h("button", { type: "submit", class: "btn btn-secondary btn-sm" }, t("chat.send")));
     this.el = h("section", { class: "panel chat-panel", "aria-labelledby": "chat-title" },
       h("h2", { class: "panel-title", id: "chat-title" }, t("chat.title")),
-      this.list, this.form);
+      h("div", { role: "log", "aria-labelledby": "chat-title" }, this.list), this.form);
   }
 
   /** Put the panel where it belongs (lobby or game) without losing what was typed. */

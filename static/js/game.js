@@ -59,11 +59,22 @@ export class GameView {
     this.renderHostPanel();
     renderStandings($("#game-standings"), this.S.room);
     if (stateChanged) {
+      this.announceTurn(state);
       this.renderLog(state);
       this.ensureRenderer();
       if (this.renderer) this.safeUpdate(state);
     }
     this.tickDeadline();
+  }
+
+  /** "Your turn" for screen readers, and in the tab title while the page is in the background. */
+  announceTurn(state) {
+    const seat = this.S.mySeat();
+    const mine = seat !== null && !state.outcome && (state.to_act || []).includes(seat);
+    if (mine && !this.wasMyTurn) this.announcer.textContent = t("room.your_turn");
+    this.wasMyTurn = mine;
+    const base = document.title.replace(/^\(\S[^)]*\) /, "");
+    document.title = mine && document.hidden ? `(${t("room.your_turn")}) ${base}` : base;
   }
 
   // ---- renderer ------------------------------------------------------------------------------

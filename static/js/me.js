@@ -44,7 +44,10 @@ function renderHeader() {
   const nameEl = document.getElementById("me-name");
   const labelEl = document.querySelector("#me-box .me-label");
   const editText = document.querySelector("#me-edit .me-edit-text");
-  if (nameEl) nameEl.textContent = me ? me.name : t("me.anonymous");
+  if (nameEl) {
+    nameEl.textContent = me ? me.name : t("me.anonymous");
+    nameEl.classList.toggle("is-anon", !me);
+  }
   if (labelEl) labelEl.textContent = me ? t("me.playing_as") : "";
   if (editText) editText.textContent = me ? t("me.change") : t("me.set");
 }

@@ -261,6 +261,10 @@ $("#copy-link")?.addEventListener("click", async () => {
 });
 $("#share-url")?.addEventListener("focus", (e) => e.target.select());
 
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden) document.title = document.title.replace(/^\([^)]*\) /, "");
+});
+
 $("#back-to-game")?.addEventListener("click", () => {
   S.lobbyView = false;
   render({ stateChanged: true });

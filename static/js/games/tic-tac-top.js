@@ -94,6 +94,7 @@ const EN = {
   "tic-tac-top.part_C": "First line: +2 to everyone who made it",
   "tic-tac-top.part_D": "+1 per line (at most 5)",
   "tic-tac-top.history": "Previous turns",
+  "tic-tac-top.last_grids": "The last turn's grids",
   "tic-tac-top.history_turn": "Turn",
   "tic-tac-top.history_theme": "Theme",
   "tic-tac-top.winner": "winner",
@@ -153,7 +154,16 @@ const rc = (cell) => ({ r: Math.floor(cell / 3) + 1, c: (cell % 3) + 1 });
 const centre = (cell) => [(cell % 3) * 100 + 50, Math.floor(cell / 3) * 100 + 50];
 
 /** The seat's pattern glyph, so a seat reads without its colour. */
-const SEAT_GLYPHS = ["●", "▲", "■", "◆", "★", "✚", "⬟"];
+const SEAT_GLYPHS = ["●", "▲", "■", "◆", "★", "✚", "♥"];
+
+function lockIcon() {
+  return svg("svg", { viewBox: "0 0 24 24", class: "ttt-icon", "aria-hidden": "true", focusable: "false" },
+    svg("rect", { x: 5, y: 10.5, width: 14, height: 10, rx: 2.5, fill: "currentColor" }),
+    svg("path", { d: "M8 10.5V8a4 4 0 0 1 8 0v2.5", fill: "none", stroke: "currentColor", "stroke-width": 2.4 }));
+}
+
+/** The longest run of letters in a word: the cell's text shrinks to fit it (see the CSS, --len). */
+const longest = (word) => Math.max(4, ...String(word ?? "").split(/\s+/).map((w) => w.length));
 
 export function mount(root, ctx) {
   const mySeat = Number.isInteger(ctx.seat) ? ctx.seat : null;
@@ -177,13 +187,13 @@ export function mount(root, ctx) {
   // ---- interaction state ------------------------------------------------------------------------
   let sel = null; // {kind: "word", word} | {kind: "cell", cell}
   let gridFocus = 4;
-  let pendingOps = []; // optimistic grid edits: {id, type: "place"|"clear", cell, word}
+  let pendingOps = []; // optimistic grid edits not yet confirmed: {id, type: "place"|"clear", cell, word}
   let opSeq = 0;
   let queue = Promise.resolve();
-  let inflight = 0;
   let confirmLock = false;
-  let rankKey = null; // `${game}|${turn}` the local ranking belongs to
-  let ranking = []; // the Leader's local ranking while writing
+  let rankKey = null; // `${game number}|${turn}` the local ranking belongs to
+  let ranking = []; // the Leader's ranking being built
+  let rankAdded = null; // the word just added (it slides in)
   let draftTimer = 0;
   let lastDraftSent = null;
   let submitting = false;
@@ -191,11 +201,11 @@ export function mount(root, ctx) {
   let nexting = false;
 
   // ---- animation bookkeeping ---------------------------------------------------------------------
-  let freshFrom = 0; // announced words already shown before this state (newer ones animate)
+  let freshFrom = 0; // announced words already on screen before this state (newer ones animate)
   let scoreAnimatedFor = null; // `${game}|${turns scored}` whose scoring rows were already staged
   let firstLineShownFor = null;
   let bannerTimer = 0;
-  const badges = new Map(); // seat -> the badge node in the players strip
+  const badges = new Map(); // seat -> its badge node in the players strip
 
   // ---- static structure ---------------------------------------------------------------------------
   const live = el("p", { class: "visually-hidden", "aria-live": "polite", id: `${uid}-live` });
@@ -209,6 +219,33 @@ export function mount(root, ctx) {
   ensureCss().then(() => {
     if (!destroyed) container.hidden = false;
   });
+
+  // ---- keyed sections: a section whose signature did not change keeps its DOM node, so its
+  // animations do not replay, a tap in progress is not lost and focus stays put. ----------------------
+  const cache = new Map(); // key -> {sig, node}
+  let used = new Set();
+  function part(key, sig, build) {
+    used.add(key);
+    const hit = cache.get(key);
+    if (hit && hit.sig === sig) return hit.node;
+    const node = build();
+    cache.set(key, { sig, node });
+    return node;
+  }
+  function reconcile(parent, nodes) {
+    const list = nodes.flat(Infinity).filter(Boolean);
+    list.forEach((node, i) => {
+      const current = parent.children[i];
+      if (current !== node) parent.insertBefore(node, current || null);
+    });
+    while (parent.children.length > list.length) parent.lastElementChild.remove();
+  }
+  function box(key, tag, attrs, children) {
+    const sig = `box|${tag}|${JSON.stringify(attrs)}`;
+    const node = part(key, sig, () => el(tag, attrs));
+    reconcile(node, children);
+    return node;
+  }
 
   // ---- helpers ------------------------------------------------------------------------------------
   const seatInfo = (seat) => ctx.room?.seats?.[seat];
@@ -227,32 +264,32 @@ export function mount(root, ctx) {
       return false;
     }
   };
-  const toAct = () => new Set(msg?.to_act || []);
-  const canAct = () => mySeat !== null && toAct().has(mySeat) && !msg?.outcome;
-  const isLeader = () => view && mySeat !== null && view.leader === mySeat;
+  const canAct = () => mySeat !== null && (msg?.to_act || []).includes(mySeat) && !msg?.outcome;
+  const isLeader = () => Boolean(view) && mySeat !== null && view.leader === mySeat;
   const say = (text) => {
     live.textContent = "";
-    // a fresh text node so screen readers announce a repeated message too
     setTimeout(() => {
-      live.textContent = text;
+      live.textContent = text; // a fresh text so a repeated message is announced too
     }, 30);
   };
+  const baseSig = () => [ctx.room?.game_number ?? "", view.turn, view.phase, (ctx.room?.seats || []).map((s) => (s.player ? `${s.player.name}/${s.player.bot}` : "")).join(",")].join("|");
 
-  function seatChip(seat, extra = {}) {
-    return el("span", { class: ["ttt-seat", `ttt-c${seat % 7}`, extra.class], title: view?.labels?.[seat] },
+  function seatChip(seat) {
+    return el("span", { class: ["ttt-seat", `ttt-c${seat % 7}`], title: view?.labels?.[seat] },
       el("span", { class: "ttt-seat-glyph", "aria-hidden": "true" }, SEAT_GLYPHS[seat % 7]),
       el("span", { class: "ttt-seat-name" }, nameOf(seat)),
       seat === view?.leader ? el("span", { class: "ttt-crown", title: tr("tic-tac-top.leader"), "aria-label": `(${tr("tic-tac-top.leader")})` }, "♛") : null);
   }
 
+  function wordSpan(word, placeholder = "") {
+    return el("span", { class: "ttt-word", style: { "--len": longest(word ?? placeholder) } }, word ?? placeholder);
+  }
+
   // ---- sending actions: one at a time, so each carries the version its predecessor produced ----
   function send(action) {
-    inflight += 1;
-    const p = queue.then(() => (destroyed ? Promise.reject(new Error("gone")) : ctx.act(action)));
+    const p = queue.then(() => (destroyed ? Promise.reject(new Error("unmounted")) : ctx.act(action)));
     queue = p.catch(() => {});
-    return p.finally(() => {
-      inflight -= 1;
-    });
+    return p;
   }
 
   // ---- the player's grid: the server's copy with our own not-yet-confirmed edits on top ----------
@@ -272,8 +309,7 @@ export function mount(root, ctx) {
   function gridOp(type, cell, word) {
     const op = { id: (opSeq += 1), type, cell, word };
     pendingOps.push(op);
-    const action = type === "clear" ? { type: "clear", cell } : { type: "place", cell, word };
-    send(action)
+    send(type === "clear" ? { type: "clear", cell } : { type: "place", cell, word })
       .catch(() => {})
       .finally(() => {
         pendingOps = pendingOps.filter((o) => o.id !== op.id);
@@ -281,7 +317,7 @@ export function mount(root, ctx) {
       });
   }
 
-  /** Put `word` into `cell`: moves it if it is elsewhere; swaps when it comes from a filled cell. */
+  /** Put `word` into `cell`: moves it if it is elsewhere; swaps when the target cell was filled. */
   function assign(word, cell) {
     const grid = displayGrid();
     if (grid[cell] === word) return;
@@ -365,7 +401,7 @@ export function mount(root, ctx) {
   }
 
   // ---- the Leader's ranking -------------------------------------------------------------------------
-  const ranking_open = () => view?.phase === "write" && isLeader() && !view.ranked && canAct();
+  const rankingOpen = () => view?.phase === "write" && isLeader() && !view.ranked && canAct();
 
   function syncRanking() {
     const key = `${ctx.room?.game_number ?? ""}|${view.turn}`;
@@ -377,24 +413,28 @@ export function mount(root, ctx) {
     }
   }
 
+  /** The draft is private and only matters for the 90-second timer and a reload: saved after a pause. */
   function rankingChanged() {
     clearTimeout(draftTimer);
     draftTimer = setTimeout(() => {
-      if (!ranking_open() || submitting) return;
+      if (!rankingOpen() || submitting) return;
       const body = JSON.stringify(ranking);
       if (body === lastDraftSent) return;
       lastDraftSent = body;
       send({ type: "draft", words: ranking.slice() }).catch(() => {});
     }, DRAFT_DEBOUNCE_MS);
     render();
+    rankAdded = null;
   }
 
   function toggleRank(word) {
-    if (!ranking_open() || submitting) return;
+    if (!rankingOpen() || submitting) return;
     const at = ranking.indexOf(word);
     if (at >= 0) ranking.splice(at, 1);
-    else if (ranking.length < RANK_SIZE) ranking.push(word);
-    else return;
+    else if (ranking.length < RANK_SIZE) {
+      ranking.push(word);
+      rankAdded = word;
+    } else return;
     rankingChanged();
   }
 
@@ -406,7 +446,7 @@ export function mount(root, ctx) {
   }
 
   function submitRanking() {
-    if (!ranking_open() || ranking.length !== RANK_SIZE || submitting) return;
+    if (!rankingOpen() || ranking.length !== RANK_SIZE || submitting) return;
     clearTimeout(draftTimer);
     submitting = true;
     render();
@@ -437,19 +477,16 @@ export function mount(root, ctx) {
     });
   }
 
-  // ---- clocks ---------------------------------------------------------------------------------------
+  // ---- clocks (driven by the state's deadline, epoch ms) ----------------------------------------------
   function clock(kind) {
-    // kind: "countdown" (big 5-4-3-2-1), "bar" (auto-advance), "timer" (the 90-second hard timer)
+    // "countdown": the big 5-4-3-2-1 once the Leader submits; "timer": the 90-second timer; "auto": the show's pace
     const node = el("div", { class: ["ttt-clock", `ttt-clock-${kind}`], "data-clock": kind });
     if (kind === "countdown") {
-      node.append(
-        el("span", { class: "ttt-clock-label" }, tr("tic-tac-top.countdown")),
-        el("span", { class: "ttt-clock-num", "aria-hidden": "true" }, "5"),
-      );
+      node.append(el("span", { class: "ttt-clock-label" }, tr("tic-tac-top.countdown")), el("span", { class: "ttt-clock-num", "aria-hidden": "true" }, ""));
     } else if (kind === "timer") {
-      node.append(el("span", { class: "ttt-clock-label" }, `⏱ ${tr("tic-tac-top.hard_timer")}`), el("span", { class: "ttt-clock-num" }, ""), el("span", { class: "ttt-clock-bar", "aria-hidden": "true" }));
+      node.append(el("span", { class: "ttt-clock-label" }, tr("tic-tac-top.hard_timer")), el("span", { class: "ttt-clock-num" }, ""), el("span", { class: "ttt-clock-track", "aria-hidden": "true" }));
     } else {
-      node.append(el("span", { class: "ttt-clock-num" }, ""), el("span", { class: "ttt-clock-bar", "aria-hidden": "true" }));
+      node.append(el("span", { class: "ttt-clock-num" }, ""), el("span", { class: "ttt-clock-track", "aria-hidden": "true" }));
     }
     return node;
   }
@@ -473,14 +510,13 @@ export function mount(root, ctx) {
             void num.offsetWidth;
             num.classList.add("ttt-tick");
           }
-        }
-        if (secs !== lastSpokenSecond && (secs === 5 || secs === 3) && !tv) {
-          lastSpokenSecond = secs;
-          say(tr("tic-tac-top.countdown_sr", { s: secs }));
+          if (!tv && (secs === 5 || secs === 3) && lastSpokenSecond !== `${msg.deadline}|${secs}`) {
+            lastSpokenSecond = `${msg.deadline}|${secs}`;
+            say(tr("tic-tac-top.countdown_sr", { s: secs }));
+          }
         }
       } else if (kind === "timer") {
-        const m = Math.floor(secs / 60);
-        num.textContent = `${m}:${String(secs % 60).padStart(2, "0")}`;
+        num.textContent = `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}`;
         node.classList.toggle("is-urgent", secs <= 10);
       } else {
         num.textContent = tr("tic-tac-top.auto_next", { s: secs });
@@ -490,153 +526,158 @@ export function mount(root, ctx) {
   const clockTimer = setInterval(tickClocks, 200);
 
   // ---- pieces ---------------------------------------------------------------------------------------
-
-  function headBar() {
+  function renderHead() {
     const role = tv ? (isHostViewer() ? tr("tic-tac-top.tv_host") : tr("tic-tac-top.tv")) : isLeader() ? tr("tic-tac-top.you_lead") : tr("tic-tac-top.you_write");
-    const bits = [
+    const sig = `${baseSig()}|${role}|${view.target}`;
+    if (head.dataset.sig === sig) return;
+    head.dataset.sig = sig;
+    head.replaceChildren(
       el("span", { class: "ttt-turn" }, tr("tic-tac-top.turn", { turn: view.turn, turns: view.turns })),
       el("span", { class: "ttt-head-leader" }, el("span", { class: "ttt-crown", "aria-hidden": "true" }, "♛"), " ", tr("tic-tac-top.leader_is", { name: nameOf(view.leader) })),
+      view.target ? el("span", { class: "ttt-target muted" }, tr("tic-tac-top.quick_target", { n: view.target })) : null,
       el("span", { class: ["ttt-role", isLeader() && "is-leader", tv && "is-tv"] }, role),
-    ];
-    if (view.target) bits.push(el("span", { class: "ttt-target muted" }, tr("tic-tac-top.quick_target", { n: view.target })));
-    head.replaceChildren(...bits);
+    );
   }
 
-  function themeTitle(theme, big = false) {
-    return el("div", { class: ["ttt-theme", big && "is-big"] },
-      el("span", { class: "ttt-theme-kicker" }, tr("tic-tac-top.theme")),
-      el("h2", { class: "ttt-theme-name" }, theme.name));
-  }
+  const themeTitle = (big = false) =>
+    part("theme", `${baseSig()}|${view.theme?.name}|${big}`, () =>
+      el("div", { class: ["ttt-theme", big && "is-big"] },
+        el("span", { class: "ttt-theme-kicker" }, tr("tic-tac-top.theme")),
+        el("h2", { class: "ttt-theme-name" }, view.theme?.name ?? "")));
 
-  function writersStrip() {
-    const rows = (view.writers || []).map((w) => {
-      const dots = el("span", { class: "ttt-dots", "aria-hidden": "true" },
-        Array.from({ length: CELLS }, (_, i) => el("span", { class: ["ttt-dot", i < w.filled && "is-on"] })));
-      const state = w.finished ? (w.how === "locked" ? `🔒 ${tr("tic-tac-top.locked")}` : `✓ ${tr("tic-tac-top.done")}`) : tr("tic-tac-top.writing");
-      return el("li", { class: ["ttt-writer", w.finished && "is-finished", w.seat === mySeat && "is-me"], "aria-label": `${nameOf(w.seat)}: ${w.filled}/9, ${state}` },
-        seatChip(w.seat),
-        dots,
-        el("span", { class: "ttt-writer-state" }, state));
+  const writersStrip = () =>
+    part("writers", `${baseSig()}|${JSON.stringify(view.writers)}`, () => {
+      const rows = (view.writers || []).map((w) => {
+        const dots = el("span", { class: "ttt-dots", "aria-hidden": "true" },
+          Array.from({ length: CELLS }, (_, i) => el("span", { class: ["ttt-dot", i < w.filled && "is-on"] })));
+        const text = w.finished ? (w.how === "locked" ? tr("tic-tac-top.locked") : tr("tic-tac-top.done")) : tr("tic-tac-top.writing");
+        return el("li", { class: ["ttt-writer", w.finished && "is-finished", w.seat === mySeat && "is-me"], "aria-label": `${nameOf(w.seat)}: ${w.filled}/9, ${text}` },
+          seatChip(w.seat),
+          dots,
+          el("span", { class: "ttt-writer-state" }, w.finished ? (w.how === "locked" ? lockIcon() : "✓ ") : null, text));
+      });
+      return el("section", { class: "ttt-writers", "aria-label": tr("tic-tac-top.writers") },
+        el("h3", { class: "ttt-subhead" }, tr("tic-tac-top.writers")),
+        el("ul", { class: "ttt-writer-list" }, rows));
     });
-    return el("section", { class: "ttt-writers", "aria-label": tr("tic-tac-top.writers") },
-      el("h3", { class: "ttt-subhead" }, tr("tic-tac-top.writers")),
-      el("ul", { class: "ttt-writer-list" }, rows));
-  }
 
-  function leaderStatus() {
-    const ranked = view.ranked;
-    return el("p", { class: ["ttt-leader-status", ranked && "is-ranked"] },
-      el("span", { class: "ttt-crown", "aria-hidden": "true" }, "♛"), " ",
-      ranked ? tr("tic-tac-top.leader_ranked", { name: nameOf(view.leader) }) : tr("tic-tac-top.leader_ranking", { name: nameOf(view.leader) }));
-  }
+  const leaderStatus = () =>
+    part("leader-status", `${baseSig()}|${view.ranked}`, () =>
+      el("p", { class: ["ttt-leader-status", view.ranked && "is-ranked"] },
+        el("span", { class: "ttt-crown", "aria-hidden": "true" }, "♛"), " ",
+        view.ranked ? tr("tic-tac-top.leader_ranked", { name: nameOf(view.leader) }) : tr("tic-tac-top.leader_ranking", { name: nameOf(view.leader) })));
 
   function countdownBlock() {
-    if (view.phase !== "write") return null;
-    if (view.countdown && msg?.deadline) return clock("countdown");
-    if (view.hard_timer && msg?.deadline && !view.ranked) return clock("timer");
-    return null;
+    if (view.phase !== "write" || !msg?.deadline) return null;
+    const kind = view.countdown ? "countdown" : view.hard_timer && !view.ranked ? "timer" : null;
+    if (!kind) return null;
+    return part(`clock-${kind}`, `${kind}|${msg.deadline}`, () => clock(kind));
   }
 
   // ---- choose -------------------------------------------------------------------------------------
   function renderChoose() {
     const offered = view.offered || [];
     if (isLeader()) {
-      const mine = canAct();
       return [
-        el("div", { class: "ttt-intro" },
-          el("h2", { class: "ttt-title" }, tr("tic-tac-top.choose_title")),
-          el("p", { class: "muted" }, tr("tic-tac-top.choose_hint"))),
-        el("div", { class: "ttt-offers" },
-          offered.map((theme, i) =>
-            el("button", {
-              type: "button",
-              class: "ttt-offer",
-              disabled: !mine || choosing,
-              "data-key": `offer-${i}`,
-              "aria-label": tr("tic-tac-top.choose_pick", { name: theme.name }),
-              onclick: () => chooseTheme(i),
-            },
-            el("span", { class: "ttt-offer-kicker" }, `${tr("tic-tac-top.theme")} ${String.fromCharCode(65 + i)}`),
-            el("span", { class: "ttt-offer-name" }, theme.name),
-            el("span", { class: "ttt-offer-words" }, (theme.words || []).map((w) => el("span", { class: "ttt-offer-word" }, w))),
-            el("span", { class: "ttt-offer-cta" }, tr("tic-tac-top.choose_pick", { name: theme.name }))))),
+        part("choose-intro", baseSig(), () =>
+          el("div", { class: "ttt-intro" },
+            el("h2", { class: "ttt-title" }, tr("tic-tac-top.choose_title")),
+            el("p", { class: "muted" }, tr("tic-tac-top.choose_hint")))),
+        part("offers", `${baseSig()}|${JSON.stringify(offered)}|${canAct()}|${choosing}`, () =>
+          el("div", { class: "ttt-offers" },
+            offered.map((theme, i) =>
+              el("button", {
+                type: "button",
+                class: "ttt-offer",
+                disabled: !canAct() || choosing,
+                "data-key": `offer-${i}`,
+                "aria-label": tr("tic-tac-top.choose_pick", { name: theme.name }),
+                onclick: () => chooseTheme(i),
+              },
+              el("span", { class: "ttt-offer-kicker" }, `${tr("tic-tac-top.theme")} ${String.fromCharCode(65 + i)}`),
+              el("span", { class: "ttt-offer-name" }, theme.name),
+              el("span", { class: "ttt-offer-words" }, (theme.words || []).map((w) => el("span", { class: "ttt-offer-word" }, w))),
+              el("span", { class: "ttt-offer-cta", "aria-hidden": "true" }, tr("tic-tac-top.choose_pick", { name: theme.name })))))),
       ];
     }
     const names = offered.map((t) => t.name);
     return [
-      el("div", { class: "ttt-waiting" },
-        el("p", { class: "ttt-waiting-title" }, el("span", { class: "ttt-crown", "aria-hidden": "true" }, "♛"), " ", tr("tic-tac-top.choosing", { name: nameOf(view.leader) })),
-        el("div", { class: "ttt-offers is-facedown" },
-          names.flatMap((name, i) => [
-            i > 0 ? el("span", { class: "ttt-or" }, tr("tic-tac-top.choosing_or")) : null,
-            el("div", { class: "ttt-offer is-facedown" },
-              el("span", { class: "ttt-offer-kicker" }, `${tr("tic-tac-top.theme")} ${String.fromCharCode(65 + i)}`),
-              el("span", { class: "ttt-offer-name" }, name)),
-          ]))),
+      part("waiting", `${baseSig()}|${JSON.stringify(names)}`, () =>
+        el("div", { class: "ttt-waiting" },
+          el("p", { class: "ttt-waiting-title" }, el("span", { class: "ttt-crown", "aria-hidden": "true" }, "♛"), " ", tr("tic-tac-top.choosing", { name: nameOf(view.leader) })),
+          el("div", { class: "ttt-offers is-facedown" },
+            names.flatMap((name, i) => [
+              i > 0 ? el("span", { class: "ttt-or" }, tr("tic-tac-top.choosing_or")) : null,
+              el("div", { class: "ttt-offer is-facedown" },
+                el("span", { class: "ttt-offer-kicker" }, `${tr("tic-tac-top.theme")} ${String.fromCharCode(65 + i)}`),
+                el("span", { class: "ttt-offer-name" }, name)),
+            ])))),
     ];
   }
 
   // ---- write ----------------------------------------------------------------------------------------
-  function wordBoard(words) {
-    // The 12 words, read-only (TV, a locked player, the Leader after submitting).
-    return el("ul", { class: "ttt-wordboard", "aria-label": tr("tic-tac-top.words") },
-      words.map((w, i) => el("li", { class: "ttt-card-word", style: { "--i": i } }, w)));
-  }
-
   function renderLeaderWrite() {
     syncRanking();
     const theme = view.theme;
     if (view.ranked) {
       const final = view.ranking || ranking;
       return [
-        themeTitle(theme),
+        themeTitle(),
         countdownBlock(),
-        el("section", { class: "ttt-panel" },
-          el("h3", { class: "ttt-panel-title" }, `✓ ${tr("tic-tac-top.ranked_title")}`),
-          el("p", { class: "muted" }, tr("tic-tac-top.ranked_hint")),
-          el("ol", { class: "ttt-ranklist is-final" }, final.map((w, i) => el("li", { class: "ttt-rank-item" }, el("span", { class: "ttt-rank-n" }, String(i + 1)), el("span", { class: "ttt-rank-word" }, w))))),
+        part("ranked", `${baseSig()}|${JSON.stringify(final)}`, () =>
+          el("section", { class: "ttt-panel" },
+            el("h3", { class: "ttt-panel-title" }, `✓ ${tr("tic-tac-top.ranked_title")}`),
+            el("p", { class: "muted" }, tr("tic-tac-top.ranked_hint")),
+            el("ol", { class: "ttt-ranklist is-final" }, final.map((w, i) => el("li", { class: "ttt-rank-item" }, el("span", { class: "ttt-rank-n" }, String(i + 1)), el("span", { class: "ttt-rank-word" }, w)))))),
         writersStrip(),
       ];
     }
-    const open = ranking_open();
-    const chips = el("div", { class: "ttt-chips", role: "group", "aria-label": tr("tic-tac-top.words") },
-      theme.words.map((w) => {
-        const at = ranking.indexOf(w);
-        return el("button", {
-          type: "button",
-          class: ["ttt-chip", at >= 0 && "is-used"],
-          "aria-pressed": at >= 0 ? "true" : "false",
-          "data-key": `chip-${w}`,
-          disabled: !open || submitting || (at < 0 && ranking.length >= RANK_SIZE),
-          onclick: () => toggleRank(w),
-        }, at >= 0 ? el("span", { class: "ttt-chip-badge", "aria-label": `#${at + 1}` }, String(at + 1)) : null, el("span", { class: "ttt-chip-text" }, w));
-      }));
-    const slots = el("ol", { class: "ttt-ranklist", "aria-label": tr("tic-tac-top.your_ranking") },
-      Array.from({ length: RANK_SIZE }, (_, i) => {
-        const w = ranking[i];
-        if (!w) return el("li", { class: ["ttt-rank-item", "is-empty", i === ranking.length && "is-next"] }, el("span", { class: "ttt-rank-n" }, String(i + 1)), el("span", { class: "ttt-rank-word muted" }, tr("tic-tac-top.rank_slot_empty", { n: i + 1 })));
-        return el("li", { class: "ttt-rank-item", "data-word": w },
-          el("span", { class: "ttt-rank-n" }, String(i + 1)),
-          el("span", { class: "ttt-rank-word" }, w),
-          el("span", { class: "ttt-rank-tools" },
-            el("button", { type: "button", class: "ttt-icon-btn", "data-key": `up-${w}`, disabled: i === 0 || !open || submitting, "aria-label": tr("tic-tac-top.rank_up", { word: w }), onclick: () => moveRank(i, -1) }, "↑"),
-            el("button", { type: "button", class: "ttt-icon-btn", "data-key": `down-${w}`, disabled: i === ranking.length - 1 || !open || submitting, "aria-label": tr("tic-tac-top.rank_down", { word: w }), onclick: () => moveRank(i, 1) }, "↓"),
-            el("button", { type: "button", class: "ttt-icon-btn is-remove", "data-key": `rm-${w}`, disabled: !open || submitting, "aria-label": tr("tic-tac-top.rank_remove", { word: w }), onclick: () => toggleRank(w) }, "×")));
-      }));
-    const need = RANK_SIZE - ranking.length;
-    const actions = el("div", { class: "ttt-actions" },
-      el("button", { type: "button", class: "btn btn-secondary", "data-key": "undo", disabled: !ranking.length || !open || submitting, onclick: () => { ranking.pop(); rankingChanged(); } }, `↶ ${tr("tic-tac-top.undo")}`),
-      el("button", { type: "button", class: "btn btn-ghost", "data-key": "clear", disabled: !ranking.length || !open || submitting, onclick: () => { ranking = []; rankingChanged(); } }, tr("tic-tac-top.clear")),
-      el("button", { type: "button", class: "btn btn-primary btn-lg ttt-submit", "data-key": "submit", disabled: need > 0 || !open || submitting, "aria-busy": submitting ? "true" : null, onclick: submitRanking },
-        need > 0 ? tr("tic-tac-top.submit_need", { n: need }) : tr("tic-tac-top.submit")));
+    const open = rankingOpen();
+    const sig = `${baseSig()}|${JSON.stringify([ranking, open, submitting, theme.words])}`;
     return [
-      themeTitle(theme),
+      themeTitle(),
       countdownBlock(),
-      el("section", { class: "ttt-panel ttt-ranker" },
-        el("h3", { class: "ttt-panel-title" }, tr("tic-tac-top.rank_title")),
-        el("p", { class: "muted small" }, tr("tic-tac-top.rank_hint")),
-        el("div", { class: "ttt-ranker-body" }, chips, slots),
-        actions),
+      part("ranker", sig, () => {
+        const chips = el("div", { class: "ttt-chips", role: "group", "aria-label": tr("tic-tac-top.words") },
+          theme.words.map((w) => {
+            const at = ranking.indexOf(w);
+            return el("button", {
+              type: "button",
+              class: ["ttt-chip", at >= 0 && "is-ranked"],
+              "aria-pressed": at >= 0 ? "true" : "false",
+              "aria-label": at >= 0 ? `${w}, #${at + 1}` : w,
+              "data-key": `chip-${w}`,
+              disabled: !open || submitting || (at < 0 && ranking.length >= RANK_SIZE),
+              onclick: () => toggleRank(w),
+            }, at >= 0 ? el("span", { class: "ttt-chip-badge", "aria-hidden": "true" }, String(at + 1)) : null, el("span", { class: "ttt-chip-text" }, w));
+          }));
+        const slots = el("ol", { class: "ttt-ranklist", "aria-label": tr("tic-tac-top.your_ranking") },
+          Array.from({ length: RANK_SIZE }, (_, i) => {
+            const w = ranking[i];
+            if (!w) {
+              return el("li", { class: ["ttt-rank-item", "is-empty", i === ranking.length && "is-next"] },
+                el("span", { class: "ttt-rank-n" }, String(i + 1)),
+                el("span", { class: "ttt-rank-word muted" }, tr("tic-tac-top.rank_slot_empty", { n: i + 1 })));
+            }
+            return el("li", { class: ["ttt-rank-item", w === rankAdded && !reducedMotion() && "is-new"], "data-word": w },
+              el("span", { class: "ttt-rank-n" }, String(i + 1)),
+              el("span", { class: "ttt-rank-word" }, w),
+              el("span", { class: "ttt-rank-tools" },
+                el("button", { type: "button", class: "ttt-icon-btn", "data-key": `up-${w}`, disabled: i === 0 || !open || submitting, "aria-label": tr("tic-tac-top.rank_up", { word: w }), onclick: () => moveRank(i, -1) }, "↑"),
+                el("button", { type: "button", class: "ttt-icon-btn", "data-key": `down-${w}`, disabled: i === ranking.length - 1 || !open || submitting, "aria-label": tr("tic-tac-top.rank_down", { word: w }), onclick: () => moveRank(i, 1) }, "↓"),
+                el("button", { type: "button", class: "ttt-icon-btn is-remove", "data-key": `rm-${w}`, disabled: !open || submitting, "aria-label": tr("tic-tac-top.rank_remove", { word: w }), onclick: () => toggleRank(w) }, "×")));
+          }));
+        const need = RANK_SIZE - ranking.length;
+        return el("section", { class: "ttt-panel ttt-ranker" },
+          el("h3", { class: "ttt-panel-title" }, tr("tic-tac-top.rank_title"), el("span", { class: "ttt-count" }, `${ranking.length}/${RANK_SIZE}`)),
+          el("p", { class: "muted small" }, tr("tic-tac-top.rank_hint")),
+          el("div", { class: "ttt-ranker-body" }, chips, slots),
+          el("div", { class: "ttt-actions" },
+            el("button", { type: "button", class: "btn btn-secondary", "data-key": "undo", disabled: !ranking.length || !open || submitting, onclick: () => { ranking.pop(); rankingChanged(); } }, `↶ ${tr("tic-tac-top.undo")}`),
+            el("button", { type: "button", class: "btn btn-ghost", "data-key": "clear", disabled: !ranking.length || !open || submitting, onclick: () => { ranking = []; rankingChanged(); } }, tr("tic-tac-top.clear")),
+            el("button", { type: "button", class: "btn btn-primary btn-lg ttt-submit", "data-key": "submit", disabled: need > 0 || !open || submitting, "aria-busy": submitting ? "true" : null, onclick: submitRanking },
+              need > 0 ? tr("tic-tac-top.submit_need", { n: need }) : `✓ ${tr("tic-tac-top.submit")}`)));
+      }),
       writersStrip(),
     ];
   }
@@ -645,11 +686,11 @@ export function mount(root, ctx) {
     const cells = grid.map((w, cell) => {
       const { r, c } = rc(cell);
       const selected = sel?.kind === "cell" && sel.cell === cell;
-      const target = sel?.kind === "word" || (sel?.kind === "cell" && grid[sel.cell] !== null && sel.cell !== cell);
+      const target = open && (sel?.kind === "word" || (sel?.kind === "cell" && grid[sel.cell] !== null && sel.cell !== cell));
       const pending = pendingOps.some((o) => o.cell === cell);
       return el("button", {
         type: "button",
-        class: ["ttt-cell", w === null && "is-empty", selected && "is-selected", target && open && "is-target", pending && "is-pending"],
+        class: ["ttt-cell", w === null && "is-empty", selected && "is-selected", target && "is-target", pending && "is-pending"],
         tabindex: cell === gridFocus ? "0" : "-1",
         "data-cell": cell,
         "data-key": `cell-${cell}`,
@@ -657,7 +698,7 @@ export function mount(root, ctx) {
         "aria-pressed": selected ? "true" : "false",
         "aria-label": `${tr("tic-tac-top.cell", { r, c })}: ${w ?? tr("tic-tac-top.empty")}`,
         onclick: () => tapCell(cell),
-      }, el("span", { class: "ttt-word" }, w ?? ""));
+      }, wordSpan(w));
     });
     const node = el("div", { class: ["ttt-grid", "is-editable", !open && "is-locked"], role: "group", "aria-label": tr("tic-tac-top.grid_label") }, cells);
     node.addEventListener("keydown", (event) => {
@@ -673,128 +714,131 @@ export function mount(root, ctx) {
         gridFocus = next;
         for (const b of node.querySelectorAll("[data-cell]")) b.setAttribute("tabindex", Number(b.dataset.cell) === next ? "0" : "-1");
         node.querySelector(`[data-cell="${next}"]`)?.focus();
-      } else if (event.key === "Delete" || event.key === "Backspace") {
+      } else if ((event.key === "Delete" || event.key === "Backspace") && open && displayGrid()[cell] !== null) {
         event.preventDefault();
-        if (grid[cell] !== null && open) {
-          gridOp("clear", cell);
-          render();
-        }
+        gridOp("clear", cell);
+        render();
+      } else if (event.key === "Escape" && sel) {
+        sel = null;
+        render();
       }
     });
     return node;
   }
 
+  function miniGridIcon(cell) {
+    const icon = svg("svg", { viewBox: "0 0 30 30", class: "ttt-mini", "aria-hidden": "true", focusable: "false" });
+    for (let i = 0; i < CELLS; i += 1) {
+      icon.append(svg("rect", { x: (i % 3) * 10 + 1, y: Math.floor(i / 3) * 10 + 1, width: 8, height: 8, rx: 2, class: i === cell ? "is-on" : "" }));
+    }
+    return icon;
+  }
+
   function renderPlayerWrite() {
     const theme = view.theme;
     const grid = displayGrid();
-    const mineOpen = writing();
-    const me = (view.writers || []).find((w) => w.seat === mySeat);
-    const finished = Boolean(me?.finished) || !mineOpen;
+    const open = writing();
     if (sel?.kind === "word" && !theme.words.includes(sel.word)) sel = null;
+    const blanks = grid.filter((w) => w === null).length;
+    const sig = `${baseSig()}|${JSON.stringify([grid, sel, confirmLock, open, pendingOps.map((o) => o.cell), theme.words, gridFocus])}`;
+    if (!open) {
+      return [
+        themeTitle(),
+        countdownBlock(),
+        part("own-locked", sig, () =>
+          el("section", { class: "ttt-panel ttt-own" },
+            el("h3", { class: "ttt-panel-title" }, lockIcon(), tr("tic-tac-top.locked_title")),
+            el("p", { class: "muted" }, tr("tic-tac-top.locked_hint")),
+            editableGrid(grid, false))),
+        leaderStatus(),
+        writersStrip(),
+      ];
+    }
     let hint = tr("tic-tac-top.grid_hint");
     if (sel?.kind === "word") hint = tr("tic-tac-top.grid_hint_word", { word: sel.word });
     if (sel?.kind === "cell") hint = tr("tic-tac-top.grid_hint_cell", rc(sel.cell));
-    const chips = el("div", { class: "ttt-chips", role: "group", "aria-label": tr("tic-tac-top.words") },
-      theme.words.map((w) => {
-        const at = grid.indexOf(w);
-        const selected = sel?.kind === "word" && sel.word === w;
-        const where = at >= 0 ? tr("tic-tac-top.in_cell", rc(at)) : null;
-        return el("button", {
-          type: "button",
-          class: ["ttt-chip", at >= 0 && "is-used", selected && "is-selected"],
-          "aria-pressed": selected ? "true" : "false",
-          "aria-label": where ? `${w}, ${where}` : w,
-          "data-key": `chip-${w}`,
-          disabled: finished,
-          onclick: () => tapWord(w),
-        }, at >= 0 ? el("span", { class: "ttt-chip-badge", "aria-hidden": "true" }, miniGridIcon(at)) : null, el("span", { class: "ttt-chip-text" }, w));
-      }));
-    const blanks = grid.filter((w) => w === null).length;
-    const parts = [themeTitle(theme), countdownBlock()];
-    if (finished) {
-      parts.push(
-        el("section", { class: "ttt-panel ttt-own" },
-          el("h3", { class: "ttt-panel-title" }, `🔒 ${tr("tic-tac-top.locked_title")}`),
-          el("p", { class: "muted" }, tr("tic-tac-top.locked_hint")),
-          editableGrid(grid, false)),
-        leaderStatus(),
-        writersStrip(),
-      );
-      return parts;
-    }
-    parts.push(
+    return [
+      themeTitle(),
+      countdownBlock(),
       leaderStatus(),
-      el("section", { class: "ttt-panel ttt-own ttt-writer-panel" },
-        el("h3", { class: "ttt-panel-title" }, tr("tic-tac-top.grid_title"), el("span", { class: "ttt-count" }, tr("tic-tac-top.filled", { n: CELLS - blanks }))),
-        el("p", { class: ["ttt-hint", sel && "is-active"], "aria-live": "polite" }, hint),
-        chips,
-        editableGrid(grid, true),
-        el("div", { class: "ttt-actions" },
-          el("button", { type: "button", class: "btn btn-secondary", "data-key": "erase", disabled: !(sel?.kind === "cell" && grid[sel.cell] !== null), onclick: erase }, `⌫ ${tr("tic-tac-top.erase")}`),
-          el("button", { type: "button", class: ["btn", confirmLock ? "btn-primary ttt-confirm" : blanks ? "btn-secondary" : "btn-primary", "ttt-lock"], "data-key": "lock", onclick: lockGrid },
-            confirmLock ? tr("tic-tac-top.lock_confirm", { n: blanks }) : `🔒 ${tr("tic-tac-top.lock")}`))),
+      part("own", sig, () => {
+        const chips = el("div", { class: "ttt-chips", role: "group", "aria-label": tr("tic-tac-top.words") },
+          theme.words.map((w) => {
+            const at = grid.indexOf(w);
+            const selected = sel?.kind === "word" && sel.word === w;
+            const where = at >= 0 ? tr("tic-tac-top.in_cell", rc(at)) : null;
+            return el("button", {
+              type: "button",
+              class: ["ttt-chip", at >= 0 && "is-used", selected && "is-selected"],
+              "aria-pressed": selected ? "true" : "false",
+              "aria-label": where ? `${w}, ${where}` : w,
+              "data-key": `chip-${w}`,
+              onclick: () => tapWord(w),
+            }, at >= 0 ? el("span", { class: "ttt-chip-badge is-mini", "aria-hidden": "true" }, miniGridIcon(at)) : null, el("span", { class: "ttt-chip-text" }, w));
+          }));
+        return el("section", { class: "ttt-panel ttt-own ttt-writer-panel" },
+          el("h3", { class: "ttt-panel-title" }, tr("tic-tac-top.grid_title"), el("span", { class: "ttt-count" }, tr("tic-tac-top.filled", { n: CELLS - blanks }))),
+          el("p", { class: ["ttt-hint", sel && "is-active"] }, hint),
+          chips,
+          editableGrid(grid, true),
+          el("div", { class: "ttt-actions" },
+            el("button", { type: "button", class: "btn btn-secondary", "data-key": "erase", disabled: !(sel?.kind === "cell" && grid[sel.cell] !== null), onclick: erase }, tr("tic-tac-top.erase")),
+            el("button", { type: "button", class: ["btn", "ttt-lock", confirmLock ? "btn-primary ttt-confirm" : blanks ? "btn-secondary" : "btn-primary"], "data-key": "lock", onclick: lockGrid },
+              lockIcon(), confirmLock ? tr("tic-tac-top.lock_confirm", { n: blanks }) : tr("tic-tac-top.lock"))));
+      }),
       writersStrip(),
-    );
-    return parts;
-  }
-
-  function miniGridIcon(cell) {
-    const box = svg("svg", { viewBox: "0 0 30 30", class: "ttt-mini", "aria-hidden": "true", focusable: "false" });
-    for (let i = 0; i < CELLS; i += 1) {
-      box.append(svg("rect", { x: (i % 3) * 10 + 1, y: Math.floor(i / 3) * 10 + 1, width: 8, height: 8, rx: 2, class: i === cell ? "is-on" : "" }));
-    }
-    return box;
+    ];
   }
 
   function renderSpectatorWrite() {
     return [
-      themeTitle(view.theme, true),
+      themeTitle(true),
       countdownBlock(),
       leaderStatus(),
-      wordBoard(view.theme.words),
+      part("wordboard", `${baseSig()}|${view.theme.words.join("|")}`, () =>
+        el("ul", { class: "ttt-wordboard", "aria-label": tr("tic-tac-top.words") },
+          view.theme.words.map((w, i) => el("li", { class: "ttt-card-word", style: { "--i": i } }, w)))),
       writersStrip(),
     ];
   }
 
   // ---- reveal ---------------------------------------------------------------------------------------
   /** One grid as everyone sees it from the reveal on: circles on announced words, lines drawn through. */
-  function revealGrid(seat, g, { fresh = 0, big = false } = {}) {
+  function revealGrid(seat, g, fresh, big) {
     const inLine = new Set();
     for (const line of g.lines || []) for (const c of line.cells) inLine.add(c);
     const cells = (g.words || []).map((w, cell) => {
       const mark = g.marks?.[cell] ?? null;
-      const isNew = mark !== null && mark > fresh;
-      return el("div", { class: ["ttt-cell", w === null && "is-empty", mark !== null && "is-marked", isNew && "is-new", inLine.has(cell) && "in-line"], role: "gridcell",
-        "aria-label": `${tr("tic-tac-top.cell", rc(cell))}: ${w ?? tr("tic-tac-top.empty")}${mark !== null ? ` (${tr("tic-tac-top.word_of", { k: mark })})` : ""}` },
-      el("span", { class: "ttt-word" }, w ?? "—"),
-      mark !== null ? el("span", { class: "ttt-mark-n", "aria-hidden": "true" }, String(mark)) : null);
+      const isNew = mark !== null && mark > fresh && !reducedMotion();
+      return el("div", {
+        class: ["ttt-cell", w === null && "is-empty", mark !== null && "is-marked", isNew && "is-new", inLine.has(cell) && "in-line"],
+        role: "gridcell",
+        "aria-label": `${tr("tic-tac-top.cell", rc(cell))}: ${w ?? tr("tic-tac-top.empty")}${mark !== null ? ` (${tr("tic-tac-top.word_of", { k: mark })})` : ""}`,
+      }, wordSpan(w, "—"), mark !== null ? el("span", { class: "ttt-mark-n", "aria-hidden": "true" }, String(mark)) : null);
     });
     const overlay = svg("svg", { class: "ttt-overlay", viewBox: "0 0 300 300", preserveAspectRatio: "none", "aria-hidden": "true", focusable: "false" });
     (g.marks || []).forEach((mark, cell) => {
       if (mark === null || mark === undefined) return;
       const [x, y] = centre(cell);
-      overlay.append(svg("ellipse", { class: ["ttt-ring", mark > fresh && !reducedMotion() ? "is-new" : ""].join(" "), cx: x, cy: y, rx: 43, ry: 40, pathLength: 1 }));
+      overlay.append(svg("ellipse", { class: `ttt-ring${mark > fresh && !reducedMotion() ? " is-new" : ""}`, cx: x, cy: y, rx: 42, ry: 39, pathLength: 1 }));
     });
     for (const line of g.lines || []) {
-      const [a, , b] = line.cells;
-      const [x0, y0] = centre(a);
-      const [x1, y1] = centre(b);
-      const dx = x1 - x0;
-      const dy = y1 - y0;
-      const len = Math.hypot(dx, dy) || 1;
-      const ext = 30;
+      const [x0, y0] = centre(line.cells[0]);
+      const [x1, y1] = centre(line.cells[2]);
+      const len = Math.hypot(x1 - x0, y1 - y0) || 1;
+      const ex = ((x1 - x0) / len) * 34;
+      const ey = ((y1 - y0) / len) * 34;
       overlay.append(svg("line", {
-        class: ["ttt-strike", line.word > fresh && !reducedMotion() ? "is-new" : ""].join(" "),
-        x1: (x0 - (dx / len) * ext).toFixed(1), y1: (y0 - (dy / len) * ext).toFixed(1),
-        x2: (x1 + (dx / len) * ext).toFixed(1), y2: (y1 + (dy / len) * ext).toFixed(1),
+        class: `ttt-strike${line.word > fresh && !reducedMotion() ? " is-new" : ""}`,
+        x1: (x0 - ex).toFixed(1), y1: (y0 - ey).toFixed(1), x2: (x1 + ex).toFixed(1), y2: (y1 + ey).toFixed(1),
         pathLength: 1,
       }));
     }
     const count = g.line_count ?? (g.lines || []).length;
     const lineText = count === 0 ? tr("tic-tac-top.no_lines") : count === 1 ? tr("tic-tac-top.line") : tr("tic-tac-top.lines", { n: count });
-    const first = view.first_line && (view.first_line.seats || []).includes(seat);
-    const newLine = (g.lines || []).some((l) => l.word > fresh);
-    return el("figure", { class: ["ttt-gridcard", `ttt-c${seat % 7}`, big && "is-big", seat === mySeat && "is-me", first && "has-first", newLine && !reducedMotion() && "is-hot"], "data-seat": seat },
+    const first = (view.first_line?.seats || []).includes(seat);
+    const newLine = (g.lines || []).some((l) => l.word > fresh) && !reducedMotion();
+    return el("figure", { class: ["ttt-gridcard", `ttt-c${seat % 7}`, big && "is-big", seat === mySeat && "is-me", first && "has-first", newLine && "is-hot"], "data-seat": seat },
       el("figcaption", { class: "ttt-gridcard-head" },
         seatChip(seat),
         el("span", { class: ["ttt-linecount", count > 0 && "has-lines"] }, lineText),
@@ -805,59 +849,70 @@ export function mount(root, ctx) {
         overlay));
   }
 
+  function gridCard(seat, fresh, big) {
+    const g = view.grids[seat];
+    const sig = `${baseSig()}|${JSON.stringify(g)}|${JSON.stringify(view.first_line?.seats || [])}|${big}`;
+    return part(`grid-${seat}`, sig, () => revealGrid(seat, g, fresh, big));
+  }
+
+  /** Your own grid big (if you have one), then everyone else's. */
   function allGrids(fresh) {
-    const n = view.players;
-    const order = [];
-    if (mySeat !== null && view.grids?.[mySeat]) order.push(mySeat);
-    for (let s = 0; s < n; s += 1) if (s !== mySeat && view.grids?.[s]) order.push(s);
-    const own = order[0] === mySeat ? order.shift() : null;
+    const others = [];
+    for (let s = 0; s < view.players; s += 1) if (s !== mySeat && view.grids?.[s]) others.push(s);
+    const own = mySeat !== null && view.grids?.[mySeat] ? mySeat : null;
     return [
-      own !== null && own !== undefined ? el("div", { class: "ttt-own-reveal" }, revealGrid(own, view.grids[own], { fresh, big: true })) : null,
-      order.length ? el("div", { class: ["ttt-gridwall", `n${order.length}`] }, order.map((s) => revealGrid(s, view.grids[s], { fresh }))) : null,
+      own !== null ? box("own-reveal", "div", { class: "ttt-own-reveal" }, [gridCard(own, fresh, true)]) : null,
+      others.length ? box("wall", "div", { class: ["ttt-gridwall", `n${others.length}`] }, others.map((s) => gridCard(s, fresh, false))) : null,
     ];
   }
 
   function announceCard(fresh) {
     const words = view.announced || [];
     const k = words.length;
-    const newWord = k > fresh && !reducedMotion();
-    const dots = el("ol", { class: "ttt-steps", "aria-label": tr("tic-tac-top.ranking") },
-      Array.from({ length: RANK_SIZE }, (_, i) => el("li", { class: ["ttt-step", i < k && "is-done", i === k - 1 && "is-current"] },
-        el("span", { class: "ttt-step-n" }, String(i + 1)),
-        el("span", { class: "ttt-step-word" }, words[i] ?? ""))));
-    const body = k === 0
-      ? el("p", { class: "ttt-announce-wait" }, tr("tic-tac-top.get_ready"))
-      : el("p", { class: ["ttt-announce-word", newWord && "is-new"]}, words[k - 1]);
-    return el("section", { class: "ttt-announce", "aria-label": tr("tic-tac-top.reveal_title") },
-      el("p", { class: "ttt-announce-kicker" }, k === 0 ? tr("tic-tac-top.reveal_title") : tr("tic-tac-top.word_of", { k })),
-      body,
-      dots);
+    return part("announce", `${baseSig()}|${words.join("|")}`, () => {
+      const steps = el("ol", { class: "ttt-steps", "aria-label": tr("tic-tac-top.ranking") },
+        Array.from({ length: RANK_SIZE }, (_, i) => el("li", { class: ["ttt-step", i < k && "is-done", i === k - 1 && "is-current"] },
+          el("span", { class: "ttt-step-n" }, String(i + 1)),
+          el("span", { class: "ttt-step-word" }, words[i] ?? ""))));
+      const body = k === 0
+        ? el("p", { class: "ttt-announce-wait" }, tr("tic-tac-top.get_ready"))
+        : el("p", { class: ["ttt-announce-word", k > fresh && !reducedMotion() && "is-new"] }, words[k - 1]);
+      return el("section", { class: "ttt-announce", "aria-label": tr("tic-tac-top.reveal_title") },
+        el("p", { class: "ttt-announce-kicker" }, k === 0 ? tr("tic-tac-top.reveal_title") : tr("tic-tac-top.word_of", { k })),
+        body,
+        steps);
+    });
   }
 
-  function leaderControls(label) {
-    if (!isLeader()) {
-      return msg?.deadline ? el("div", { class: "ttt-controls" }, clock("bar")) : null;
-    }
-    return el("div", { class: "ttt-controls" },
-      el("button", { type: "button", class: "btn btn-primary btn-lg ttt-next", "data-key": "next", disabled: !canAct() || nexting, onclick: stepNext }, `${label} →`),
-      msg?.deadline ? clock("bar") : null);
+  /** The Leader's "Next word" / "Next turn" button, and for everyone the time until the show moves on. */
+  function controls(label) {
+    const sig = `${baseSig()}|${isLeader()}|${canAct()}|${nexting}|${msg?.deadline}|${label}|${(view.announced || []).length}`;
+    return part("controls", sig, () => {
+      const bits = [];
+      if (isLeader()) bits.push(el("button", { type: "button", class: "btn btn-primary btn-lg ttt-next", "data-key": "next", disabled: !canAct() || nexting, onclick: stepNext }, `${label} →`));
+      if (msg?.deadline) bits.push(clock("auto"));
+      return bits.length ? el("div", { class: "ttt-controls" }, bits) : el("div", { hidden: true });
+    });
   }
 
   function leaderRankingPanel() {
     if (!isLeader() || !Array.isArray(view.ranking)) return null;
     const k = (view.announced || []).length;
-    return el("section", { class: "ttt-panel ttt-leader-panel" },
-      el("h3", { class: "ttt-panel-title" }, tr("tic-tac-top.your_ranking")),
-      el("ol", { class: "ttt-ranklist is-final" }, view.ranking.map((w, i) => el("li", { class: ["ttt-rank-item", i < k && "is-out", i === k && "is-next"] },
-        el("span", { class: "ttt-rank-n" }, i < k ? "✓" : String(i + 1)), el("span", { class: "ttt-rank-word" }, w)))));
+    return part("leader-ranking", `${baseSig()}|${view.ranking.join("|")}|${k}`, () =>
+      el("section", { class: "ttt-panel ttt-leader-panel" },
+        el("h3", { class: "ttt-panel-title" }, tr("tic-tac-top.your_ranking")),
+        el("ol", { class: "ttt-ranklist is-compact" }, view.ranking.map((w, i) => el("li", { class: ["ttt-rank-item", i < k && "is-out", i === k && "is-next"] },
+          el("span", { class: "ttt-rank-n" }, i < k ? "✓" : String(i + 1)), el("span", { class: "ttt-rank-word" }, w))))));
   }
 
   function renderReveal(fresh) {
+    const stage = box("stage", "div", { class: "ttt-stage" }, [announceCard(fresh), controls(tr("tic-tac-top.next_word"))]);
     return [
-      themeTitle(view.theme),
-      el("div", { class: "ttt-stage" }, announceCard(fresh), leaderControls(tr("tic-tac-top.next_word"))),
-      leaderRankingPanel(),
-      ...allGrids(fresh),
+      themeTitle(),
+      box("reveal-layout", "div", { class: "ttt-reveal-layout" }, [
+        box("reveal-side", "div", { class: "ttt-reveal-side" }, [stage, leaderRankingPanel()]),
+        box("reveal-grids", "div", { class: "ttt-reveal-grids" }, allGrids(fresh)),
+      ]),
     ];
   }
 
@@ -865,72 +920,81 @@ export function mount(root, ctx) {
   function scoringBlock(animate) {
     const scoring = view.scoring;
     if (!scoring) return null;
-    const rows = scoring.rows || [];
-    const list = el("ol", { class: "ttt-score-rows" }, rows.map((row, i) =>
-      el("li", { class: ["ttt-score-row", `part-${row.part}`, animate && "is-staged"], style: { "--d": `${i * ROW_STEP_MS}ms` } },
-        el("span", { class: "ttt-part", title: tr(`tic-tac-top.part_${row.part}`) }, row.part),
-        seatChip(row.seat),
-        el("span", { class: "ttt-score-text" }, row.text),
-        el("span", { class: ["ttt-score-pts", row.points > 0 && "is-plus"] }, row.points > 0 ? `+${row.points}` : "0"))));
-    const legend = el("dl", { class: "ttt-legend" }, ["A", "B", "C", "D"].flatMap((p) => [el("dt", { class: `ttt-part part-${p}` }, p), el("dd", {}, tr(`tic-tac-top.part_${p}`))]));
-    return el("section", { class: "ttt-panel ttt-scoring" },
-      el("h3", { class: "ttt-panel-title" }, tr("tic-tac-top.score_title", { turn: view.history?.[view.history.length - 1]?.turn ?? view.turn })),
-      list,
-      el("details", { class: "ttt-legend-box" }, el("summary", {}, "A · B · C · D"), legend));
+    const turn = view.history?.[view.history.length - 1]?.turn ?? view.turn;
+    return part("scoring", `${baseSig()}|${view.history?.length}`, () => {
+      const rows = scoring.rows || [];
+      const list = el("ol", { class: "ttt-score-rows" }, rows.map((row, i) =>
+        el("li", { class: ["ttt-score-row", animate && "is-staged"], style: { "--d": `${i * ROW_STEP_MS}ms` } },
+          el("span", { class: `ttt-part part-${row.part}`, title: tr(`tic-tac-top.part_${row.part}`) }, row.part),
+          seatChip(row.seat),
+          el("span", { class: "ttt-score-text" }, row.text),
+          el("span", { class: ["ttt-score-pts", row.points > 0 && "is-plus"] }, row.points > 0 ? `+${row.points}` : "0"))));
+      const legend = el("dl", { class: "ttt-legend" }, ["A", "B", "C", "D"].flatMap((p) => [el("dt", { class: `ttt-part part-${p}` }, p), el("dd", {}, tr(`tic-tac-top.part_${p}`))]));
+      return el("section", { class: "ttt-panel ttt-scoring" },
+        el("h3", { class: "ttt-panel-title" }, tr("tic-tac-top.score_title", { turn })),
+        list,
+        el("details", { class: "ttt-legend-box" }, el("summary", {}, "A · B · C · D"), legend));
+    });
   }
 
   function standingsBlock(animate, final) {
-    const points = view.scoring?.points || [];
-    const winners = new Set(view.winners || []);
-    const delay = animate ? (view.scoring?.rows?.length ?? 0) * ROW_STEP_MS : 0;
-    const best = Math.max(1, ...(view.scores || [0]));
-    return el("section", { class: ["ttt-panel", "ttt-standings", final && "is-final", animate && "is-staged"], style: { "--d": `${delay}ms` } },
-      el("h3", { class: "ttt-panel-title" }, final ? `🏆 ${tr("tic-tac-top.final_title")}` : tr("tic-tac-top.standings")),
-      el("ol", { class: "ttt-standing-list" }, (view.standings || []).map((row) =>
-        el("li", { class: ["ttt-standing", `ttt-c${row.seat % 7}`, winners.has(row.seat) && "is-winner", row.seat === mySeat && "is-me"], style: { "--share": String((view.scores?.[row.seat] ?? 0) / best) } },
-          el("span", { class: "ttt-standing-rank" }, String(row.rank + 1)),
-          seatChip(row.seat),
-          winners.has(row.seat) ? el("span", { class: "ttt-winner-tag" }, `♛ ${tr("tic-tac-top.winner")}`) : null,
-          points[row.seat] ? el("span", { class: "ttt-standing-delta" }, `+${points[row.seat]}`) : null,
-          el("span", { class: "ttt-standing-score" }, String(row.score)),
-          el("span", { class: "ttt-standing-bar", "aria-hidden": "true" })))));
+    return part(`standings-${final}`, `${baseSig()}|${view.history?.length}|${JSON.stringify(view.standings)}`, () => {
+      const points = view.scoring?.points || [];
+      const winners = new Set(view.winners || []);
+      const delay = animate ? (view.scoring?.rows?.length ?? 0) * ROW_STEP_MS : 0;
+      const best = Math.max(1, ...(view.scores || [0]));
+      return el("section", { class: ["ttt-panel", "ttt-standings", final && "is-final", animate && "is-staged"], style: { "--d": `${delay}ms` } },
+        el("h3", { class: "ttt-panel-title" }, final ? `♛ ${tr("tic-tac-top.final_title")}` : tr("tic-tac-top.standings")),
+        el("ol", { class: "ttt-standing-list" }, (view.standings || []).map((row) =>
+          el("li", { class: ["ttt-standing", `ttt-c${row.seat % 7}`, winners.has(row.seat) && "is-winner", row.seat === mySeat && "is-me"], style: { "--share": String((view.scores?.[row.seat] ?? 0) / best) } },
+            el("span", { class: "ttt-standing-rank" }, String(row.rank + 1)),
+            seatChip(row.seat),
+            winners.has(row.seat) ? el("span", { class: "ttt-winner-tag" }, tr("tic-tac-top.winner")) : null,
+            points[row.seat] ? el("span", { class: "ttt-standing-delta" }, `+${points[row.seat]}`) : null,
+            el("span", { class: "ttt-standing-score" }, String(row.score)),
+            el("span", { class: "ttt-standing-bar", "aria-hidden": "true" })))));
+    });
   }
 
-  function historyBlock(open = false) {
+  function historyBlock(open) {
     const history = view.history || [];
     if (!history.length) return null;
-    const n = view.players;
-    return el("details", { class: "ttt-history", open: open || null },
-      el("summary", {}, `${tr("tic-tac-top.history")} (${history.length})`),
-      el("div", { class: "ttt-table-wrap" },
-        el("table", { class: "ttt-table" },
-          el("thead", {}, el("tr", {}, el("th", { scope: "col" }, tr("tic-tac-top.history_turn")), el("th", { scope: "col" }, tr("tic-tac-top.history_theme")),
-            Array.from({ length: n }, (_, s) => el("th", { scope: "col", class: "num" }, seatChip(s))))),
-          el("tbody", {}, history.map((h) => el("tr", {},
-            el("th", { scope: "row" }, String(h.turn)),
-            el("td", {}, el("span", { class: "ttt-crown", title: nameOf(h.leader) }, "♛"), " ", nameOf(h.leader), " · ", h.theme),
-            (h.points || []).map((p, s) => el("td", { class: ["num", s === h.leader && "is-leader"] }, String(p)))))))));
+    return part("history", `${baseSig()}|${history.length}|${open}`, () => {
+      const n = view.players;
+      return el("details", { class: "ttt-history", open: open || null },
+        el("summary", {}, `${tr("tic-tac-top.history")} (${history.length})`),
+        el("div", { class: "ttt-table-wrap" },
+          el("table", { class: "ttt-table" },
+            el("thead", {}, el("tr", {}, el("th", { scope: "col" }, tr("tic-tac-top.history_turn")), el("th", { scope: "col" }, tr("tic-tac-top.history_theme")),
+              Array.from({ length: n }, (_, s) => el("th", { scope: "col", class: "num" }, seatChip(s))))),
+            el("tbody", {}, history.map((h) => el("tr", {},
+              el("th", { scope: "row" }, String(h.turn)),
+              el("td", {}, el("span", { class: "ttt-crown", "aria-hidden": "true" }, "♛"), " ", nameOf(h.leader), " · ", h.theme),
+              (h.points || []).map((p, s) => el("td", { class: ["num", s === h.leader && "is-leader"] }, String(p)))))))));
+    });
   }
 
   function renderScore(animate) {
     return [
-      themeTitle(view.theme),
-      el("div", { class: "ttt-stage ttt-score-stage" }, scoringBlock(animate), standingsBlock(animate, false)),
-      leaderControls(tr("tic-tac-top.next_turn")),
+      themeTitle(),
+      box("score-stage", "div", { class: "ttt-score-stage" }, [scoringBlock(animate), standingsBlock(animate, false)]),
+      controls(tr("tic-tac-top.next_turn")),
       ...allGrids(RANK_SIZE),
-      historyBlock(),
+      historyBlock(false),
     ];
   }
 
   function renderOver(animate) {
     return [
-      el("div", { class: "ttt-stage ttt-score-stage" }, standingsBlock(false, true), scoringBlock(animate)),
+      box("score-stage", "div", { class: "ttt-score-stage" }, [standingsBlock(false, true), scoringBlock(animate)]),
       historyBlock(true),
-      view.grids ? el("details", { class: "ttt-history" }, el("summary", {}, tr("tic-tac-top.grid_title")), ...allGrids(RANK_SIZE)) : null,
+      view.grids
+        ? box("over-grids", "details", { class: "ttt-history" }, [part("over-grids-summary", baseSig(), () => el("summary", {}, tr("tic-tac-top.last_grids"))), ...allGrids(RANK_SIZE)])
+        : null,
     ];
   }
 
-  // ---- the first-line call-out ---------------------------------------------------------------------
+  // ---- the "First line!" call-out -----------------------------------------------------------------
   function showBanner(text, sub) {
     banner.replaceChildren(el("span", { class: "ttt-banner-title" }, text), sub ? el("span", { class: "ttt-banner-sub" }, sub) : null);
     banner.hidden = false;
@@ -943,7 +1007,7 @@ export function mount(root, ctx) {
     }, 3200);
   }
 
-  // ---- summary for screen readers ------------------------------------------------------------------
+  // ---- a text summary for screen readers -------------------------------------------------------------
   function describe() {
     const standings = (view.standings || []).map((r) => `${nameOf(r.seat)} ${r.score}`).join(", ");
     if (view.phase === "choose") return tr("tic-tac-top.sr_choose", { turn: view.turn, leader: nameOf(view.leader) });
@@ -961,41 +1025,39 @@ export function mount(root, ctx) {
     if (!view || destroyed) return;
     const active = document.activeElement;
     const focusKey = container.contains(active) ? active?.dataset?.key : null;
-    const fresh = freshFrom;
-
-    headBar();
-    let parts;
+    used = new Set();
+    renderHead();
     const phase = view.phase;
     container.dataset.phase = phase;
+    let parts;
     if (phase === "choose") parts = renderChoose();
     else if (phase === "write") parts = isLeader() ? renderLeaderWrite() : mySeat === null ? renderSpectatorWrite() : renderPlayerWrite();
-    else if (phase === "reveal") parts = renderReveal(fresh);
+    else if (phase === "reveal") parts = renderReveal(freshFrom);
     else {
       const key = `${ctx.room?.game_number ?? ""}|${view.history?.length ?? 0}`;
       const animate = scoreAnimatedFor !== key && !reducedMotion() && (msg?.events || []).some((e) => e.kind === "turn_scored");
-      if (scoreAnimatedFor !== key) scoreAnimatedFor = key;
+      scoreAnimatedFor = key;
       parts = phase === "score" ? renderScore(animate) : renderOver(animate);
     }
-    main.replaceChildren(...parts.flat().filter(Boolean));
+    reconcile(main, parts);
+    for (const key of [...cache.keys()]) if (!used.has(key)) cache.delete(key);
     summary.textContent = describe();
     tickClocks();
-
-    if (focusKey) {
+    if (focusKey && !container.contains(document.activeElement)) {
       const again = main.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
       if (again && !again.disabled) again.focus({ preventScroll: true });
     }
   }
 
-  /** Things to say and call out once per state change (not on re-renders caused by local taps). */
+  /** What to say and call out once per new state (not on re-renders caused by local taps). */
   function onNewState(events) {
-    const fresh = freshFrom;
     for (const ev of events) {
       if (ev.kind === "theme_chosen" && ev.theme?.name) say(tr("tic-tac-top.sr_theme", { theme: ev.theme.name }));
       if (ev.kind === "announce") say(tr("tic-tac-top.sr_word", { k: ev.index, word: ev.word }));
     }
     const fl = view.first_line;
-    const flKey = fl ? `${ctx.room?.game_number ?? ""}|${view.turn}` : null;
-    if (fl && fl.index > fresh && firstLineShownFor !== flKey && ["reveal", "score", "over"].includes(view.phase)) {
+    const flKey = `${ctx.room?.game_number ?? ""}|${view.turn}`;
+    if (fl && fl.index > freshFrom && firstLineShownFor !== flKey && ["reveal", "score", "over"].includes(view.phase)) {
       firstLineShownFor = flKey;
       const sub = tr("tic-tac-top.first_line_who", { names: listNames(fl.seats || []), k: fl.index });
       showBanner(`★ ${tr("tic-tac-top.first_line")}`, sub);
@@ -1012,6 +1074,14 @@ export function mount(root, ctx) {
     }
   }
 
+  // The players strip (game.js) is drawn just before our update: keep its badges in step.
+  function paintBadge(node, seat) {
+    const leader = Boolean(view) && view.leader === seat && view.phase !== "over";
+    node.classList.toggle("is-leader", leader);
+    node.textContent = leader ? "♛" : SEAT_GLYPHS[seat % 7];
+    node.title = leader ? tr("tic-tac-top.leader") : "";
+  }
+
   return {
     update(stateMsg) {
       if (!stateMsg || !stateMsg.view || stateMsg.view.game !== "tic-tac-top") return;
@@ -1019,16 +1089,15 @@ export function mount(root, ctx) {
       msg = stateMsg;
       view = stateMsg.view;
       const events = Array.isArray(stateMsg.events) ? stateMsg.events : [];
-      // What is new since the last state: the same turn continues from the previous count; a live
-      // transition into a turn animates from 0; a first paint or a full sync animates nothing.
+      // What is new: the same turn continues from the previous count; a live move into a new turn
+      // animates from 0; a first paint or a full sync animates nothing.
       const sameTurn = prevView && prevView.turn === view.turn && prevView.phase !== "over";
       if (sameTurn) freshFrom = (prevView.announced || []).length;
       else freshFrom = events.length && prevView ? 0 : (view.announced || []).length;
       onNewState(events);
       render();
-      // Local re-renders (taps) must not replay the animations.
-      freshFrom = (view.announced || []).length;
-      badgeRefresh();
+      freshFrom = (view.announced || []).length; // later local re-renders replay nothing
+      for (const [seat, node] of badges) if (node.isConnected) paintBadge(node, seat);
     },
     destroy() {
       destroyed = true;
@@ -1040,24 +1109,10 @@ export function mount(root, ctx) {
     },
     /** Optional hook of the room page: the badge beside each seat in the players strip (the Leader's crown). */
     seatBadge(seat) {
-      const node = el("span", { class: `ttt-badge ttt-c${seat % 7}`, "data-ttt-badge": seat });
+      const node = el("span", { class: `ttt-badge ttt-c${seat % 7}`, "aria-hidden": "true" });
       paintBadge(node, seat);
       badges.set(seat, node);
       return node;
     },
   };
-
-  // The strip is drawn before our update; keep its badges in step with the newest view.
-  function paintBadge(node, seat) {
-    const leader = view && view.leader === seat && view.phase !== "over";
-    node.classList.toggle("is-leader", Boolean(leader));
-    node.textContent = leader ? "♛" : SEAT_GLYPHS[seat % 7];
-    node.title = leader ? tr("tic-tac-top.leader") : "";
-    node.setAttribute("aria-label", leader ? tr("tic-tac-top.leader") : "");
-    if (!leader) node.removeAttribute("aria-label");
-  }
-  function badgeRefresh() {
-    for (const [seat, node] of badges) if (node.isConnected) paintBadge(node, seat);
-  }
 }
-
