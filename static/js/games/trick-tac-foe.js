@@ -47,6 +47,7 @@ const EN = {
   vs: "vs",
   committed: "Card down",
   thinking: "Choosing…",
+  picking: "Wild 10: picking a cell…",
   waiting_reveal: "Waiting to reveal",
   your_card_down: "Your card (face down)",
   no_card: "No card yet",
@@ -402,7 +403,7 @@ export function mount(root, ctx) {
       return { card: null, up: false };
     }
     const prev = (view.previous || []).find((r) => r.seats.includes(s));
-    if (prev && !(view.current || []).length && !(view.seats || []).some((x) => x.committed)) {
+    if (prev && !(view.current || []).length) {
       const card = prev.cards[prev.seats.indexOf(s)];
       return { card, up: true, win: prev.winner === s, lose: prev.winner !== s, last: true };
     }
@@ -440,7 +441,7 @@ export function mount(root, ctx) {
         );
         let stateText = "";
         if (over()) stateText = "";
-        else if (view.phase === "wild" && view.wild_seat === s) stateText = tr("status_wild_other", { name: nameOf(s) }).replace(/\.$/, "");
+        else if (view.phase === "wild" && view.wild_seat === s) stateText = tr("picking");
         else if (view.phase === "commit" || view.phase === "wild") stateText = info.committed ? (info.card ? "" : tr("committed")) : acting.has(s) ? tr("thinking") : "";
         parts.state.textContent = stateText;
         parts.state.className = ["tf-plate-state", info.committed && !info.card && "is-down", acting.has(s) && "is-thinking"].filter(Boolean).join(" ");
@@ -594,7 +595,6 @@ export function mount(root, ctx) {
   // ---- trick records (who won, which cell) ------------------------------------------------------
   function latestRecords() {
     if ((view.current || []).length) return view.current;
-    if ((view.seats || []).some((x) => x.committed)) return [];
     return view.previous || [];
   }
 
@@ -975,18 +975,22 @@ export function mount(root, ctx) {
   // ---- the renderer contract -----------------------------------------------------------------
   return {
     update(msg) {
-      lastMsg = msg;
       const before = view;
+      if (!msg.view || !Array.isArray(msg.view.board)) return;
+      lastMsg = msg;
       prevView = before;
       view = msg.view;
-      if (!view || !Array.isArray(view.board)) return;
-      // a new message cuts any running timeline short: its final board is the view we just got
-      animToken += 1;
-      anim = null;
+      const events = Array.isArray(msg.events) ? msg.events : [];
+      // A message that reveals or changes the board cuts a running timeline short (its final board is the
+      // view we just got) and plays its own; a mere commit lets the running one finish.
+      const playable = events.some((e) => ["reveal", "resolve", "clear", "round_start"].includes(e.kind));
+      if (playable || !before) {
+        animToken += 1;
+        anim = null;
+      }
       if (preview && !(view.hand || []).includes(preview)) preview = null;
       render();
-      const events = Array.isArray(msg.events) ? msg.events : [];
-      if (before && events.length) playEvents(events, before);
+      if (before && playable) playEvents(events, before);
       if (canWild() && !gridSvg.contains(document.activeElement) && prevView?.phase !== "wild") {
         gridFocus = 4;
         for (const cell of cells) cell.g.setAttribute("tabindex", "-1");
