@@ -186,37 +186,6 @@ const en = {
   // error page
   "error.home": "Back to the home page",
 
-  // Tri-Tac
-  "tri-tac.board": "Tri-Tac board, {n} by {n}",
-  "tri-tac.cell": "row {r}, column {c}",
-  "tri-tac.empty": "empty",
-  "tri-tac.special": "special square",
-  "tri-tac.last": "last move",
-  "tri-tac.scored": "in a scored line",
-  "tri-tac.you_play": "You play {marker}",
-  "tri-tac.power": "Power Play",
-  "tri-tac.power_hint": "Power Play: pick one of your opponent's markers to replace it with yours. Once per game.",
-  "tri-tac.power_used": "Power Play used",
-  "tri-tac.power_cancel": "Cancel Power Play",
-  "tri-tac.power_locked": "Unlocks at 5 points",
-  "tri-tac.vote_title": "The board is full!",
-  "tri-tac.vote_text": "Add a ring of empty cells around the board ({from}×{from} → {to}×{to}) and keep playing? Both players must agree.",
-  "tri-tac.vote_yes": "Expand the board",
-  "tri-tac.vote_no": "End the game",
-  "tri-tac.voted": "Voted",
-  "tri-tac.vote_waiting": "Waiting for the other vote…",
-  "tri-tac.vote_you": "You voted: {choice}",
-  "tri-tac.summary_turn": "{marker} to move.",
-  "tri-tac.summary_scores": "Scores: {scores}.",
-  "tri-tac.summary_last": "Last move: {marker} at row {r}, column {c}.",
-  "tri-tac.summary_lines": "{n} scored line(s) on the board.",
-  "tri-tac.summary_over": "The game is over.",
-  "tri-tac.summary_vote": "The board is full; voting on expanding it.",
-  "tri-tac.lines_legend": "Lines",
-  "tri-tac.special_legend": "Special square: a new line through it is worth 2",
-  "tri-tac.combo": "Combo!",
-  "tri-tac.place_hint": "place an {marker} on an empty cell.",
-  "tri-tac.tap_again": "Tap the cell again to place your marker there.",
 };
 
 export const CATALOGS = { en };
@@ -252,6 +221,17 @@ export function setLanguage(lang) {
     localStorage.setItem(STORAGE_KEY, lang);
   } catch {
     /* ignore */
+  }
+}
+
+/**
+ * Add strings to a language's catalogue (game renderers register their own "<game>.*" keys this way,
+ * so each game keeps its strings in its own module). Existing keys are not overwritten.
+ */
+export function addStrings(lang, dict) {
+  if (!CATALOGS[lang]) CATALOGS[lang] = {};
+  for (const [key, value] of Object.entries(dict)) {
+    if (!(key in CATALOGS[lang])) CATALOGS[lang][key] = value;
   }
 }
 

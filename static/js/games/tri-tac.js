@@ -5,6 +5,39 @@
 // drawn in), the last move ringed. It decides no rule: it offers empty cells on your turn, opponent markers
 // in Power Play mode, and the two ballots during a vote; the server is the judge.
 
+import { addStrings } from "../i18n.js";
+
+addStrings("en", {
+  "tri-tac.board": "Tri-Tac board, {n} by {n}",
+  "tri-tac.cell": "row {r}, column {c}",
+  "tri-tac.empty": "empty",
+  "tri-tac.special": "special square",
+  "tri-tac.last": "last move",
+  "tri-tac.scored": "in a scored line",
+  "tri-tac.you_play": "You play {marker}",
+  "tri-tac.power": "Power Play",
+  "tri-tac.power_hint": "Power Play: pick one of your opponent's markers to replace it with yours. Once per game.",
+  "tri-tac.power_used": "Power Play used",
+  "tri-tac.power_cancel": "Cancel Power Play",
+  "tri-tac.power_locked": "Unlocks at 5 points",
+  "tri-tac.vote_title": "The board is full!",
+  "tri-tac.vote_text": "Add a ring of empty cells around the board ({from}×{from} → {to}×{to}) and keep playing? Both players must agree.",
+  "tri-tac.vote_yes": "Expand the board",
+  "tri-tac.vote_no": "End the game",
+  "tri-tac.voted": "Voted",
+  "tri-tac.vote_waiting": "Waiting for the other vote…",
+  "tri-tac.vote_you": "You voted: {choice}",
+  "tri-tac.summary_turn": "{marker} to move.",
+  "tri-tac.summary_scores": "Scores: {scores}.",
+  "tri-tac.summary_last": "Last move: {marker} at row {r}, column {c}.",
+  "tri-tac.summary_lines": "{n} scored line(s) on the board.",
+  "tri-tac.summary_over": "The game is over.",
+  "tri-tac.summary_vote": "The board is full; voting on expanding it.",
+  "tri-tac.special_legend": "Special square: a new line through it is worth 2",
+  "tri-tac.place_hint": "place an {marker} on an empty cell.",
+  "tri-tac.tap_again": "Tap the cell again to place your marker there.",
+});
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 const CELL = 100;
 const GAP = 6;
