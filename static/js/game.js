@@ -144,11 +144,23 @@ export class GameView {
 
   // ---- players strip -------------------------------------------------------------------------
 
+  /** The seat's score from the view: per seat, or per team when the view scores teams. */
   scoreOf(seat) {
-    const { state } = this.S;
-    const scores = state?.view?.scores ?? state?.outcome?.scores;
-    if (Array.isArray(scores) && typeof scores[seat] === "number") return scores[seat];
-    if (scores && typeof scores === "object" && typeof scores[seat] === "number") return scores[seat];
+    const { state, room } = this.S;
+    const seats = room?.seats || [];
+    const viewScores = state?.view?.scores;
+    const team = seats[seat]?.team;
+    if (Array.isArray(viewScores)) {
+      if (viewScores.length === seats.length && typeof viewScores[seat] === "number") return viewScores[seat];
+      if (team !== null && team !== undefined && typeof viewScores[team] === "number") return viewScores[team];
+      return null;
+    }
+    if (viewScores && typeof viewScores === "object") {
+      if (typeof viewScores[seat] === "number") return viewScores[seat];
+      return null;
+    }
+    const outcomeScores = state?.outcome?.scores;
+    if (Array.isArray(outcomeScores) && typeof outcomeScores[seat] === "number") return outcomeScores[seat];
     return null;
   }
 
