@@ -76,6 +76,7 @@ const EN = {
   card_target: "{card}, targets your cell {n}",
   card_selected: "selected",
   cell: "Cell {n}",
+  your_cell: "your cell {n}",
   cell_empty: "empty",
   cell_red: "Red token",
   cell_black: "Black token",
@@ -355,8 +356,16 @@ export function mount(root, ctx) {
   const seatInfo = (s) => view?.seats?.[s] || null;
   const labelOf = (s) => seatInfo(s)?.label || ctx.room?.seats?.[s]?.label || `Seat ${s + 1}`;
   const colourOf = (s) => seatInfo(s)?.colour || "red";
-  const nameOf = (s) => ctx.room?.seats?.[s]?.player?.name || labelOf(s);
-  const whoOf = (s) => (s === mySeat ? tr("you_paren", { name: nameOf(s) }) : `${nameOf(s)} (${labelOf(s)})`);
+  const rawName = (s) => ctx.room?.seats?.[s]?.player?.name || labelOf(s);
+  const nameOf = (s) => {
+    const seats = ctx.room?.seats || [];
+    const name = seats[s]?.player?.name;
+    if (!name) return labelOf(s);
+    // two bots (or two namesakes) at one table: add the seat so lines stay unambiguous
+    const twins = seats.filter((x) => x?.player?.name === name).length > 1;
+    return twins ? `${name} (${labelOf(s)})` : name;
+  };
+  const whoOf = (s) => (s === mySeat ? tr("you_paren", { name: nameOf(s) }) : nameOf(s).includes("(") ? nameOf(s) : `${nameOf(s)} (${labelOf(s)})`);
   const colourName = (c) => tr(c === "red" ? "colour_red" : "colour_black");
   const toAct = () => new Set(lastMsg?.to_act || []);
   const over = () => Boolean(lastMsg?.outcome) || view?.phase === "over";
@@ -430,7 +439,7 @@ export function mount(root, ctx) {
         }
         parts.head.replaceChildren(
           tokenBadge(info.colour, 20),
-          el("span", { class: "tf-plate-name" }, s === mySeat ? tr("you_paren", { name: nameOf(s) }) : nameOf(s)),
+          el("span", { class: "tf-plate-name" }, s === mySeat ? tr("you_paren", { name: rawName(s) }) : rawName(s)),
           el("span", { class: "tf-plate-label" }, `${info.label} · ${view.teams?.[info.team]?.name ?? colourName(info.colour)}`),
           ...badges,
         );
@@ -488,11 +497,9 @@ export function mount(root, ctx) {
     const wild = canWild();
     const latest = latestRecords();
     const targetKeys = new Set();
-    for (const r of latest) if (r.cell) targetKeys.add(cellKey(r.cell));
-    if (anim?.target) {
-      targetKeys.clear();
-      targetKeys.add(cellKey(anim.target));
-    }
+    if (anim) {
+      if (anim.target) targetKeys.add(cellKey(anim.target));
+    } else for (const r of latest) if (r.cell) targetKeys.add(cellKey(r.cell));
     const previewIdx = new Set();
     let previewWild = false;
     if (preview && canCommit()) {
@@ -616,7 +623,7 @@ export function mount(root, ctx) {
       const mine = boardIndexOf(r.cell) + 1;
       const txt = tr(key, { label: labelOf(r.winner), n: r.number, colour: colourName(colour) });
       bits.push(el("span", {}, txt));
-      if (r.winner !== mySeat) bits.push(el("span", { class: "muted" }, ` (${tr("cell", { n: mine })} ${spectator ? "" : "↓"})`.replace(" ↓", "")));
+      if (r.winner !== mySeat && !spectator) bits.push(el("span", { class: "muted" }, ` (${tr("your_cell", { n: mine })})`));
       if (r.scored) bits.push(" ", el("strong", { class: "tf-scored" }, tr("rec_scored", { colour: colourName(colour) })));
     }
     return el("li", { class: ["tf-record", `tf-team-${colour}`] }, bits);
