@@ -8,8 +8,10 @@ from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from starlette.requests import HTTPConnection
 
 from app.identity import COOKIE, player_for_token
+from app.limits import AttemptLimiter
 from app.live.hub import Hub
 from app.models import Player
 from app.settings import Settings
@@ -20,6 +22,11 @@ class Services:
     settings: Settings
     sessions: async_sessionmaker[AsyncSession]
     hub: Hub
+    join_limiter: AttemptLimiter
+
+
+def client_address(connection: HTTPConnection) -> str:
+    return connection.client.host if connection.client else "unknown"
 
 
 def get_services(request: Request) -> Services:

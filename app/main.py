@@ -9,15 +9,19 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from prometheus_client import CONTENT_TYPE_LATEST
+from sqlalchemy import text
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.db import make_engine, make_sessionmaker
 from app.deps import Services
+from app.limits import AttemptLimiter
 from app.live.bus import make_bus
 from app.live.hub import Hub
 from app.live.store import Store
+from app.metrics import Metrics
 from app.network import public_base_url
 from app.routers import games, history, me, pages, ratings, rooms, ws
 from app.settings import Settings, get_settings
@@ -30,9 +34,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     db = make_engine(settings.database_url)
     sessions = make_sessionmaker(db)
     bus = make_bus(settings.redis_url)
-    hub = Hub(
-        Store(sessions), settings, bus, public_base_url(settings.public_url, settings.listen_host, settings.listen_port)
-    )
+    metrics = Metrics()
+    base = public_base_url(settings.public_url, settings.listen_host, settings.listen_port)
+    hub = Hub(Store(sessions), settings, bus, base, metrics)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -40,13 +44,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Long-lived objects made at start-up need never be scanned again (PERFORMANCE.md: GC pauses).
         gc.collect()
         gc.freeze()
+        metrics.watch_gc()
         yield
+        metrics.unwatch_gc()
         await hub.close()
         await bus.stop()
         await db.dispose()
 
     app = FastAPI(title="Threefold", version="0.1.0", lifespan=lifespan)
-    app.state.services = Services(settings=settings, sessions=sessions, hub=hub)
+    app.state.services = Services(
+        settings=settings,
+        sessions=sessions,
+        hub=hub,
+        join_limiter=AttemptLimiter(settings.join_attempts_per_minute, 60.0),
+    )
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -59,8 +70,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"detail": f"{where}: {first.get('msg')}", "code": "bad_request"}, status_code=422)
 
     @app.get("/healthz", tags=["health"])
-    async def healthz() -> dict[str, object]:
-        return {"ok": True, "rooms": len(hub.rooms), "moves": hub.moves}
+    async def healthz() -> JSONResponse:
+        """Alive and able to reach the database (what a load balancer or compose health check needs)."""
+        try:
+            async with sessions() as session:
+                await session.execute(text("SELECT 1"))
+        except Exception as err:  # the check reports, it does not raise
+            return JSONResponse({"ok": False, "error": type(err).__name__}, status_code=503)
+        return JSONResponse({"ok": True, "rooms": len(hub.rooms), "moves": hub.moves})
+
+    @app.get("/metrics", tags=["health"], response_class=Response)
+    async def prometheus_metrics() -> Response:
+        return Response(metrics.render(), media_type=CONTENT_TYPE_LATEST)
 
     app.include_router(me.router)
     app.include_router(games.router)

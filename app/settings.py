@@ -32,6 +32,7 @@ class Settings(BaseSettings):
     message_burst: int = 40
     send_queue_size: int = 64
     name_max_length: int = 24
+    join_attempts_per_minute: int = Field(default=30, description="Wrong room codes one address may try a minute.")
     chat_max_length: int = 300
     chats_per_second: float = 1.0
     chat_burst: int = 5

@@ -45,6 +45,7 @@ from app.live.messages import (
 from app.live.room import LiveGame, LiveRoom, describe
 from app.live.room_settings import RoomSettings
 from app.live.store import SeatRecord, Store, VersionConflict
+from app.metrics import Metrics
 from app.settings import Settings
 from engines.base import EngineError, Event, IllegalAction, Seat
 from engines.registry import get_bot, get_engine
@@ -53,7 +54,10 @@ log = logging.getLogger("threefold.hub")
 
 
 class Hub:
-    def __init__(self, store: Store, settings: Settings, bus: Bus, base_url: str) -> None:
+    def __init__(
+        self, store: Store, settings: Settings, bus: Bus, base_url: str, metrics: Metrics | None = None
+    ) -> None:
+        self.metrics = metrics or Metrics()
         self.store = store
         self.settings = settings
         self.bus = bus
@@ -97,6 +101,7 @@ class Hub:
             await self._refresh_names(live)
             live.standings = await self.store.standings(record.id)
             self.rooms[code] = live
+            self.metrics.rooms.set(len(self.rooms))
             self._after_change(live)
             return live
 
@@ -136,6 +141,7 @@ class Hub:
             live.names[conn.player_id] = name
             was_present = conn.player_id in live.connected_players()
             live.connections.add(conn)
+            self.metrics.sockets.inc()
             live.joined_at.setdefault(conn.player_id, time.time())
             live.away_since.pop(conn.player_id, None)
             conn.start()
@@ -156,6 +162,7 @@ class Hub:
     async def disconnect(self, live: LiveRoom, conn: Connection) -> None:
         async with live.lock:
             live.connections.discard(conn)
+            self.metrics.sockets.dec()
             if conn.player_id not in live.connected_players():
                 live.away_since[conn.player_id] = time.time()
                 self._broadcast_room(live)
@@ -262,8 +269,12 @@ class Hub:
                 elif isinstance(msg, Start | Rematch):
                     await self._start(live, conn)
         except ProtocolError as err:
-            self.errors += 1
+            self.refused(err.code)
             conn.send(error(err.code, err.message, err.msg_id or msg_id))
+
+    def refused(self, code: str) -> None:
+        self.errors += 1
+        self.metrics.errors.labels(code).inc()
 
     def _require_host(self, live: LiveRoom, conn: Connection) -> None:
         if live.record.host_id != conn.player_id:
@@ -521,6 +532,7 @@ class Hub:
         game = live.game
         assert game is not None
         engine = game.engine
+        started = time.perf_counter()
         try:
             state, events = engine.apply(game.state, seat, action)
         except IllegalAction as err:
@@ -543,6 +555,7 @@ class Hub:
             self._broadcast_state(live, [])
             raise ProtocolError("stale_version", "another move was made first; resynced", msg_id) from None
         self.moves += 1
+        self.metrics.moves.inc()
         game.log.append(line)
         if outcome is not None:
             live.record.status = "finished"
@@ -550,6 +563,7 @@ class Hub:
             live.standings = await self.store.standings(live.record.id)
             self._broadcast_room(live)
         self._broadcast_state(live, events)
+        self.metrics.move_latency.observe(time.perf_counter() - started)
         await self.bus.moved(live.code, game.id, game.version)
         self._after_change(live)
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
-from app.codes import is_well_formed, normalise
-from app.deps import HubDep, OptionalPlayer, SessionDep, base_url
+from app.deps import HubDep, OptionalPlayer, ServicesDep, SessionDep, base_url
 from app.ratings import leaderboard
 from app.routers.games import game_catalogue
+from app.routers.rooms import find_room
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).resolve().parents[2] / "templates"))
 router = APIRouter(include_in_schema=False)
@@ -29,15 +29,18 @@ async def home(request: Request, player: OptionalPlayer) -> HTMLResponse:
 
 
 @router.get("/r/{code}", response_class=HTMLResponse)
-async def room_page(code: str, request: Request, player: OptionalPlayer, hub: HubDep) -> HTMLResponse:
-    normal = normalise(code)
-    live = await hub.room(normal) if is_well_formed(normal) else None
-    if live is None:
+async def room_page(
+    code: str, request: Request, player: OptionalPlayer, hub: HubDep, services: ServicesDep
+) -> HTMLResponse:
+    try:
+        live = await find_room(services, request, code)
+    except HTTPException as err:
+        message = f"There is no room {code}." if err.status_code == 404 else str(err.detail)
         return TEMPLATES.TemplateResponse(
             request,
             "error.html",
-            {"me": _me(player), "status": 404, "message": f"There is no room {code}."},
-            status_code=404,
+            {"me": _me(player), "status": err.status_code, "message": message},
+            status_code=err.status_code,
         )
     base = base_url(request, hub)
     return TEMPLATES.TemplateResponse(

@@ -10,7 +10,7 @@ from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import BaseModel, Field
 
 from app.codes import is_well_formed, normalise
-from app.deps import CurrentPlayer, HubDep, SettingsDep, base_url
+from app.deps import CurrentPlayer, HubDep, Services, ServicesDep, SettingsDep, base_url, client_address
 from app.live.room import LiveRoom
 from engines.base import EngineError
 
@@ -28,10 +28,15 @@ class RoomCreated(BaseModel):
     url: str
 
 
-async def find_room(hub: HubDep, raw_code: str) -> LiveRoom:
+async def find_room(services: Services, request: Request, raw_code: str) -> LiveRoom:
+    """The room for a typed code; an address that keeps guessing wrong codes is refused for a while."""
+    address = client_address(request)
+    if services.join_limiter.blocked(address):
+        raise HTTPException(status_code=429, detail="too many wrong room codes; wait a minute")
     code = normalise(raw_code)
-    live = await hub.room(code) if is_well_formed(code) else None
+    live = await services.hub.room(code) if is_well_formed(code) else None
     if live is None:
+        services.join_limiter.failed(address)
         raise HTTPException(status_code=404, detail=f"no room with code {raw_code!r}")
     return live
 
@@ -50,14 +55,14 @@ async def create_room(
 
 
 @router.get("/{code}")
-async def room_summary(code: str, hub: HubDep, request: Request) -> dict[str, Any]:
-    live = await find_room(hub, code)
+async def room_summary(code: str, hub: HubDep, services: ServicesDep, request: Request) -> dict[str, Any]:
+    live = await find_room(services, request, code)
     return live.summary(base_url(request, hub))
 
 
 @router.get("/{code}/qr.svg", response_class=Response)
-async def room_qr(code: str, hub: HubDep, request: Request) -> Response:
-    live = await find_room(hub, code)
+async def room_qr(code: str, hub: HubDep, services: ServicesDep, request: Request) -> Response:
+    live = await find_room(services, request, code)
     qr = segno.make(f"{base_url(request, hub)}/r/{live.code}", error="m")
     buffer = io.BytesIO()
     qr.save(

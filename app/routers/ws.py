@@ -7,7 +7,7 @@ import logging
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.codes import is_well_formed, normalise
-from app.deps import Services
+from app.deps import Services, client_address
 from app.identity import COOKIE, player_for_token
 from app.live.connection import Connection
 from app.live.messages import ProtocolError, error, parse
@@ -28,9 +28,15 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         await websocket.send_text(error("unauthorized", "missing or unknown player token").decode())
         await websocket.close(code=4401)
         return
+    address = client_address(websocket)
+    if services.join_limiter.blocked(address):
+        await websocket.send_text(error("rate_limited", "too many wrong room codes; wait a minute").decode())
+        await websocket.close(code=4429)
+        return
     normal = normalise(code)
     live = await hub.room(normal) if is_well_formed(normal) else None
     if live is None:
+        services.join_limiter.failed(address)
         await websocket.send_text(error("unknown_room", f"no room with code {code!r}").decode())
         await websocket.close(code=4404)
         return
@@ -53,19 +59,20 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
             if raw is None:
                 raw = message.get("bytes") or b""
             if not conn.allow_message():
+                hub.refused("rate_limited")
                 conn.send(error("rate_limited", "too many messages; slow down"))
                 continue
             try:
                 parsed = parse(raw, settings.max_message_bytes)
             except ProtocolError as err:
-                hub.errors += 1
+                hub.refused(err.code)
                 conn.send(error(err.code, err.message, err.msg_id))
                 continue
             try:
                 await hub.handle(live, conn, parsed)
             except Exception:  # the server keeps serving whatever one message did
                 log.exception("internal error handling a message in room %s", live.code)
-                hub.errors += 1
+                hub.refused("internal")
                 conn.send(error("internal", "the server could not handle that message"))
     except WebSocketDisconnect:
         pass

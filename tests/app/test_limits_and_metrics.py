@@ -1,0 +1,68 @@
+"""Room codes cannot be brute-forced; health and Prometheus metrics report what the server is doing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from app.client import ThreefoldClient
+from tests.app.helpers import open_table
+from tests.app.test_ws_tri_tac import play_one
+from tests.support.server import ServerProcess
+
+
+@pytest.fixture
+def strict_server(sqlite_url: str) -> Iterator[ServerProcess]:
+    proc = ServerProcess(sqlite_url, extra_env={"THREEFOLD_JOIN_ATTEMPTS_PER_MINUTE": "5"}).start()
+    yield proc
+    proc.stop()
+
+
+async def test_guessing_room_codes_is_refused(strict_server: ServerProcess) -> None:
+    async with ThreefoldClient(strict_server.url) as ann:
+        await ann.set_name("Ann")
+        code = await ann.create_room("tri-tac")
+        assert (await ann.http.get(f"/api/rooms/{code}")).status_code == 200
+        statuses = [
+            (await ann.http.get(f"/api/rooms/{guess}")).status_code
+            for guess in ("AAAAA", "CCCCC", "DDDDD", "EEEEE", "FFFFF")
+        ]
+        assert statuses == [404] * 5
+        # Now even a right code is refused for this address, over HTTP, on the page and on the socket.
+        blocked = await ann.http.get(f"/api/rooms/{code}")
+        assert blocked.status_code == 429 and "wrong room codes" in blocked.json()["detail"]
+        assert (await ann.http.get(f"/r/{code}")).status_code == 429
+        sock = ann.connect(code)
+        await sock.open()
+        refused = await sock.next(lambda m: m["type"] == "error")
+        assert refused["code"] == "rate_limited"
+        # The server keeps serving everything else.
+        assert (await ann.http.get("/healthz")).json()["ok"] is True
+
+
+async def test_health_and_metrics(sqlite_server: ServerProcess) -> None:
+    table = await open_table(sqlite_server.url, "tri-tac", {"size": 4}, seed=2)
+    try:
+        await play_one(table)
+        await play_one(table)
+        await table.sockets[0].send_raw("{oops")
+        await table.sockets[0].next(lambda m: m["type"] == "error")
+        with httpx.Client(base_url=sqlite_server.url) as http:
+            health = http.get("/healthz").json()
+            assert health == {"ok": True, "rooms": 1, "moves": 2}
+            text = http.get("/metrics").text
+        values = {
+            line.split(" ")[0]: float(line.split(" ")[1])
+            for line in text.splitlines()
+            if line and not line.startswith("#")
+        }
+        assert values["threefold_moves_total"] == 2
+        assert values["threefold_sockets_open"] == 3
+        assert values["threefold_rooms_active"] == 1
+        assert values['threefold_errors_total{code="bad_json"}'] == 1
+        assert values["threefold_move_seconds_count"] == 2
+        assert any(name.startswith("threefold_gc_pause_seconds") for name in values)
+    finally:
+        await table.close()
