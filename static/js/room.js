@@ -79,8 +79,19 @@ function render({ stateChanged = false } = {}) {
   if (room.status === "playing") S.lobbyView = false;
   const inGame = room.status !== "lobby" && S.state && !S.lobbyView;
   $("#back-to-game").hidden = !(S.lobbyView && S.state && room.status !== "lobby");
+  const wasInGame = !$("#game").hidden;
   $("#lobby").hidden = Boolean(inGame);
   $("#game").hidden = !inGame;
+  if (inGame && !wasInGame) {
+    // The game just started (or we came back to it): show it from the top, and keep keyboard users
+    // in the game rather than on a vanished Start button.
+    const gameEl = $("#game");
+    const active = document.activeElement;
+    if (!active || active === document.body || !active.isConnected || $("#lobby").contains(active)) {
+      gameEl.focus({ preventScroll: true });
+    }
+    (window.innerHeight < 700 ? gameEl : $("#room")).scrollIntoView({ block: "start" });
+  }
   $("#room-heading").textContent = room.title || room.game;
   const rules = $("#room-rules-link");
   if (rules) rules.href = `/rules/${encodeURIComponent(room.game)}`;
