@@ -531,12 +531,12 @@ export function mount(root, ctx) {
     const sig = `${baseSig()}|${role}|${view.target}`;
     if (head.dataset.sig === sig) return;
     head.dataset.sig = sig;
-    head.replaceChildren(
+    reconcile(head, [
       el("span", { class: "ttt-turn" }, tr("tic-tac-top.turn", { turn: view.turn, turns: view.turns })),
       el("span", { class: "ttt-head-leader" }, el("span", { class: "ttt-crown", "aria-hidden": "true" }, "♛"), " ", tr("tic-tac-top.leader_is", { name: nameOf(view.leader) })),
       view.target ? el("span", { class: "ttt-target muted" }, tr("tic-tac-top.quick_target", { n: view.target })) : null,
       el("span", { class: ["ttt-role", isLeader() && "is-leader", tv && "is-tv"] }, role),
-    );
+    ]);
   }
 
   const themeTitle = (big = false) =>
