@@ -29,7 +29,10 @@ const EN = {
   pick_cell: "Now choose a highlighted cell for your {card} — {n} legal",
   pick_cell_none: "Your {card} fits on no cell right now",
   waiting_for: "Waiting for {name}",
-  double_you: "Double Play: {n} more play(s) — a Symbol card or a Flip",
+  double_you: "Double Play: {n} more {plays} — a Symbol card or a Flip",
+  double_pill: "Double Play: {n} of 2 plays left",
+  play_one: "play",
+  play_many: "plays",
   double_fallback: "Double Play: no Symbol or Flip play is left — discard a Wipe-Out or Double Play, or forfeit the play",
   double_other: "{name} is making a Double Play ({n} left)",
   over: "Game over",
@@ -48,6 +51,7 @@ const EN = {
   high: "{n} high",
   legal: "you can play here",
   winning: "winning line",
+  last: "played last",
   play_flip: "Play Flip — every ID flips",
   play_double: "Play Double Play — two plays follow",
   wipe_label: "Wipe out whom?",
@@ -180,6 +184,7 @@ export function mount(root, ctx) {
   let pending = false;
   let focusCell = [1, 1];
   let handIds = [];
+  let lastCell = null; // "r,c" of the last Symbol card played this match
   let flipping = false; // a Flip was just played: the ID cards turn over
   let newsTimer = 0;
   const badges = new Map(); // seat -> Set of badge elements given to the room page
@@ -291,7 +296,7 @@ export function mount(root, ctx) {
     if (view.over || lastMsg?.outcome) text = tr("over");
     else if (isMyTurn()) {
       if (dbl && dbl.fallback) text = tr("double_fallback");
-      else if (dbl) text = tr("double_you", { n: dbl.plays_left });
+      else if (dbl) text = tr("double_you", { n: dbl.plays_left, plays: tr(dbl.plays_left === 1 ? "play_one" : "play_many") });
       else if (selectedCard()?.kind === "symbol") {
         const n = legalCellsOf(selectedCard()).length;
         text = n ? tr("pick_cell", { card: cardName(selectedCard()), n }) : tr("pick_cell_none", { card: cardName(selectedCard()) });
@@ -311,7 +316,12 @@ export function mount(root, ctx) {
       el("span", { class: "ttm-score-side" }, view.players === 4 ? "A" : nameOf(0)),
       el("b", {}, `${view.sides[0].wins} – ${view.sides[1].wins}`),
       el("span", { class: "ttm-score-side" }, view.players === 4 ? "B" : nameOf(1)));
-    seriesBox.replaceChildren(...parts, score);
+    const pill = dbl && !view.over
+      ? el("span", { class: "ttm-double-pill", role: "img", "aria-label": tr("double_pill", { n: dbl.plays_left }) },
+        el("span", { "aria-hidden": "true" }, "×2"),
+        ...[0, 1].map((i) => el("span", { class: `ttm-pip${i < dbl.plays_left ? " is-on" : ""}`, "aria-hidden": "true" })))
+      : null;
+    seriesBox.replaceChildren(...parts, score, ...(pill ? [pill] : []));
 
     // ID cards: mine (or side A's for spectators) and the other side's
     const mine = view.your_side ?? 0;
@@ -323,9 +333,9 @@ export function mount(root, ctx) {
         el("span", { class: "ttm-id-text" }, el("span", { class: "ttm-id-label" }, labelText), el("span", { class: "ttm-id-name" }, sideName(side))));
     };
     idsBox.replaceChildren(
-      idBlock(mine, mySeat === null ? (view.players === 4 ? tr("team", { x: "A" }) : nameOf(0)) : tr("your_id")),
+      idBlock(mine, mySeat === null ? "ID" : tr("your_id")),
       el("span", { class: "ttm-vs", "aria-hidden": "true" }, "vs"),
-      idBlock(1 - mine, mySeat === null ? (view.players === 4 ? tr("team", { x: "B" }) : nameOf(1)) : tr("their_id")),
+      idBlock(1 - mine, mySeat === null ? "ID" : tr("their_id")),
     );
   }
 
@@ -388,6 +398,7 @@ export function mount(root, ctx) {
         }
         obj.node.classList.toggle("is-legal", Boolean(legal));
         obj.node.classList.toggle("is-win", win.has(key));
+        obj.node.classList.toggle("is-last", key === lastCell && !win.size);
         obj.node.classList.toggle("is-picking", Boolean(canPick));
         obj.node.setAttribute("aria-disabled", legal ? "false" : "true");
         const bits = [tr("cell", { where: cellName(r, c) })];
@@ -395,6 +406,7 @@ export function mount(root, ctx) {
         if (cell.height > 1) bits.push(tr("high", { n: cell.height }));
         if (legal) bits.push(tr("legal"));
         if (win.has(key)) bits.push(tr("winning"));
+        if (key === lastCell) bits.push(tr("last"));
         obj.node.setAttribute("aria-label", bits.join(", "));
         obj.node.setAttribute("tabindex", r === focusCell[0] && c === focusCell[1] ? "0" : "-1");
       }
@@ -512,7 +524,7 @@ export function mount(root, ctx) {
 
   function drawMatches() {
     const list = view.matches || [];
-    if (!list.length) {
+    if (!list.length || view.series <= 1) {
       matchesBox.hidden = true;
       matchesBox.replaceChildren();
       return;
@@ -590,7 +602,7 @@ export function mount(root, ctx) {
     const name = (s) => nameOf(s);
     switch (ev.kind) {
       case "play":
-        return tr("ev_play", { name: name(ev.seat), card: cardName(ev.card && typeof ev.card === "object" ? ev.card : view.grid[ev.cell[0]][ev.cell[1]].top), where: cellName(ev.cell[0], ev.cell[1]) });
+        return tr("ev_play", { name: name(ev.seat), card: cardName(ev.card), where: cellName(ev.cell[0], ev.cell[1]) });
       case "flip": {
         const side = view.your_side ?? 0;
         return tr("ev_flip", { name: name(ev.seat), side: mySeat === null ? sideName(side) : tr("you"), sym: (ev.ids || view.ids)[mySeat ?? side] });
@@ -600,7 +612,7 @@ export function mount(root, ctx) {
       case "double":
         return tr("ev_double", { name: name(ev.seat) });
       case "discard":
-        return tr("ev_discard", { name: name(ev.seat), card: view.discard_top ? cardName(view.discard_top) : "" });
+        return tr("ev_discard", { name: name(ev.seat), card: cardName(ev.card) });
       case "forfeit":
         return ev.automatic ? tr("ev_forfeit_auto", { name: name(ev.seat) }) : tr("ev_forfeit", { name: name(ev.seat) });
       case "reshuffle":
@@ -762,7 +774,11 @@ export function mount(root, ctx) {
       let pulse = false;
       let wiped = null;
       for (const ev of events) {
-        if (ev.kind === "play" && Array.isArray(ev.cell)) drop.add(`${ev.cell[0]},${ev.cell[1]}`);
+        if (ev.kind === "play" && Array.isArray(ev.cell)) {
+          drop.add(`${ev.cell[0]},${ev.cell[1]}`);
+          lastCell = `${ev.cell[0]},${ev.cell[1]}`;
+        }
+        if (ev.kind === "match_start") lastCell = null;
         if (ev.kind === "match_start") for (let r = 0; r < 3; r += 1) for (let c = 0; c < 3; c += 1) if (v.grid[r][c].top) drop.add(`${r},${c}`);
         if (ev.kind === "reshuffle") pulse = true;
         if (ev.kind === "wiped_out") wiped = ev.seat;
