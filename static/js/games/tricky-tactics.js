@@ -315,6 +315,8 @@ export function mount(root, ctx) {
     const seat = ctx.room?.seats?.[pid];
     return seat?.player?.name || playerOf(pid)?.label || seat?.label || `Player ${Number(pid) + 1}`;
   }
+  /** Engine texts name seats "Player 1", "Player 2"…: show the people's names instead. */
+  const named = (text) => String(text ?? "").replace(/\bPlayer (\d+)\b/g, (m, n) => (ctx.room?.seats?.[Number(n) - 1]?.player?.name ? nameOf(Number(n) - 1) : m));
   const whoOf = (pid) => (sameId(pid, mySeat) ? tr("you_paren", { name: nameOf(pid) }) : nameOf(pid));
   const cubeLabel = (pid) => (pid === "automa" ? "A" : String(Number(pid) + 1));
   const suitName = (s) => tr(`suit.${s}`);
@@ -398,13 +400,13 @@ export function mount(root, ctx) {
       case "reveal":
         return tr("ev_reveal", { cards: (ev.cards || []).map(cardText).join(" "), row: (ev.row || []).map(cardText).join(" ") });
       case "play":
-        if (ev.player === "automa") return tr("ev_automa_play", { card: cardText(ev.card), reason: ev.reason || "" });
+        if (ev.player === "automa") return tr("ev_automa_play", { card: cardText(ev.card), reason: named(ev.reason) });
         return tr("ev_play", { name: whoOf(ev.player), card: cardText(ev.card) });
       case "trick":
         return tr("ev_trick", { name: whoOf(ev.winner), n: ev.number, card: cardText(ev.card) });
       case "action":
-        if (ev.type === "skip") return tr("ev_skip", { name: whoOf(ev.player), reason: ev.reason || "" });
-        if (ev.player === "automa" && ev.reason) return tr("ev_automa_action", { reason: ev.reason });
+        if (ev.type === "skip") return tr("ev_skip", { name: whoOf(ev.player), reason: named(ev.reason) });
+        if (ev.player === "automa" && ev.reason) return tr("ev_automa_action", { reason: named(ev.reason) });
         if (ev.type === "add") return tr("ev_add", { name: whoOf(ev.player), loc: locText(ev.location) });
         return tr("ev_remove", { name: whoOf(ev.player), owner: whoOf(ev.owner), loc: locText(ev.location) });
       case "round_scored":
@@ -416,7 +418,7 @@ export function mount(root, ctx) {
         return text.trim() || null;
       }
       case "game_over":
-        return ev.summary || null;
+        return named(ev.summary) || null;
       default:
         return null;
     }
@@ -433,7 +435,7 @@ export function mount(root, ctx) {
       const text = eventText(ev);
       if (text) feed.unshift({ text, kind: ev.kind, automa: ev.player === "automa" || (ev.kind === "trick" && ev.winner === "automa"), seq: (feedSeq += 1), fresh: true });
       if (ev.kind === "action" && ev.player === "automa") {
-        automaAction = { reason: ev.reason || "", type: ev.type, location: ev.location ?? null };
+        automaAction = { reason: named(ev.reason), type: ev.type, location: ev.location ?? null };
         automaLatest = "action";
       }
       if (ev.kind === "play" && ev.player === "automa") automaLatest = "play";
@@ -570,7 +572,7 @@ export function mount(root, ctx) {
         const key = `${entry.player}:${entry.card}`;
         newKeys.add(key);
         const fresh = animate && !shownTrickKeys.has(key);
-        const label = `${whoOf(pid)}: ${cardText(entry.card)}${entry.reason ? ` (${entry.reason})` : ""}`;
+        const label = `${whoOf(pid)}: ${cardText(entry.card)}${entry.reason ? ` (${named(entry.reason)})` : ""}`;
         holder = cardEl(entry.card, [fresh && `tk-from-${where}`, winner && "is-winner", shown.complete && !winner && "is-beaten"].filter(Boolean).join(" "), label);
         if (winner) holder.append(el("span", { class: "tk-win-ribbon" }, "★"));
       } else {
@@ -589,14 +591,14 @@ export function mount(root, ctx) {
     shownTrickKeys = newKeys;
 
     const centre = el("div", { class: "tk-centre" });
-    if (shown.led) {
+    if (shown.led && !shown.complete) {
       centre.append(el("div", { class: "tk-led" }, suitIcon(shown.led, "tk-led-icon"), el("span", {}, tr("led", { suit: suitName(shown.led) }))));
     }
     if (shown.number) centre.append(el("div", { class: "tk-trickno muted small" }, tr("trick_n", { n: shown.number, total: view.tricks_per_round })));
     if (shown.complete && shown.winner !== undefined && shown.card) {
       const line = [el("strong", {}, tr("wins_with", { name: whoOf(shown.winner), card: cardText(shown.card) }))];
       const a = shown.action;
-      if (a) line.push(el("span", { class: "tk-centre-action" }, actionText(a)));
+      if (a) line.push(el("span", { class: "tk-centre-action" }, actionText(a, true)));
       centre.append(el("div", { class: ["tk-won", shown.faded && "is-faded"] }, line));
     }
     const lastLine = drawLastTrickLine(shown);
@@ -607,9 +609,9 @@ export function mount(root, ctx) {
     );
   }
 
-  function actionText(a) {
-    if (a.type === "skip") return a.reason || "";
-    if (a.player === "automa" && a.reason) return a.reason;
+  function actionText(a, short = false) {
+    if (a.type === "skip") return named(a.reason);
+    if (a.player === "automa" && a.reason && !short) return named(a.reason);
     if (a.type === "add") return tr("ev_add", { name: nameOf(a.player), loc: locText(a.location) }).replace(/\.$/, "");
     return tr("ev_remove", { name: nameOf(a.player), owner: nameOf(a.owner), loc: locText(a.location) }).replace(/\.$/, "");
   }
@@ -655,7 +657,7 @@ export function mount(root, ctx) {
       const chose = (a.last_row || []).map((c) => cardEl(c, ["tk-card-xs", c === a.last_card && "is-played"].filter(Boolean).join(" "), cardText(c)));
       lines.push(el("li", { class: ["tk-reason", automaLatest === "play" && "is-latest"], dataset: { kind: "play" } },
         el("span", { class: "tk-reason-head" }, tr("automa_played", { card: cardText(a.last_card) })),
-        el("span", { class: "tk-reason-text" }, a.last_reason || ""),
+        el("span", { class: "tk-reason-text" }, named(a.last_reason)),
         chose.length ? el("span", { class: "tk-reason-row" }, el("span", { class: "muted small" }, tr("automa_chose_from")), chose) : null));
     }
     const action = latestAutomaAction();
@@ -675,13 +677,13 @@ export function mount(root, ctx) {
 
   function latestAutomaAction() {
     const mine = [...(view.tricks || [])].reverse().find((t) => t.action && t.action.player === "automa");
-    if (mine) return { reason: mine.action.reason || actionText(mine.action) };
+    if (mine) return { reason: actionText(mine.action) };
     return automaAction;
   }
 
   // ---- the hand ------------------------------------------------------------------------------
   function drawHand() {
-    if (spectator) {
+    if (spectator || view.phase === "over") {
       handPanel.hidden = true;
       return;
     }
@@ -927,10 +929,10 @@ export function mount(root, ctx) {
                   : el("span", { class: "muted" }, l.cubes.some((c) => c) ? `${tr("tied")}: ${tr("scoring_nobody")}` : tr("scoring_nobody"))))),
             bonus ? el("tr", { class: "tk-sc-bonus" }, el("td", { colspan: 3 }, "★ ", tr("scoring_bonus", { suit: SYMBOL[suit], name: nameOf(bonus.player), n: bonus.points }))) : null)));
     });
-    const totals = el("table", { class: "tk-score-totals" },
+    const totals = el("div", { class: "tk-table-wrap" }, el("table", { class: "tk-score-totals" },
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, tr("scoring_player")), el("th", { scope: "col" }, tr("scoring_round")), el("th", { scope: "col" }, tr("scoring_controlled")), el("th", { scope: "col" }, tr("scoring_total")))),
       el("tbody", {}, ids.map((pid, i) =>
-        el("tr", {}, el("th", { scope: "row" }, el("span", { class: "tk-sc-to" }, cube(pid), whoOf(pid))), el("td", {}, `+${s.points?.[i] ?? 0}`), el("td", {}, String(s.controlled?.[i] ?? 0)), el("td", {}, el("strong", {}, String(s.totals?.[i] ?? 0)))))));
+        el("tr", {}, el("th", { scope: "row" }, el("span", { class: "tk-sc-to" }, cube(pid), whoOf(pid))), el("td", {}, `+${s.points?.[i] ?? 0}`), el("td", {}, String(s.controlled?.[i] ?? 0)), el("td", {}, el("strong", {}, String(s.totals?.[i] ?? 0))))))));
     scoringPanel.hidden = false;
     put(scoringPanel,
       el("summary", { class: "tk-scoring-summary", dataset: { focus: "scoring-summary" } }, el("span", { class: "tk-h" }, tr("scoring_title", { round: s.round })), el("span", { class: "muted small" }, pointsLine(s.points))),
@@ -946,10 +948,10 @@ export function mount(root, ctx) {
     const rp = view.round_points || [];
     if (rp.length > 0) {
       put(byRound,
-        el("table", { class: "tk-byround-table" },
+        el("div", { class: "tk-table-wrap" }, el("table", { class: "tk-byround-table" },
           el("caption", {}, tr("by_round")),
           el("thead", {}, el("tr", {}, el("th", { scope: "col" }, tr("scoring_player")), rp.map((_, r) => el("th", { scope: "col" }, tr("round_short", { n: r + 1 }))), el("th", { scope: "col" }, tr("scoring_total")))),
-          el("tbody", {}, ids.map((pid, i) => el("tr", {}, el("th", { scope: "row" }, el("span", { class: "tk-sc-to" }, cube(pid), whoOf(pid))), rp.map((pts) => el("td", {}, String(pts[i] ?? 0))), el("td", {}, el("strong", {}, String(playerOf(pid)?.score ?? 0))))))));
+          el("tbody", {}, ids.map((pid, i) => el("tr", {}, el("th", { scope: "row" }, el("span", { class: "tk-sc-to" }, cube(pid), whoOf(pid))), rp.map((pts) => el("td", {}, String(pts[i] ?? 0))), el("td", {}, el("strong", {}, String(playerOf(pid)?.score ?? 0)))))))));
     } else {
       byRound.replaceChildren();
     }
@@ -982,8 +984,8 @@ export function mount(root, ctx) {
     put(finalPanel,
       el("p", { class: "tk-final-kicker" }, tr("final_title")),
       el("h3", { class: "tk-final-title", id: `${uid}-final-title` }, headline),
-      lastMsg?.outcome?.summary ? el("p", { class: "tk-final-summary" }, lastMsg.outcome.summary) : null,
-      el("table", { class: "tk-final-table" },
+      lastMsg?.outcome?.summary ? el("p", { class: "tk-final-summary" }, named(lastMsg.outcome.summary)) : null,
+      el("div", { class: "tk-table-wrap" }, el("table", { class: "tk-final-table" },
         el("thead", {}, el("tr", {},
           el("th", { scope: "col" }, tr("final_place")), el("th", { scope: "col" }, tr("scoring_player")), el("th", { scope: "col" }, tr("final_points")),
           el("th", { scope: "col" }, tr("final_controlled")), el("th", { scope: "col" }, tr("final_on_map")))),
@@ -993,7 +995,7 @@ export function mount(root, ctx) {
             el("th", { scope: "row" }, el("span", { class: "tk-sc-to" }, cube(s.player), whoOf(s.player)), why(s) ? el("span", { class: "tk-why muted small" }, why(s)) : null),
             el("td", {}, el("strong", {}, String(s.points))),
             el("td", {}, String(s.controlled)),
-            el("td", {}, String(s.on_map)))))),
+            el("td", {}, String(s.on_map))))))),
       el("p", { class: "muted small" }, tr("final_tiebreak")),
     );
   }
@@ -1077,6 +1079,17 @@ export function mount(root, ctx) {
     if (btn) handFocus = btn.dataset.card;
   });
 
+  /** The trick finished (and acted on) in this update, as the table draws it; null if none. */
+  function finishedTrick(events) {
+    const action = events.find((e) => e.kind === "action") || null;
+    const done = events.find((e) => e.kind === "trick");
+    if (done) return { cards: done.cards, leader: done.cards[0]?.player, led: done.led, winner: done.winner, card: done.card, action, number: done.number };
+    const before = prevView?.phase === "action" ? prevView.tricks?.[prevView.tricks.length - 1] : null;
+    if (!action || !before) return null;
+    const card = before.cards.find((c) => sameId(c.player, before.winner))?.card;
+    return { cards: before.cards, leader: before.leader, led: cardSuit(before.cards[0].card), winner: before.winner, card, action, number: prevView.tricks.length };
+  }
+
   // ---- the renderer contract -----------------------------------------------------------------
   return {
     update(msg) {
@@ -1087,11 +1100,11 @@ export function mount(root, ctx) {
       const events = Array.isArray(msg.events) ? msg.events : [];
       absorbEvents(events);
       // A trick that finished in this update but is already off the table: keep it visible a moment.
-      const done = events.find((e) => e.kind === "trick");
+      // (The trick comes from this update's events, or from the previous view when only its Action is new.)
+      const done = finishedTrick(events);
       const tableShowsIt = view.phase === "action" || ((view.trick || []).length === 0 && view.last_trick);
       if (done && !firstUpdate && !tableShowsIt && view.phase !== "over") {
-        const action = events.find((e) => e.kind === "action") || null;
-        hold = { cards: done.cards, leader: done.cards[0]?.player, led: done.led, winner: done.winner, card: done.card, action, number: done.number };
+        hold = done;
         clearTimeout(holdTimer);
         holdTimer = setTimeout(() => {
           hold = null;

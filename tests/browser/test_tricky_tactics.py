@@ -1,0 +1,127 @@
+"""Two people play a few tricks of Tricky Tactics against the automa in Chromium; a third watches."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.async_api import Page, expect
+
+from tests.browser.conftest import PHONE, NewPlayer
+
+SUIT_OF_SYMBOL = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+
+
+async def must_follow(page: Page) -> str | None:
+    """The suit the hand's hint says must be followed (None when any card may be played)."""
+    text = await page.locator(".tk-hand-hint").inner_text()
+    found = re.search(r"must follow ([♠♥♦♣])", text)
+    return SUIT_OF_SYMBOL[found.group(1)] if found else None
+
+
+async def moves(page: Page) -> int:
+    return await page.locator("#log li:not(.log-empty)").count()
+
+
+async def test_two_humans_and_the_automa_play_tricks(new_player: NewPlayer) -> None:
+    host = await new_player("Ada")
+    guest = await new_player("Bob", viewport=PHONE)
+    watcher = await new_player("Cy")
+
+    response = await host.context.request.post(
+        "/api/rooms", data={"game": "tricky-tactics", "options": {"mode": "automa"}, "seed": 3}
+    )
+    assert response.ok, await response.text()
+    code = (await response.json())["code"]
+    for page in (host, guest, watcher):
+        await page.goto(f"/r/{code}")
+    await host.locator("#seat-list button", has_text=re.compile("Sit", re.I)).first.click()
+    await expect(host.locator("#seat-list")).to_contain_text("Ada")
+    await guest.locator("#seat-list button", has_text=re.compile("Sit", re.I)).first.click()
+    await expect(host.locator("#seat-list")).to_contain_text("Bob")
+    await host.locator("#start-btn").click()
+
+    for page in (host, guest, watcher):
+        await expect(page.locator(".tk")).to_be_visible()
+        # The map: four Areas with K, Q and J each; the automa with its Reveal Row and face-down deck.
+        await expect(page.locator(".tk-area")).to_have_count(4)
+        await expect(page.locator(".tk-loc")).to_have_count(12)
+        await expect(page.locator(".tk-automa .tk-reveal")).to_be_visible()
+        await expect(page.locator(".tk-automa .tk-deck-count")).to_contain_text("face down")
+        await expect(page.locator(".tk-player")).to_have_count(3)
+    # Real cards in the hands: 12 each, sorted by suit; the spectator has no hand.
+    await expect(host.locator(".tk-hand-card")).to_have_count(12)
+    await expect(guest.locator(".tk-hand-card")).to_have_count(12)
+    assert await watcher.locator(".tk-hand-card").count() == 0
+    await expect(watcher.locator(".tk-spectating")).to_be_visible()
+
+    checked_follow = False
+    keyboard_played = False
+    acted = 0
+    for _ in range(40):
+        if await host.locator(".tk-chip", has_text="Trick 4 of 12").count():
+            break
+        page = None
+        for candidate in (host, guest):
+            if (
+                await candidate.locator(".tk-target").count()
+                or await candidate.locator(".tk-hand-card.is-playable").count()
+            ):
+                page = candidate
+                break
+        if page is None:
+            await host.wait_for_timeout(150)
+            continue
+        before = await moves(page)
+        # Between the automa's turns at most its carryover is face up; the rest are backs.
+        assert await page.locator(".tk-reveal .tk-card[data-card]").count() <= 1
+        targets = page.locator(".tk-target")
+        if await targets.count():
+            # After winning a trick: only the led suit's Locations are offered.
+            locations = await targets.evaluate_all("els => els.map(e => e.dataset.location)")
+            pending = await page.locator(".tk-area.is-pending").get_attribute("data-suit")
+            assert locations and all(loc[1] == pending for loc in locations)
+            await targets.first.click()
+        else:
+            playable = await page.locator(".tk-hand-card.is-playable").evaluate_all(
+                "els => els.map(e => e.dataset.card)"
+            )
+            hand = await page.locator(".tk-hand-card").evaluate_all("els => els.map(e => e.dataset.card)")
+            led = await must_follow(page)
+            if led:
+                assert any(c[-1] == led for c in hand)
+                assert sorted(playable) == sorted(c for c in hand if c[-1] == led)
+                blocked = page.locator(".tk-hand-card.is-blocked")
+                if await blocked.count() and not checked_follow:
+                    # An off-suit card is not playable: clicking it does nothing.
+                    await expect(blocked.first).to_have_attribute("aria-disabled", "true")
+                    await blocked.first.click(force=True)
+                    await page.wait_for_timeout(300)
+                    assert await moves(page) == before
+                    assert await page.locator(".tk-hand-card").count() == len(hand)
+                    checked_follow = True
+            else:
+                assert sorted(playable) == sorted(hand)
+            if not keyboard_played:
+                card = page.locator(f'.tk-hand-card[data-card="{playable[0]}"]')
+                await card.focus()
+                await page.keyboard.press("Enter")
+                keyboard_played = True
+            else:
+                await page.locator(".tk-hand-card.is-playable").last.click()
+        await expect(page.locator("#log li:not(.log-empty)")).to_have_count(before + 1)
+        acted += 1
+    await expect(host.locator(".tk-chip", has_text="Trick 4 of 12")).to_be_visible()
+    assert acted >= 6 and keyboard_played and checked_follow
+
+    for page in (host, guest, watcher):
+        # The automa explained its play in one line; the feed shows the tricks and the Actions.
+        await expect(page.locator(".tk-automa .tk-reason-text").first).not_to_be_empty()
+        await expect(page.locator(".tk-feed-list")).to_contain_text("won trick")
+        # Three tricks won means three cubes somewhere on the map (or removed: supplies account for it).
+        assert await page.locator(".tk-loc-cubes .tk-cube").count() >= 1
+    # Nobody sees an unrevealed automa card: the spectator's page shows no more face-up automa cards
+    # than the carryover, and no hand at all.
+    assert await watcher.locator(".tk-hand-card").count() == 0
+    assert await watcher.locator(".tk-reveal .tk-card[data-card]").count() <= 1
+    # The phone layout fits its 360 px.
+    assert await guest.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
