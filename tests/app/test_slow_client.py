@@ -1,0 +1,74 @@
+"""A slow or stuck client cannot stall its room: its queue is bounded, and on overflow it gets one fresh
+full state instead of the backlog."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, cast
+
+from app.live.connection import RESYNC, Connection
+
+
+class StuckSocket:
+    """A WebSocket whose peer stopped reading: every send waits until released."""
+
+    def __init__(self) -> None:
+        self.release = asyncio.Event()
+        self.sent: list[str] = []
+
+    async def send_text(self, text: str) -> None:
+        await self.release.wait()
+        self.sent.append(text)
+
+
+async def test_overflow_drops_the_backlog_and_resyncs() -> None:
+    stuck = StuckSocket()
+    conn = Connection(cast(Any, stuck), player_id=1, queue_size=8, rate=10, burst=10)
+    resyncs = 0
+
+    async def fresh_state(_conn: Connection) -> bytes:
+        nonlocal resyncs
+        resyncs += 1
+        return b'{"type":"state","version":100}'
+
+    conn.resync = fresh_state
+    conn.start()
+    try:
+        for version in range(100):
+            conn.send(b'{"type":"state","version":%d}' % version)  # never blocks the room
+        assert conn.queue.qsize() <= 8
+        assert conn.overflows > 0
+        assert RESYNC in list(conn.queue._queue)  # type: ignore[attr-defined]
+        stuck.release.set()
+        for _ in range(100):
+            if conn.queue.empty() and resyncs:
+                break
+            await asyncio.sleep(0.01)
+        assert resyncs == 1
+        assert stuck.sent[-1] == '{"type":"state","version":100}'
+        assert len(stuck.sent) <= 9, "the backlog was dropped, not delivered late"
+    finally:
+        await conn.close()
+
+
+async def test_a_fast_client_is_not_held_up_by_a_stuck_one() -> None:
+    stuck, fast = StuckSocket(), StuckSocket()
+    fast.release.set()
+    slow_conn = Connection(cast(Any, stuck), 1, 8, 10, 10)
+    fast_conn = Connection(cast(Any, fast), 2, 8, 10, 10)
+    slow_conn.start()
+    fast_conn.start()
+    try:
+        for version in range(50):
+            payload = b'{"v":%d}' % version
+            slow_conn.send(payload)
+            fast_conn.send(payload)
+            await asyncio.sleep(0)
+        for _ in range(100):
+            if len(fast.sent) == 50:
+                break
+            await asyncio.sleep(0.01)
+        assert len(fast.sent) == 50 and stuck.sent == []
+    finally:
+        await slow_conn.close()
+        await fast_conn.close()
