@@ -680,6 +680,7 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
             "phase": st["phase"],
             "you": me,
             "players": players,
+            "scores": [st["scores"][p] for p in range(human_seats)],  # per human seat, for the room page
             "dealer": self._pid(st, st["dealer"]),
             "leader": self._pid(st, st["leader"]),
             "turn": None if turn is None else self._pid(st, turn),
