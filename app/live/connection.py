@@ -11,7 +11,9 @@ from collections.abc import Awaitable, Callable
 from starlette.websockets import WebSocket
 
 RESYNC = b""
-"""Queue marker: the queue overflowed, so send one fresh full state instead of the dropped messages."""
+"""Queue marker: the queue overflowed, so send a fresh room summary and full state instead of the dropped
+messages. Until it is sent, further room and state messages are skipped (the resync carries the latest)."""
+_SUPERSEDED = (b'{"type":"state"', b'{"type":"room"')
 
 
 class Connection:
@@ -28,7 +30,8 @@ class Connection:
         self._chat_bucket = (5.0, time.monotonic())
         self.chat_rate, self.chat_burst = 1.0, 5
         self._sender: asyncio.Task[None] | None = None
-        self.resync: Callable[[Connection], Awaitable[bytes | None]] | None = None
+        self.resync: Callable[[Connection], Awaitable[list[bytes]]] | None = None
+        self._resync_pending = False
 
     def start(self) -> None:
         self._sender = asyncio.create_task(self._send_loop())
@@ -40,7 +43,9 @@ class Connection:
                 await self._sender
 
     def send(self, payload: bytes) -> None:
-        """Queue bytes for this socket; on overflow drop the backlog and resync with one full state."""
+        """Queue bytes for this socket (never blocks the room); on overflow drop the backlog and resync."""
+        if self._resync_pending and payload.startswith(_SUPERSEDED):
+            return
         try:
             self.queue.put_nowait(payload)
         except asyncio.QueueFull:
@@ -48,6 +53,7 @@ class Connection:
             while not self.queue.empty():
                 self.queue.get_nowait()
             self.queue.put_nowait(RESYNC)
+            self._resync_pending = True
 
     def allow_message(self) -> bool:
         """Token bucket: ``rate`` messages a second with bursts of ``burst``."""
@@ -74,12 +80,10 @@ class Connection:
             while True:
                 payload = await self.queue.get()
                 if payload == RESYNC:
-                    if self.resync is None:
-                        continue
-                    fresh = await self.resync(self)
-                    if fresh is None:
-                        continue
-                    payload = fresh
+                    self._resync_pending = False
+                    for fresh in await self.resync(self) if self.resync is not None else []:
+                        await self.websocket.send_text(fresh.decode())
+                    continue
                 await self.websocket.send_text(payload.decode())
         except asyncio.CancelledError:
             raise

@@ -224,10 +224,12 @@ class Hub:
                 payload = cache[seat] = game.state_message(seat, events)
             conn.send(payload)
 
-    async def _resync_message(self, live: LiveRoom, conn: Connection) -> bytes | None:
-        if live.game is None:
-            return self._room_message(live)
-        return live.game.state_message(live.seat_of(conn.player_id), [])
+    async def _resync_message(self, live: LiveRoom, conn: Connection) -> list[bytes]:
+        """What a socket that fell behind needs to be up to date again."""
+        fresh = [self._welcome(live, conn), self._room_message(live)]
+        if live.game is not None:
+            fresh.append(live.game.state_message(live.seat_of(conn.player_id), []))
+        return fresh
 
     # ---- messages --------------------------------------------------------------------------------
 
