@@ -32,7 +32,27 @@ import pytest
 import websockets
 
 from app.client import RoomSocket, ThreefoldClient
-from app.live.messages import Act, Configure, Ping, ProtocolError, Rematch, Sit, Stand, Start, Sync, parse
+from app.live.messages import (
+    Act,
+    AddBot,
+    Chat,
+    Configure,
+    Kick,
+    MakeHost,
+    MoveSeat,
+    Ping,
+    ProtocolError,
+    Rematch,
+    RemoveBot,
+    RoomSettingsMsg,
+    ShuffleTeams,
+    Sit,
+    Stand,
+    Start,
+    Sync,
+    parse,
+)
+from app.live.room_settings import RoomSettings
 from engines.base import EngineError
 from engines.registry import get_engine
 from tests.app.helpers import Table, open_table
@@ -61,8 +81,9 @@ DOCUMENTED_CODES = {
     "not_in_lobby",
     "not_playing",
     "seats_empty",
+    "no_bot",
 }
-"""docs/protocol.md "Error codes". ``internal`` is deliberately not in it."""
+"""docs/protocol.md "Error codes" that a connected socket can get. ``internal`` is deliberately not in it."""
 
 Message = dict[str, Any]
 
@@ -206,7 +227,54 @@ def judge(raw: str | bytes, sender: Sender, world: World) -> Verdict:
         if any(seat["player"] is None for seat in world.room["seats"]):
             return Verdict(True, "error", frozenset({"seats_empty"}), echo)
         return Verdict(False)
-    raise AssertionError(f"unclassified message {msg!r}")
+    if isinstance(msg, Chat):
+        text = " ".join(msg.text.split())
+        if not text or any(not ch.isprintable() for ch in text):
+            return Verdict(True, "error", frozenset({"bad_message"}), echo)
+        if len(text) > 300:
+            return Verdict(True, "error", frozenset({"too_large"}), echo)
+        if msg.team:  # Tri-Tac has no teams; the chat rate limit is checked first
+            return Verdict(True, "error", frozenset({"bad_message", "rate_limited"}), echo)
+        return Verdict(False)
+    # Host controls: everyone else is refused first.
+    if not is_host:
+        return Verdict(True, "error", frozenset({"not_host"}), echo)
+    seats = world.room["seats"]
+    if isinstance(msg, AddBot | RemoveBot | MoveSeat | ShuffleTeams) and playing:
+        return Verdict(True, "error", frozenset({"not_in_lobby"}), echo)
+    if isinstance(msg, AddBot | RemoveBot):
+        if not 0 <= msg.seat < len(seats):
+            return Verdict(True, "error", frozenset({"bad_message"}), echo)
+        seat = seats[msg.seat]
+        is_bot = seat["player"] is not None and seat["player"].get("bot")
+        if isinstance(msg, AddBot) and (seat["player"] is not None):
+            return Verdict(True, "error", frozenset({"seat_taken"}), echo)
+        if isinstance(msg, RemoveBot) and not is_bot:
+            return Verdict(True, "error", frozenset({"bad_message"}), echo)
+        return Verdict(False)
+    if isinstance(msg, MoveSeat):
+        if not (0 <= msg.seat < len(seats) and 0 <= msg.to < len(seats)):
+            return Verdict(True, "error", frozenset({"bad_message"}), echo)
+        return Verdict(False)
+    if isinstance(msg, RoomSettingsMsg):
+        changes = msg.model_dump(exclude={"type", "id"}, exclude_none=True)
+        if changes.get("turn_seconds") == 0:
+            changes["turn_seconds"] = None
+        try:
+            RoomSettings.model_validate({**world.room["settings"], **changes})
+        except ValueError:
+            return Verdict(True, "error", frozenset({"bad_options"}), echo)
+        return Verdict(False)
+    if isinstance(msg, Kick):
+        if msg.player == sender.player_id:
+            return Verdict(True, "error", frozenset({"bad_message"}), echo)
+        return Verdict(False)
+    if isinstance(msg, MakeHost):
+        present = {s["player"]["id"] for s in seats if s["player"]} | {p["id"] for p in world.room["spectators"]}
+        if msg.player not in present:
+            return Verdict(True, "error", frozenset({"bad_message"}), echo)
+        return Verdict(False)
+    return Verdict(False)  # ShuffleTeams in the lobby, and anything newer than this oracle: held back
 
 
 # ---- the generator --------------------------------------------------------------------------------------
@@ -269,7 +337,24 @@ HUGE_LITERALS = [
     ".5",
     "+1",
 ]
-MESSAGE_TYPES = ["sit", "stand", "configure", "start", "rematch", "act", "sync", "ping"]
+MESSAGE_TYPES = [
+    "sit",
+    "stand",
+    "configure",
+    "start",
+    "rematch",
+    "act",
+    "sync",
+    "ping",
+    "add_bot",
+    "remove_bot",
+    "room_settings",
+    "kick",
+    "make_host",
+    "move_seat",
+    "shuffle",
+    "chat",
+]
 ACTION_TYPES = ["place", "power", "pass", "vote", "PLACE", "move", "", "resign"]
 
 
@@ -396,6 +481,22 @@ class Fuzzer:
             return self.mutated_act(world)
         elif kind == "sync":
             msg["version"] = rng.choice([None, 0, -1, *WEIRD_NUMBERS, "1"])
+        elif kind in ("add_bot", "remove_bot"):
+            msg["seat"] = rng.choice([*range(-2, size + 2), *WEIRD_NUMBERS, "0", None])
+        elif kind == "move_seat":
+            msg["seat"] = rng.choice([*range(-1, size + 1), *WEIRD_NUMBERS[:4]])
+            msg["to"] = rng.choice([*range(-1, size + 1), *WEIRD_NUMBERS[:4], None])
+        elif kind in ("kick", "make_host"):
+            msg["player"] = rng.choice([*WEIRD_NUMBERS, "1", None, 0, 10**6])
+        elif kind == "room_settings":
+            for key in rng.sample(
+                ["locked", "spectators", "turn_seconds", "grace_seconds", "banned"], rng.randint(0, 3)
+            ):
+                msg[key] = rng.choice([True, False, None, 0, 4, 5, 601, -1, 2**40, "yes", [1]])
+        elif kind == "chat":
+            msg["text"] = rng.choice(["", "   ", "\u0000hi", "a\tb", "x" * 301, "x" * 5000, "\u202e", 5, None, ["hi"]])
+            if rng.random() < 0.5:
+                msg["team"] = rng.choice([True, False, 1, "yes", None])
         if rng.random() < 0.3:
             msg[rng.choice(["extra", "seat", "version", "action", "token", "room"])] = self.weird()
         return msg
@@ -446,8 +547,21 @@ class Fuzzer:
                 msg["game"] = rng.choice(["tri-tac", "chess", "TRI-TAC", "tri_tac", " tri-tac"])
         elif roll < 0.85:
             msg = {"type": "sit", "seat": rng.randint(-2, 3)}
+        elif roll < 0.9:
+            msg = {"type": rng.choice(["start", "rematch", "stand", "shuffle"])}
         else:
-            msg = {"type": rng.choice(["start", "rematch", "stand"])}
+            msg = rng.choice(
+                [
+                    {"type": "add_bot", "seat": rng.randint(-1, 2)},
+                    {"type": "remove_bot", "seat": rng.randint(-1, 2)},
+                    {"type": "move_seat", "seat": rng.randint(-1, 2), "to": rng.randint(-1, 2)},
+                    {"type": "kick", "player": rng.randint(-1, 5)},
+                    {"type": "make_host", "player": rng.randint(-1, 5)},
+                    {"type": "room_settings", "turn_seconds": rng.choice([1, 4, 601, 10**6])},
+                    {"type": "room_settings", "grace_seconds": rng.choice([0, 4, 601, -1])},
+                    {"type": "chat", "text": rng.choice(["hello", "", " \n ", "x" * 400]), "team": True},
+                ]
+            )
         msg["id"] = self.new_id()
         return msg
 
