@@ -20,6 +20,7 @@ const ROW_STEP_MS = 650;
 /** English fallbacks; ctx.t wins when the shared catalogue knows the key. */
 const EN = {
   "tic-tac-top.turn": "Turn {turn} of {turns}",
+  "tic-tac-top.game_over": "Game over",
   "tic-tac-top.leader": "Leader",
   "tic-tac-top.leader_is": "{name} leads this turn",
   "tic-tac-top.you_lead": "You are the Leader",
@@ -205,7 +206,7 @@ export function mount(root, ctx) {
   let scoreAnimatedFor = null; // `${game}|${turns scored}` whose scoring rows were already staged
   let firstLineShownFor = null;
   let bannerTimer = 0;
-  const badges = new Map(); // seat -> its badge node in the players strip
+  let badges = []; // [seat, node]: the badges we drew in the room page (players strip, result list)
 
   // ---- static structure ---------------------------------------------------------------------------
   const live = el("p", { class: "visually-hidden", "aria-live": "polite", id: `${uid}-live` });
@@ -265,6 +266,8 @@ export function mount(root, ctx) {
     }
   };
   const canAct = () => mySeat !== null && (msg?.to_act || []).includes(mySeat) && !msg?.outcome;
+  /** A seat-less host may pace the show too, once the server says so (room summary `host_actions`). */
+  const hostCanStep = () => tv && isHostViewer() && (ctx.room?.host_actions || []).includes("next") && !msg?.outcome;
   const isLeader = () => Boolean(view) && mySeat !== null && view.leader === mySeat;
   const say = (text) => {
     live.textContent = "";
@@ -468,7 +471,7 @@ export function mount(root, ctx) {
   }
 
   function stepNext() {
-    if (nexting || !canAct() || !["reveal", "score"].includes(view.phase)) return;
+    if (nexting || !(canAct() || hostCanStep()) || !["reveal", "score"].includes(view.phase)) return;
     nexting = true;
     render();
     send({ type: "next" }).catch(() => {}).finally(() => {
@@ -531,9 +534,10 @@ export function mount(root, ctx) {
     const sig = `${baseSig()}|${role}|${view.target}`;
     if (head.dataset.sig === sig) return;
     head.dataset.sig = sig;
+    const over = view.phase === "over";
     reconcile(head, [
-      el("span", { class: "ttt-turn" }, tr("tic-tac-top.turn", { turn: view.turn, turns: view.turns })),
-      el("span", { class: "ttt-head-leader" }, el("span", { class: "ttt-crown", "aria-hidden": "true" }, "♛"), " ", tr("tic-tac-top.leader_is", { name: nameOf(view.leader) })),
+      el("span", { class: "ttt-turn" }, over ? tr("tic-tac-top.game_over") : tr("tic-tac-top.turn", { turn: view.turn, turns: view.turns })),
+      over ? null : el("span", { class: "ttt-head-leader" }, el("span", { class: "ttt-crown", "aria-hidden": "true" }, "♛"), " ", tr("tic-tac-top.leader_is", { name: nameOf(view.leader) })),
       view.target ? el("span", { class: "ttt-target muted" }, tr("tic-tac-top.quick_target", { n: view.target })) : null,
       el("span", { class: ["ttt-role", isLeader() && "is-leader", tv && "is-tv"] }, role),
     ]);
@@ -886,10 +890,11 @@ export function mount(root, ctx) {
 
   /** The Leader's "Next word" / "Next turn" button, and for everyone the time until the show moves on. */
   function controls(label) {
-    const sig = `${baseSig()}|${isLeader()}|${canAct()}|${nexting}|${msg?.deadline}|${label}|${(view.announced || []).length}`;
+    const pacer = isLeader() || hostCanStep();
+    const sig = `${baseSig()}|${pacer}|${canAct()}|${nexting}|${msg?.deadline}|${label}|${(view.announced || []).length}`;
     return part("controls", sig, () => {
       const bits = [];
-      if (isLeader()) bits.push(el("button", { type: "button", class: "btn btn-primary btn-lg ttt-next", "data-key": "next", disabled: !canAct() || nexting, onclick: stepNext }, `${label} →`));
+      if (pacer) bits.push(el("button", { type: "button", class: "btn btn-primary btn-lg ttt-next", "data-key": "next", disabled: (isLeader() && !canAct()) || nexting, onclick: stepNext }, `${label} →`));
       if (msg?.deadline) bits.push(clock("auto"));
       return bits.length ? el("div", { class: "ttt-controls" }, bits) : el("div", { hidden: true });
     });
@@ -1097,7 +1102,8 @@ export function mount(root, ctx) {
       onNewState(events);
       render();
       freshFrom = (view.announced || []).length; // later local re-renders replay nothing
-      for (const [seat, node] of badges) if (node.isConnected) paintBadge(node, seat);
+      badges = badges.filter(([, node]) => node.isConnected);
+      for (const [seat, node] of badges) paintBadge(node, seat);
     },
     destroy() {
       destroyed = true;
@@ -1111,7 +1117,7 @@ export function mount(root, ctx) {
     seatBadge(seat) {
       const node = el("span", { class: `ttt-badge ttt-c${seat % 7}`, "aria-hidden": "true" });
       paintBadge(node, seat);
-      badges.set(seat, node);
+      badges.push([seat, node]);
       return node;
     },
   };
