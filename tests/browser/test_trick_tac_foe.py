@@ -1,0 +1,113 @@
+"""A host adds two bots to a 4-player Trick-Tac-Foe room and plays a trick set with them and a partner on a
+phone; a spectator watches. Nobody's page shows a face-down card before its pair reveals."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.async_api import Page, expect
+
+from tests.browser.conftest import PHONE, NewPlayer
+
+
+async def pick_wild_if_asked(page: Page) -> bool:
+    """A human whose wild 10 won picks a cell (the first one): True if it did."""
+    grid = page.locator(".tf-grid.is-wild")
+    if await grid.count() == 0:
+        return False
+    await page.locator(".tf-grid.is-wild .tf-cell").first.click()
+    await expect(page.locator(".tf-grid.is-wild")).to_have_count(0)
+    return True
+
+
+async def test_host_adds_two_bots_and_plays_a_trick_set(new_player: NewPlayer) -> None:
+    host = await new_player("Ada")
+    partner = await new_player("Bob", viewport=PHONE)
+    watcher = await new_player("Cy")
+
+    # The host creates a Trick-Tac-Foe room and makes it a 4-player game.
+    await host.goto("/")
+    await host.locator('.game-card-create[data-game="trick-tac-foe"]').click()
+    await host.wait_for_url(re.compile(r"/r/[A-Z0-9]{5}$"))
+    code = host.url.rsplit("/", 1)[1]
+    await expect(host.locator("#conn")).to_have_attribute("data-status", "online")
+    await host.get_by_label("Players", exact=True).select_option("4")
+    await expect(host.get_by_role("button", name="Sit here: West")).to_be_visible()
+
+    # North (Red) is the host; East (Red) is the partner; South and West (Black) are bots.
+    await host.get_by_role("button", name="Sit here: North").click()
+    await expect(host.locator("#seat-list")).to_contain_text("Ada")
+    await host.get_by_role("button", name="Add a bot: South").click()
+    await host.get_by_role("button", name="Add a bot: West").click()
+    await partner.goto(f"/r/{code}")
+    await expect(partner.locator("#conn")).to_have_attribute("data-status", "online")
+    await partner.get_by_role("button", name="Sit here: East").click()
+    await expect(host.locator("#seat-list")).to_contain_text("Bob")
+    await watcher.goto(f"/r/{code}")
+    start = host.locator("#start-btn")
+    await expect(start).to_be_enabled()
+    await start.click()
+
+    # Everyone sees the table; the players see four real cards, the spectator none.
+    for page in (host, partner, watcher):
+        await expect(page.locator(".tf-table")).to_be_visible()
+        await expect(page.locator(".tf-plate")).to_have_count(4)
+        await expect(page.locator(".tf-progress-trick")).to_have_text("Trick set 1 of 10")
+        await expect(page.locator(".tf-cell")).to_have_count(9)
+    for page in (host, partner):
+        await expect(page.locator(".tf-hand-card")).to_have_count(4)
+    await expect(watcher.locator(".tf-hand-card")).to_have_count(0)
+    await expect(watcher.locator(".tf-watch")).to_be_visible()
+    # Each seat sits at the bottom of its own table: North's partner East is on its left.
+    await expect(host.locator(".tf-plate.is-me")).to_have_class(re.compile("tf-pos-bottom"))
+    await expect(host.locator('.tf-plate[data-seat="1"]')).to_have_class(re.compile("tf-pos-left"))
+    await expect(partner.locator(".tf-plate.is-me")).to_have_class(re.compile("tf-pos-bottom"))
+    await expect(partner.locator('.tf-plate[data-seat="0"]')).to_have_class(re.compile("tf-pos-right"))
+
+    # The host picks a card (its target cell lights up on the grid), then plays it face down.
+    first = host.locator(".tf-hand-card").first
+    ada_card = await first.get_attribute("data-card")
+    assert ada_card
+    await first.click()
+    await expect(host.locator(".tf-hand-card.is-selected")).to_have_count(1)
+    if not ada_card.startswith("10"):
+        await expect(host.locator(".tf-cell.is-preview")).to_have_count(1)
+    await host.locator(".tf-play-btn").click()
+    await expect(host.locator(".tf-hand-card")).to_have_count(3)
+
+    # The partner and the spectator see only a card back for the host until the pair reveals.
+    for page in (partner, watcher):
+        await expect(page.locator('.tf-plate[data-seat="0"] .tf-card.is-down')).to_have_count(1)
+        assert await page.locator(f'[data-card="{ada_card}"]').count() == 0
+
+    # The partner plays from the keyboard: Enter picks the card, Enter again plays it.
+    await expect(partner.locator(".tf-hand.is-playable")).to_be_visible()
+    bob_first = partner.locator(".tf-hand-card").first
+    bob_card = await bob_first.get_attribute("data-card")
+    await bob_first.focus()
+    await partner.keyboard.press("Enter")
+    await expect(partner.locator(".tf-hand-card.is-selected")).to_have_count(1)
+    await partner.keyboard.press("Enter")
+
+    # Both pairs reveal and resolve (a human whose wild 10 wins picks a cell); the next set begins.
+    for _ in range(40):
+        if await host.locator(".tf-progress-trick", has_text="Trick set 2 of 10").count():
+            break
+        await pick_wild_if_asked(host) or await pick_wild_if_asked(partner)
+        await host.wait_for_timeout(250)
+    for page in (host, partner, watcher):
+        await expect(page.locator(".tf-progress-trick")).to_have_text("Trick set 2 of 10", timeout=15_000)
+        # Once the timeline has played, the last trick set's two tricks are listed: who won, which cell.
+        await expect(page.locator(".tf-record")).to_have_count(2, timeout=15_000)
+        await expect(page.locator(".tf-records")).to_contain_text("Last trick")
+        # The host's card is face up now for everyone, and the partner's.
+        for seat, card in ((0, ada_card), (1, bob_card)):
+            shown = page.locator(f'.tf-plate[data-seat="{seat}"] .tf-card.is-up[data-card="{card}"]')
+            await expect(shown).to_have_count(1, timeout=15_000)
+        await expect(page.locator("#log")).to_contain_text("now starts")
+    # Hands refilled to four from the personal decks (10 dealt, 4 in hand, 1 played, 1 drawn: 5 left).
+    for page in (host, partner):
+        await expect(page.locator(".tf-hand-card")).to_have_count(4)
+        await expect(page.locator(".tf-hand-deck")).to_contain_text("5 in deck")
+    # The discard pile counts the four cards played.
+    await expect(watcher.locator(".tf-discard summary")).to_contain_text("4 cards played")
