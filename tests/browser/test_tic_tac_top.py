@@ -11,8 +11,19 @@ from tests.browser.conftest import LAPTOP, PHONE, NewPlayer
 OPTIONS = {"players": 4, "reveal_pause": 3, "score_pause": 30}
 
 
-async def sit(page: Page, seat: int) -> None:
-    await page.locator("#seat-list > li").nth(seat).get_by_role("button", name=re.compile("sit", re.I)).click()
+async def sit(page: Page, seat: int, name: str) -> None:
+    """Take a seat in the lobby (the lobby redraws as others sit, so a click may land on a stale button)."""
+    card = page.locator("#seat-list > li").nth(seat)
+    for _ in range(5):
+        button = card.get_by_role("button", name=re.compile("^sit here", re.I))
+        if await button.count():
+            await button.first.click()
+        try:
+            await expect(card).to_contain_text(name, timeout=2000)
+            return
+        except AssertionError:
+            continue
+    await expect(card).to_contain_text(name)
 
 
 async def fill_word_then_cell(page: Page, words: list[str]) -> None:
@@ -46,7 +57,7 @@ async def test_host_screen_and_three_phones_play_a_turn(new_player: NewPlayer) -
     await expect(tv.locator(".qr img")).to_be_visible()
     for seat, phone in enumerate(phones):
         await phone.goto(f"/r/{code}")
-        await sit(phone, seat)
+        await sit(phone, seat, ["Ada", "Bob", "Cy"][seat])
         await expect(tv.locator("#seat-list > li").nth(seat)).to_contain_text(["Ada", "Bob", "Cy"][seat])
     await tv.locator("#seat-list > li").nth(3).get_by_role("button", name=re.compile("bot", re.I)).click()
     start = tv.locator("#start-btn")
@@ -93,6 +104,13 @@ async def test_host_screen_and_three_phones_play_a_turn(new_player: NewPlayer) -
         await board.locator(".ttt-chip", has_text=word).click()
     await expect(board.locator(".ttt-submit")).to_be_enabled()
     await board.get_by_role("button", name=f"Move “{words[8]}” up").click()
+    # Dragging a number moves its word (there and back again).
+    items = board.locator(".ttt-ranklist .ttt-rank-item")
+    await items.nth(0).locator(".ttt-grip").drag_to(items.nth(2))
+    await expect(items.nth(2)).to_contain_text(words[2])
+    await expect(items.nth(0)).to_contain_text(words[3])
+    await items.nth(2).locator(".ttt-grip").drag_to(items.nth(0))
+    await expect(items.nth(0)).to_contain_text(words[2])
     await board.get_by_role("button", name=re.compile("Undo")).click()
     await expect(board.locator(".ttt-submit")).to_be_disabled()
     await board.locator(".ttt-chip", has_text=words[11]).click()

@@ -36,7 +36,8 @@ const EN = {
   "tic-tac-top.theme": "Theme",
   "tic-tac-top.words": "The 12 words",
   "tic-tac-top.rank_title": "Rank 7 words, most relevant first",
-  "tic-tac-top.rank_hint": "Tap words in order. Tap a ranked word again to take it out; use the arrows to reorder.",
+  "tic-tac-top.rank_hint": "Tap words in order. Tap a ranked word again to take it out; drag a number or use the arrows to reorder.",
+  "tic-tac-top.drag_hint": "Drag to reorder",
   "tic-tac-top.rank_slot_empty": "#{n} — tap a word",
   "tic-tac-top.rank_up": "Move “{word}” up",
   "tic-tac-top.rank_down": "Move “{word}” down",
@@ -448,6 +449,47 @@ export function mount(root, ctx) {
     rankingChanged();
   }
 
+  /** Drag a ranked word by its number to another place in the list (mouse, touch or pen). */
+  function enableDrag(list) {
+    let from = null;
+    let over = null;
+    const itemAt = (event) => document.elementFromPoint(event.clientX, event.clientY)?.closest?.(".ttt-rank-item[data-index]");
+    list.addEventListener("pointerdown", (event) => {
+      const grip = event.target.closest?.(".ttt-grip");
+      const item = grip?.closest(".ttt-rank-item[data-index]");
+      if (!item) return;
+      event.preventDefault();
+      from = Number(item.dataset.index);
+      item.classList.add("is-dragging");
+      list.setPointerCapture?.(event.pointerId);
+    });
+    list.addEventListener("pointermove", (event) => {
+      if (from === null) return;
+      const item = itemAt(event);
+      for (const li of list.querySelectorAll(".is-drop")) li.classList.remove("is-drop");
+      over = item && list.contains(item) ? Number(item.dataset.index) : null;
+      if (over !== null && over !== from) item.classList.add("is-drop");
+    });
+    const finish = () => {
+      if (from !== null && over !== null && over !== from && rankingOpen()) {
+        const [word] = ranking.splice(from, 1);
+        ranking.splice(over, 0, word);
+        from = null;
+        over = null;
+        rankingChanged();
+        return;
+      }
+      from = null;
+      over = null;
+      for (const li of list.querySelectorAll(".is-drop, .is-dragging")) li.classList.remove("is-drop", "is-dragging");
+    };
+    list.addEventListener("pointerup", finish);
+    list.addEventListener("pointercancel", () => {
+      over = null;
+      finish();
+    });
+  }
+
   function submitRanking() {
     if (!rankingOpen() || ranking.length !== RANK_SIZE || submitting) return;
     clearTimeout(draftTimer);
@@ -663,14 +705,15 @@ export function mount(root, ctx) {
                 el("span", { class: "ttt-rank-n" }, String(i + 1)),
                 el("span", { class: "ttt-rank-word muted" }, tr("tic-tac-top.rank_slot_empty", { n: i + 1 })));
             }
-            return el("li", { class: ["ttt-rank-item", w === rankAdded && !reducedMotion() && "is-new"], "data-word": w },
-              el("span", { class: "ttt-rank-n" }, String(i + 1)),
+            return el("li", { class: ["ttt-rank-item", w === rankAdded && !reducedMotion() && "is-new"], "data-word": w, "data-index": i },
+              el("span", { class: "ttt-rank-n ttt-grip", title: tr("tic-tac-top.drag_hint") }, String(i + 1)),
               el("span", { class: "ttt-rank-word" }, w),
               el("span", { class: "ttt-rank-tools" },
                 el("button", { type: "button", class: "ttt-icon-btn", "data-key": `up-${w}`, disabled: i === 0 || !open || submitting, "aria-label": tr("tic-tac-top.rank_up", { word: w }), onclick: () => moveRank(i, -1) }, "↑"),
                 el("button", { type: "button", class: "ttt-icon-btn", "data-key": `down-${w}`, disabled: i === ranking.length - 1 || !open || submitting, "aria-label": tr("tic-tac-top.rank_down", { word: w }), onclick: () => moveRank(i, 1) }, "↓"),
                 el("button", { type: "button", class: "ttt-icon-btn is-remove", "data-key": `rm-${w}`, disabled: !open || submitting, "aria-label": tr("tic-tac-top.rank_remove", { word: w }), onclick: () => toggleRank(w) }, "×")));
           }));
+        if (open && !submitting) enableDrag(slots);
         const need = RANK_SIZE - ranking.length;
         return el("section", { class: "ttt-panel ttt-ranker" },
           el("h3", { class: "ttt-panel-title" }, tr("tic-tac-top.rank_title"), el("span", { class: "ttt-count" }, `${ranking.length}/${RANK_SIZE}`)),
