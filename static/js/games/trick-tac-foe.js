@@ -429,7 +429,7 @@ export function mount(root, ctx) {
       const pos = positionOf(s);
       parts.plate.className = ["tf-plate", `tf-pos-${pos}`, `tf-team-${info.colour}`, s === mySeat && "is-me", acting.has(s) && !over() && "is-acting"].filter(Boolean).join(" ");
       const pairIdx = order.findIndex((p) => p.includes(s));
-      const sig = JSON.stringify([info, nameOf(s), acting.has(s), view.start_seat, pairIdx, view.step, view.phase, view.wild_seat, over()]);
+      const sig = JSON.stringify([info, nameOf(s), acting.has(s), view.start_seat, pairIdx, view.step, view.phase, view.wild_seat, over(), Boolean(anim)]);
       if (sig !== parts.sig) {
         parts.sig = sig;
         const badges = [];
@@ -449,7 +449,7 @@ export function mount(root, ctx) {
           el("span", { class: "tf-count tf-count-deck", title: tr("deck_n", { n: info.deck_count }) }, el("span", { class: "tf-deck-icon", "aria-hidden": "true" }), el("span", { class: "visually-hidden" }, tr("deck_n", { n: info.deck_count })), el("span", { "aria-hidden": "true" }, String(info.deck_count))),
         );
         let stateText = "";
-        if (over()) stateText = "";
+        if (over() || anim) stateText = ""; // during a reveal the plates would already speak of the next trick
         else if (view.phase === "wild" && view.wild_seat === s) stateText = tr("picking");
         else if (view.phase === "commit" || view.phase === "wild") stateText = info.committed ? (info.card ? "" : tr("committed")) : acting.has(s) ? tr("thinking") : "";
         parts.state.textContent = stateText;
@@ -717,7 +717,7 @@ export function mount(root, ctx) {
       }, cardEl(card, { up: true }), el("span", { class: "tf-hand-target", "aria-hidden": "true" }, k === 10 ? "★" : `→ ${k}`));
       return btn;
     });
-    const hint = !playable ? (view.your_card ? tr("hand_hint_wait") : tr("hand_hint_idle")) : selected ? (cardRank(selected) === 10 ? tr("target_hint_wild") : tr("target_hint", { n: cardRank(selected) })) : tr("hand_hint_pick");
+    const hint = over() ? "" : !playable ? (view.your_card ? tr("hand_hint_wait") : tr("hand_hint_idle")) : selected ? (cardRank(selected) === 10 ? tr("target_hint_wild") : tr("target_hint", { n: cardRank(selected) })) : tr("hand_hint_pick");
     const playBtn = el("button", { type: "button", class: "btn btn-primary tf-play-btn", disabled: !playable || !selected, onclick: () => commit(selected) },
       selected ? tr("play_card", { card: cardText(selected) }) : tr("play_select"));
     handPanel.replaceChildren(
@@ -999,9 +999,12 @@ export function mount(root, ctx) {
       render();
       if (before && playable) playEvents(events, before);
       if (canWild() && !gridSvg.contains(document.activeElement) && prevView?.phase !== "wild") {
+        // your wild 10 won: the grid takes the keyboard focus (unless you are typing elsewhere, e.g. chat)
         gridFocus = 4;
         for (const cell of cells) cell.g.setAttribute("tabindex", "-1");
         cells[4].g.setAttribute("tabindex", "0");
+        const active = document.activeElement;
+        if (!active || active === document.body || container.contains(active)) cells[4].g.focus({ preventScroll: true });
       }
     },
     destroy() {
