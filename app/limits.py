@@ -1,12 +1,22 @@
-"""Refusing abuse: failed room-code lookups per address, so room codes cannot be found by brute force."""
+"""Refusing abuse: failed room-code lookups per address, so room codes cannot be found by brute force.
+
+In one process the count lives in memory; with several processes (REDIS_URL set) it lives in Redis, so an
+address gets the same budget however the proxy spreads its requests."""
 
 from __future__ import annotations
 
 import time
 from collections import deque
+from typing import Any, Protocol
 
 
-class AttemptLimiter:
+class AttemptLimiter(Protocol):
+    async def blocked(self, key: str) -> bool: ...
+    async def failed(self, key: str) -> None: ...
+    async def close(self) -> None: ...
+
+
+class MemoryAttemptLimiter:
     """At most ``limit`` failures per ``window`` seconds per key; past that every lookup is refused until the
     oldest failure ages out (a valid code does not help an address that is guessing)."""
 
@@ -19,16 +29,48 @@ class AttemptLimiter:
         failures = self._failures.setdefault(key, deque())
         while failures and now - failures[0] > self.window:
             failures.popleft()
-        if not failures:
-            self._failures.pop(key, None)
         return failures
 
-    def blocked(self, key: str) -> bool:
-        return len(self._recent(key, time.monotonic())) >= self.limit
+    async def blocked(self, key: str) -> bool:
+        blocked = len(self._recent(key, time.monotonic())) >= self.limit
+        if not self._failures.get(key):
+            self._failures.pop(key, None)
+        return blocked
 
-    def failed(self, key: str) -> None:
-        now = time.monotonic()
-        self._recent(key, now)
-        self._failures.setdefault(key, deque()).append(now)
+    async def failed(self, key: str) -> None:
+        self._recent(key, time.monotonic()).append(time.monotonic())
         if len(self._failures) > 100_000:  # bound memory under a flood of addresses
             self._failures.pop(next(iter(self._failures)))
+
+    async def close(self) -> None:
+        return None
+
+
+class RedisAttemptLimiter:
+    """The same budget shared by every process: a counter per address per window in Redis."""
+
+    def __init__(self, url: str, limit: int, window: float = 60.0) -> None:
+        from redis.asyncio import Redis
+
+        self.redis: Any = Redis.from_url(url)
+        self.limit = limit
+        self.window = int(window)
+
+    def _key(self, key: str) -> str:
+        return f"threefold:join-failures:{key}:{int(time.time()) // self.window}"
+
+    async def blocked(self, key: str) -> bool:
+        count = await self.redis.get(self._key(key))
+        return count is not None and int(count) >= self.limit
+
+    async def failed(self, key: str) -> None:
+        name = self._key(key)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            await pipe.incr(name).expire(name, self.window * 2).execute()
+
+    async def close(self) -> None:
+        await self.redis.aclose()
+
+
+def make_limiter(redis_url: str | None, limit: int) -> AttemptLimiter:
+    return RedisAttemptLimiter(redis_url, limit) if redis_url else MemoryAttemptLimiter(limit)

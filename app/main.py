@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.db import make_engine, make_sessionmaker
 from app.deps import Services
-from app.limits import AttemptLimiter
+from app.limits import make_limiter
 from app.live.bus import make_bus
 from app.live.hub import Hub
 from app.live.store import Store
@@ -35,6 +35,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     sessions = make_sessionmaker(db)
     bus = make_bus(settings.redis_url)
     metrics = Metrics()
+    limiter = make_limiter(settings.redis_url, settings.join_attempts_per_minute)
     base = public_base_url(settings.public_url, settings.listen_host, settings.listen_port)
     hub = Hub(Store(sessions), settings, bus, base, metrics)
 
@@ -49,6 +50,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         metrics.unwatch_gc()
         await hub.close()
         await bus.stop()
+        await limiter.close()
         await db.dispose()
 
     app = FastAPI(title="Threefold", version="0.1.0", lifespan=lifespan)
@@ -56,7 +58,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         settings=settings,
         sessions=sessions,
         hub=hub,
-        join_limiter=AttemptLimiter(settings.join_attempts_per_minute, 60.0),
+        join_limiter=limiter,
     )
 
     @app.exception_handler(StarletteHTTPException)

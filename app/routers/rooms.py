@@ -31,12 +31,12 @@ class RoomCreated(BaseModel):
 async def find_room(services: Services, request: Request, raw_code: str) -> LiveRoom:
     """The room for a typed code; an address that keeps guessing wrong codes is refused for a while."""
     address = client_address(request)
-    if services.join_limiter.blocked(address):
+    if await services.join_limiter.blocked(address):
         raise HTTPException(status_code=429, detail="too many wrong room codes; wait a minute")
     code = normalise(raw_code)
     live = await services.hub.room(code) if is_well_formed(code) else None
     if live is None:
-        services.join_limiter.failed(address)
+        await services.join_limiter.failed(address)
         raise HTTPException(status_code=404, detail=f"no room with code {raw_code!r}")
     return live
 

@@ -29,14 +29,14 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         await websocket.close(code=4401)
         return
     address = client_address(websocket)
-    if services.join_limiter.blocked(address):
+    if await services.join_limiter.blocked(address):
         await websocket.send_text(error("rate_limited", "too many wrong room codes; wait a minute").decode())
         await websocket.close(code=4429)
         return
     normal = normalise(code)
     live = await hub.room(normal) if is_well_formed(normal) else None
     if live is None:
-        services.join_limiter.failed(address)
+        await services.join_limiter.failed(address)
         await websocket.send_text(error("unknown_room", f"no room with code {code!r}").decode())
         await websocket.close(code=4404)
         return

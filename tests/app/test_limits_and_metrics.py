@@ -66,3 +66,31 @@ async def test_health_and_metrics(sqlite_server: ServerProcess) -> None:
         assert any(name.startswith("threefold_gc_pause_seconds") for name in values)
     finally:
         await table.close()
+
+
+@pytest.mark.redis
+@pytest.mark.postgres
+async def test_the_guessing_budget_is_shared_by_every_process() -> None:
+    import redis as redis_sync
+
+    from tests.support.server import migrate
+    from tests.support.services import postgres_database, require_redis
+
+    base = require_redis().rsplit("/", 1)[0]
+    redis_url = f"{base}/7"  # a database of its own, emptied first: the budget is counted per address
+    redis_sync.Redis.from_url(redis_url).flushdb()
+    with postgres_database() as db:
+        migrate(db)
+        env = {"THREEFOLD_JOIN_ATTEMPTS_PER_MINUTE": "4"}
+        one = ServerProcess(db, redis_url=redis_url, extra_env=env).start()
+        two = ServerProcess(db, redis_url=redis_url, extra_env=env).start()
+        try:
+            async with httpx.AsyncClient() as http:
+                for i, guess in enumerate(("AAAAA", "CCCCC", "DDDDD", "EEEEE")):
+                    server = (one, two)[i % 2]
+                    assert (await http.get(f"{server.url}/api/rooms/{guess}")).status_code == 404
+                for server in (one, two):
+                    assert (await http.get(f"{server.url}/api/rooms/FFFFF")).status_code == 429
+        finally:
+            one.stop()
+            two.stop()
