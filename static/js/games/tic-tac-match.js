@@ -65,6 +65,7 @@ const EN = {
   wipe_hint: "Wipe-Out: they discard their hand, draw 4 and play next.",
   double_hint: "Double Play: then two Symbol or Flip plays, a line checked after each.",
   not_now: "not playable now",
+  next_match: "Next match",
   match_of: "Match {n}",
   first_to: "first to {n}",
   dealer: "dealer",
@@ -330,7 +331,8 @@ export function mount(root, ctx) {
       const sym = view.sides[side].symbol;
       return el("div", { class: `ttm-id-block ttm-side-${side}`, "aria-label": `${labelText}: ${sideName(side)} ${sym}`, role: "group" },
         idCard(sym, anim),
-        el("span", { class: "ttm-id-text" }, el("span", { class: "ttm-id-label" }, labelText), el("span", { class: "ttm-id-name" }, sideName(side))));
+        el("span", { class: "ttm-id-text" }, el("span", { class: "ttm-id-label" }, labelText),
+          el("span", { class: "ttm-id-name", title: sideName(side) }, view.players === 4 ? tr("team", { x: "AB"[side] }) : sideName(side))));
     };
     idsBox.replaceChildren(
       idBlock(mine, mySeat === null ? "ID" : tr("your_id")),
@@ -357,11 +359,12 @@ export function mount(root, ctx) {
       idCard(view.ids[seat], `ttm-id-mini${flipping && !reducedMotion() ? " is-flipping" : ""}`),
       el("span", { class: "ttm-seat-text", "aria-hidden": "true" },
         el("span", { class: "ttm-seat-name" }, nameOf(seat)),
-        el("span", { class: "ttm-seat-sub" }, [view.players === 4 ? tr("team", { x: "AB"[side] }) : "", rel, view.dealer === seat ? tr("dealer") : ""].filter(Boolean).join(" · "))),
+        el("span", { class: "ttm-seat-sub" }, [view.players === 4 ? "AB"[side] : "", rel, view.dealer === seat ? tr("dealer") : ""].filter(Boolean).join(" · "))),
       backs,
       el("span", { class: "ttm-seat-count", "aria-hidden": "true" }, String(size))));
     }
     seatsBox.replaceChildren(...items);
+    seatsBox.classList.toggle("is-four", n === 4);
   }
 
   function drawGrid(dropCells) {
@@ -512,10 +515,29 @@ export function mount(root, ctx) {
     actionBox.replaceChildren(...parts);
   }
 
-  function miniGrid(match) {
+  function miniGrid(match, cls = "ttm-mini-grid") {
     const line = new Set((match.lines || [match.line]).flat().map(([r, c]) => r * 3 + c));
-    return el("div", { class: "ttm-mini-grid", "aria-hidden": "true" },
+    return el("div", { class: cls, "aria-hidden": "true" },
       ...(match.grid || []).map((card, i) => el("span", { class: `ttm-mini-cell${line.has(i) ? " is-win" : ""}` }, card ? cardEl(card, "ttm-mini-card") : "")));
+  }
+
+  /** After a match of a series: its final grid with the winning line, over the new deal, for a few seconds. */
+  let overlayTimer = 0;
+  function showMatchOverlay(m) {
+    clearTimeout(overlayTimer);
+    tableArea.querySelector(".ttm-overlay")?.remove();
+    const close = () => {
+      clearTimeout(overlayTimer);
+      overlay.remove();
+    };
+    const overlay = el("div", { class: `ttm-overlay ttm-side-${m.side}`, role: "status" },
+      el("div", { class: "ttm-overlay-card" },
+        el("p", { class: "ttm-overlay-title" }, tr("match_of", { n: m.match })),
+        miniGrid(m, "ttm-mini-grid ttm-mini-big"),
+        el("p", {}, matchText(m)),
+        el("button", { type: "button", class: "btn btn-primary btn-sm", onclick: close }, tr("next_match"))));
+    tableArea.append(overlay);
+    overlayTimer = setTimeout(close, 4500);
   }
 
   function matchText(m) {
@@ -791,9 +813,12 @@ export function mount(root, ctx) {
       render({ drop, fresh, pulse, wiped });
       flipping = false;
       showNews(events);
+      const won = events.find((e) => e.kind === "match_won");
+      if (won && !won.series_over && !view.over) showMatchOverlay(won);
     },
     destroy() {
       clearTimeout(newsTimer);
+      clearTimeout(overlayTimer);
       container.remove();
     },
     /** The room page's players strip shows each seat's ID card (kept up to date on every flip). */
