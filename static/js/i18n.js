@@ -222,6 +222,9 @@ export function setLanguage(lang) {
   } catch {
     /* ignore */
   }
+  // The server renders the templates in the cookie's language (templates/_i18n.html).
+  document.cookie = `${STORAGE_KEY}=${encodeURIComponent(lang)}; path=/; max-age=31536000; SameSite=Lax`;
+  document.documentElement.lang = lang;
 }
 
 /**

@@ -123,7 +123,9 @@ export function mount(root, ctx) {
   let size = 0;
   let focus = [0, 0];
   let powerMode = false;
-  let pending = false;
+  let pending = false; // an action is on its way
+  let waitVersion = -1; // acked at this version: stay quiet until that state arrives
+  const busy = () => pending || (typeof lastMsg?.version === "number" && lastMsg.version < waitVersion);
   let armed = null; // touch: first tap arms a cell, second tap plays it
   let knownLines = null; // Set of line keys already drawn (null until the first update)
   let cells = []; // cells[r][c] = {g, bg, content, ghost}
@@ -169,7 +171,7 @@ export function mount(root, ctx) {
 
   /** What a click on (r, c) would do now, or null. */
   function actionAt(r, c) {
-    if (!isMyTurn() || pending) return null;
+    if (!isMyTurn() || busy()) return null;
     const v = view.board[r]?.[c];
     if (powerMode) return v !== null && v !== undefined && v !== mySeat && canPower() ? { type: "power", cell: [r, c] } : null;
     return v === null ? { type: "place", cell: [r, c] } : null;
@@ -270,8 +272,8 @@ export function mount(root, ctx) {
     }
     board.classList.toggle("is-my-turn", myTurn);
     board.classList.toggle("is-power", powerMode);
-    board.classList.toggle("is-busy", pending);
-    board.setAttribute("aria-busy", pending ? "true" : "false");
+    board.classList.toggle("is-busy", busy());
+    board.setAttribute("aria-busy", busy() ? "true" : "false");
   }
 
   function drawLines() {
@@ -347,7 +349,7 @@ export function mount(root, ctx) {
     if (pp && !spectator && view.phase === "turn" && !lastMsg?.outcome) {
       const mine = pp[mySeat] || {};
       powerBtn.hidden = false;
-      powerBtn.disabled = !mine.available || !isMyTurn() || pending;
+      powerBtn.disabled = !mine.available || !isMyTurn() || busy();
       powerBtn.setAttribute("aria-pressed", powerMode ? "true" : "false");
       powerBtn.innerHTML = "";
       powerBtn.append(
@@ -371,7 +373,7 @@ export function mount(root, ctx) {
     const from = view.size;
     const to = Math.min(12, from + 2);
     const myVote = mySeat !== null && mySeat !== undefined ? view.votes[mySeat] : null;
-    const sig = JSON.stringify([view.votes, pending]);
+    const sig = JSON.stringify([view.votes, busy()]);
     if (votePanel.dataset.sig === sig) return;
     const firstShow = votePanel.hidden;
     votePanel.dataset.sig = sig;
@@ -391,15 +393,15 @@ export function mount(root, ctx) {
       const vote = (expand) => {
         pending = true;
         drawVote();
-        ctx.act({ type: "vote", expand }).catch(() => {}).finally(() => {
+        ctx.act({ type: "vote", expand }).then(noteAck).catch(() => {}).finally(() => {
           pending = false;
           render();
         });
       };
       parts.push(
         el("div", { class: "tt-vote-actions" },
-          el("button", { type: "button", class: "btn btn-primary", disabled: pending, onclick: () => vote(true) }, t("tri-tac.vote_yes")),
-          el("button", { type: "button", class: "btn btn-secondary", disabled: pending, onclick: () => vote(false) }, t("tri-tac.vote_no"))),
+          el("button", { type: "button", class: "btn btn-primary", disabled: busy(), onclick: () => vote(true) }, t("tri-tac.vote_yes")),
+          el("button", { type: "button", class: "btn btn-secondary", disabled: busy(), onclick: () => vote(false) }, t("tri-tac.vote_no"))),
       );
     } else if (myVote && myVote.voted) {
       parts.push(el("p", { class: "muted" }, t("tri-tac.vote_you", { choice: myVote.expand ? t("tri-tac.vote_yes") : t("tri-tac.vote_no") }), " ", t("tri-tac.vote_waiting")));
@@ -442,6 +444,11 @@ export function mount(root, ctx) {
   }
 
   // ---- input ---------------------------------------------------------------------------------
+  /** The ack may arrive before the state it produced: until that state is here, offer nothing. */
+  function noteAck(ack) {
+    if (ack && Number.isInteger(ack.version)) waitVersion = Math.max(waitVersion, ack.version);
+  }
+
   function play(r, c) {
     const action = actionAt(r, c);
     if (!action) return;
@@ -450,7 +457,8 @@ export function mount(root, ctx) {
     render();
     ctx
       .act(action)
-      .then(() => {
+      .then((ack) => {
+        noteAck(ack);
         powerMode = false;
       })
       .catch(() => {})
