@@ -11,7 +11,7 @@ export class Chat {
     this.S = S;
     this.send = send;
     this.seen = new Set();
-    this.list = h("ol", { class: "chat-list" }, h("li", { class: "chat-empty muted small" }, t("chat.empty")));
+    this.list = h("ol", { class: "chat-list", tabindex: "0", "aria-labelledby": "chat-title" }, h("li", { class: "chat-empty muted small" }, t("chat.empty")));
     this.input = h("input", { type: "text", maxlength: MAX_LENGTH, autocomplete: "off", placeholder: t("chat.placeholder"), "aria-label": t("chat.placeholder"), enterkeyhint: "send" });
     this.scope = h("select", { class: "chat-scope", "aria-label": t("chat.scope"), hidden: true },
       h("option", { value: "all" }, t("chat.everyone")),
