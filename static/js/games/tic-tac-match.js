@@ -88,6 +88,7 @@ const EN = {
   sides_ids: "{side}: {sym}",
   hand_sizes: "{name}: {n} cards",
   legend: "Card colours: B blue (stripes) · G green (dots) · R red (checks) · Y yellow (bands)",
+  goal: "Three identical cards in a line win for the side whose ID shows that symbol at that moment — whoever plays the card.",
   flip: "Flip",
   wipeout: "Wipe-Out",
   double: "Double Play",
@@ -222,7 +223,7 @@ export function mount(root, ctx) {
   const matchesBox = el("section", { class: "ttm-matches", hidden: true });
   const label = el("h2", { class: "visually-hidden", id: `${uid}-label` }, tr("board"));
   const summary = el("p", { class: "visually-hidden", id: `${uid}-summary` });
-  const legend = el("p", { class: "ttm-legend muted small" }, tr("legend"));
+  const legend = el("p", { class: "ttm-legend muted small" }, tr("goal"), el("br"), tr("legend"));
   const container = el("div", { class: "ttm", hidden: true }, label, topbar, news, seatsBox, tableArea, handArea, matchesBox, summary, legend);
   root.append(container);
   ensureCss().then(() => {
