@@ -52,7 +52,8 @@ const en = {
   // connection
   "conn.connecting": "Connecting…",
   "conn.online": "Connected",
-  "conn.reconnecting": "Reconnecting in {s} s…",
+  "conn.reconnecting": "Reconnecting…",
+  "conn.retry_in": "({s} s)",
   "conn.offline": "Offline",
   "conn.closed": "Disconnected",
   "conn.room_gone": "This room does not exist (any more).",

@@ -115,21 +115,28 @@ function render({ stateChanged = false } = {}) {
 function renderConnection(st) {
   const el = $("#conn");
   const text = $("#conn-text");
+  const count = $("#conn-count");
   el.dataset.status = st.status;
   clearInterval(renderConnection.timer);
-  if (st.status === "online") text.textContent = t("conn.online");
-  else if (st.status === "connecting") text.textContent = t("conn.connecting");
+  count.textContent = "";
+  // The text is a live region: it changes once per status; the seconds tick in a hidden-to-AT span.
+  const setText = (value) => {
+    if (text.textContent !== value) text.textContent = value;
+  };
+  if (st.status === "online") setText(t("conn.online"));
+  else if (st.status === "connecting") setText(t("conn.connecting"));
   else if (st.status === "reconnecting" && st.retryAt) {
+    setText(t("conn.reconnecting"));
     const tick = () => {
       const s = Math.max(0, Math.ceil((st.retryAt - Date.now()) / 1000));
-      text.textContent = s > 0 ? t("conn.reconnecting", { s }) : t("conn.connecting");
+      count.textContent = s > 0 ? ` ${t("conn.retry_in", { s })}` : "";
     };
     tick();
     renderConnection.timer = setInterval(tick, 500);
-  } else if (st.status === "reconnecting") text.textContent = t("conn.connecting");
+  } else if (st.status === "reconnecting") setText(t("conn.reconnecting"));
   else if (st.status === "closed") {
-    text.textContent = st.closeCode === CLOSE_UNKNOWN_ROOM ? t("conn.room_gone") : t("conn.closed");
-  } else text.textContent = t("conn.offline");
+    setText(st.closeCode === CLOSE_UNKNOWN_ROOM ? t("conn.room_gone") : t("conn.closed"));
+  } else setText(t("conn.offline"));
 }
 
 // ---- messages --------------------------------------------------------------------------------
@@ -174,7 +181,10 @@ function connect() {
     render();
   });
   client.on("state", (msg) => {
-    if (typeof msg.now === "number") S.clockOffset = msg.now - Date.now();
+    if (typeof msg.now === "number") {
+      S.clockOffset = msg.now - Date.now();
+      S.clockFromServer = true;
+    }
     S.state = msg;
     if (S.room && S.room.status === "lobby") S.room = { ...S.room, status: msg.outcome ? "finished" : "playing" };
     render({ stateChanged: true });
@@ -280,6 +290,29 @@ $("#back-to-game")?.addEventListener("click", () => {
   S.lobbyView = false;
   render({ stateChanged: true });
 });
+
+// ---- clock -----------------------------------------------------------------------------------
+
+/** Deadlines are server epoch ms: estimate how far this device's clock is off, from the HTTP Date header
+ * (second resolution, so only a clear difference is corrected). A `now` field in `state`, if the server
+ * sends one, wins. */
+async function measureClock() {
+  try {
+    const t0 = Date.now();
+    const res = await fetch("/healthz", { cache: "no-store" });
+    const t1 = Date.now();
+    const date = Date.parse(res.headers.get("Date") || "");
+    if (Number.isNaN(date)) return;
+    const offset = date + 500 - (t0 + t1) / 2;
+    if (Math.abs(offset) > 2000 && !S.clockFromServer) {
+      S.clockOffset = offset;
+      render();
+    }
+  } catch {
+    /* keep the local clock */
+  }
+}
+measureClock();
 
 // ---- start -----------------------------------------------------------------------------------
 
