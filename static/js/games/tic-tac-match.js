@@ -601,6 +601,11 @@ export function mount(root, ctx) {
         node.replaceChildren(symbolSvg(sym, "ttm-id-svg"));
         node.dataset.sym = sym;
         node.setAttribute("title", `ID ${sym}`);
+        if (flipping && !reducedMotion()) {
+          node.classList.remove("is-flipping");
+          void node.offsetWidth;
+          node.classList.add("is-flipping");
+        }
       }
     }
   }
