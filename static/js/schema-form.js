@@ -92,13 +92,15 @@ export function fields(schema) {
   const props = resolve(root, root).properties || {};
   return Object.entries(props).map(([key, prop]) => {
     const info = analyse(prop, root);
-    return { key, ...info, title: info.node.title || prop.title || humanise(key), description: info.node.description || prop.description || "" };
+    // Optional extension: "x-show-if": "<boolean field>" shows this field only while that field is on.
+    const showIf = prop["x-show-if"] ?? info.node["x-show-if"] ?? prop.depends_on ?? null;
+    return { key, ...info, showIf, title: info.node.title || prop.title || humanise(key), description: info.node.description || prop.description || "" };
   });
 }
 
 /** A read-only summary (definition list) for non-hosts. */
 export function optionsSummary(schema, values) {
-  const list = fields(schema).filter((f) => f.kind !== "const");
+  const list = fields(schema).filter((f) => f.kind !== "const" && (!f.showIf || !values || values[f.showIf]));
   if (!list.length) return h("p", { class: "muted" }, t("room.no_options"));
   return h(
     "dl",
@@ -301,6 +303,16 @@ export function optionsForm(schema, values, onChange) {
 
   // The server echoes every change; while the user is still clicking, an older echo must not undo a newer
   // local change, so echoes are applied once the form has been quiet for a moment.
+  // Fields that only matter while another (boolean) field is on.
+  const applyShowIf = () => {
+    for (const f of list) {
+      if (!f.showIf || !controls.has(f.key) || !controls.has(f.showIf)) continue;
+      const field = controls.get(f.key).field;
+      if (field) field.hidden = !controls.get(f.showIf).get();
+    }
+  };
+  form.addEventListener("change", applyShowIf);
+
   const setValues = (vals, { force = false } = {}) => {
     clearTimeout(settleTimer);
     const quietFor = Date.now() - lastLocal;
@@ -316,7 +328,9 @@ export function optionsForm(schema, values, onChange) {
       if (typing) continue;
       c.set(v === undefined ? defaultFor(f) : v);
     }
+    applyShowIf();
   };
   setValues(values, { force: true });
+  applyShowIf();
   return { el: form, setValues };
 }
