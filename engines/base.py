@@ -119,6 +119,9 @@ class Engine(ABC, Generic[S, OptionsT]):
     title: ClassVar[str]
     """Display name, e.g. ``"Tri-Tac"``."""
     options_model: ClassVar[type[GameOptions]]
+    host_actions: ClassVar[frozenset[str]] = frozenset()
+    """Action types the room's host may trigger for whichever seat must act, even without a seat of their
+    own (Tic Tac Top's ``next``: the host paces the reveal from the shared screen)."""
 
     # ---- options and seats -------------------------------------------------------------------
 
@@ -127,9 +130,7 @@ class Engine(ABC, Generic[S, OptionsT]):
         try:
             return self.options_model.model_validate(dict(raw or {}))  # type: ignore[return-value]
         except ValidationError as err:
-            problems = "; ".join(
-                f"{'.'.join(str(p) for p in e['loc']) or 'options'}: {e['msg']}" for e in err.errors()
-            )
+            problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'options'}: {e['msg']}" for e in err.errors())
             raise InvalidOptions(problems) from None
 
     @abstractmethod

@@ -428,6 +428,7 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
     name = "tic-tac-top"
     title = "Tic Tac Top"
     options_model = TicTacTopOptions
+    host_actions = frozenset({"next"})
 
     def seats(self, options: TicTacTopOptions) -> list[SeatInfo]:
         return [SeatInfo(f"Player {i + 1}") for i in range(options.players)]

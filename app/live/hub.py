@@ -42,7 +42,7 @@ from app.live.messages import (
     encode,
     error,
 )
-from app.live.room import LiveGame, LiveRoom, describe
+from app.live.room import LiveGame, LiveRoom, bot_name, describe
 from app.live.room_settings import RoomSettings
 from app.live.store import SeatRecord, Store, VersionConflict
 from app.metrics import Metrics
@@ -350,7 +350,12 @@ class Hub:
                 playing = live.record.status == "playing"
                 live.record.seats[index] = SeatRecord(None, is_bot=playing)
                 if playing and live.game is not None:
-                    live.game.seats[index] = {**live.game.seats[index], "player_id": None, "bot": True, "name": "Bot"}
+                    live.game.seats[index] = {
+                        **live.game.seats[index],
+                        "player_id": None,
+                        "bot": True,
+                        "name": bot_name(index),
+                    }
         for other in [c for c in live.connections if c.player_id == player_id]:
             other.send(error("kicked", "the host removed you from this room"))
             live.connections.discard(other)
@@ -471,10 +476,10 @@ class Hub:
         seats = [
             {
                 "player_id": rec.player_id,
-                "name": live.names.get(rec.player_id, "Bot") if rec.player_id else "Bot",
+                "name": live.names.get(rec.player_id, "?") if rec.player_id else bot_name(index),
                 "bot": rec.is_bot,
             }
-            for rec in live.record.seats
+            for index, rec in enumerate(live.record.seats)
         ]
         game = LiveGame(
             id=0, number=number, engine=engine, state=state, version=0, seats=seats, timer_key=None, deadline=None
@@ -506,6 +511,10 @@ class Hub:
         if game is None or live.record.status != "playing":
             raise ProtocolError("not_playing", "no game is in progress", msg.id)
         seat = live.seat_of(conn.player_id)
+        actor = "player"
+        if seat is None and self._is_host_action(live, conn, msg.action):
+            # The host paces the show from the shared screen: act for the seat the game is waiting on.
+            seat, actor = min(game.to_act), "host"
         if seat is None:
             raise ProtocolError("not_seated", "spectators cannot act", msg.id)
         if msg.id is not None and msg.id in conn.recent_ids:
@@ -521,8 +530,17 @@ class Hub:
             )
         if msg.id is not None:
             conn.recent_ids.append(msg.id)
-        await self.apply(live, seat, msg.action, "player", msg.id)
+        await self.apply(live, seat, msg.action, actor, msg.id)
         conn.send(encode({"type": "ack", "id": msg.id, "version": game.version}))
+
+    def _is_host_action(self, live: LiveRoom, conn: Connection, action: dict[str, Any]) -> bool:
+        game = live.game
+        return (
+            game is not None
+            and conn.player_id == live.record.host_id
+            and action.get("type") in game.engine.host_actions
+            and len(game.to_act) == 1
+        )
 
     async def apply(
         self, live: LiveRoom, seat: Seat, action: dict[str, Any], actor: str, msg_id: str | None = None

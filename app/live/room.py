@@ -54,6 +54,7 @@ class LiveGame:
             {
                 "type": "state",
                 "version": self.version,
+                "now": int(time.time() * 1000),
                 "game": self.engine.name,
                 "view": self.engine.view(self.state, seat),
                 "to_act": sorted(self.to_act),
@@ -92,12 +93,19 @@ class LiveGame:
         return game
 
 
+def bot_name(seat: Seat) -> str:
+    """Bots are told apart by their seat ("Bot 3")."""
+    return f"Bot {seat + 1}"
+
+
 def describe(engine: Engine[Any, Any], state: Any, seat: Seat, action: dict[str, Any], actor: str) -> str:
     text = engine.describe_action(state, seat, action)
     if actor == "timer":
         return f"{text} (time ran out)"
     if actor == "standin":
         return f"{text} (stand-in)"
+    if actor == "host":
+        return f"{text} (by the host)"
     return text
 
 
@@ -183,7 +191,7 @@ class LiveRoom:
             if rec is not None and (rec.player_id is not None or rec.is_bot):
                 player = {
                     "id": rec.player_id,
-                    "name": self.names.get(rec.player_id, "?") if rec.player_id is not None else "Bot",
+                    "name": self.names.get(rec.player_id, "?") if rec.player_id is not None else bot_name(index),
                     "connected": rec.is_bot or rec.player_id in connected,
                     "bot": rec.is_bot,
                     "standin": self.standing_in(index),
@@ -206,4 +214,5 @@ class LiveRoom:
             "spectators": spectators,
             "standings": self.standings,
             "settings": self.settings.model_dump(exclude={"banned"}),
+            "host_actions": sorted(engine.host_actions),
         }
