@@ -86,6 +86,7 @@ class TriTacOptions(GameOptions):
         le=300,
         title="Seconds per move",
         description="The Time Challenge limit (5–300 seconds); used only when Time Challenge is on.",
+        json_schema_extra={"x-show-if": "time_challenge"},
     )
     dynamic_board: bool = Field(
         False,

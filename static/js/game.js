@@ -54,6 +54,11 @@ export class GameView {
   update({ stateChanged = false } = {}) {
     const { state } = this.S;
     if (!state) return;
+    // The renderer first: the players strip asks it for badges (seatBadge) drawn from the new view.
+    if (stateChanged) {
+      this.ensureRenderer();
+      if (this.renderer) this.safeUpdate(state);
+    }
     this.renderPlayers();
     this.renderResult();
     this.renderHostPanel();
@@ -61,8 +66,6 @@ export class GameView {
     if (stateChanged) {
       this.announceTurn(state);
       this.renderLog(state);
-      this.ensureRenderer();
-      if (this.renderer) this.safeUpdate(state);
     }
     this.tickDeadline();
   }
