@@ -184,6 +184,8 @@ export function mount(root, ctx) {
   let lastMsg = null;
   let selected = null; // card id selected in the hand
   let pending = false;
+  let waitVersion = -1; // acked at this version: stay quiet until that state arrives (the ack can come first)
+  const busy = () => pending || (typeof lastMsg?.version === "number" && lastMsg.version < waitVersion);
   let focusCell = [1, 1];
   let handIds = [];
   let lastCell = null; // "r,c" of the last Symbol card played this match
@@ -255,8 +257,8 @@ export function mount(root, ctx) {
     Boolean(view && mySeat !== null && !view.over && view.turn === mySeat && lastMsg && !lastMsg.outcome && (lastMsg.to_act || []).includes(mySeat));
   const myHand = () => (Array.isArray(view?.hand) ? view.hand : []);
   const selectedCard = () => myHand().find((c) => c.id === selected) || null;
-  const selectable = (card) => isMyTurn() && !pending && (card.playable || card.discardable);
-  const legalCellsOf = (card) => (card && card.kind === "symbol" && isMyTurn() && !pending ? card.cells || [] : []);
+  const selectable = (card) => isMyTurn() && !busy() && (card.playable || card.discardable);
+  const legalCellsOf = (card) => (card && card.kind === "symbol" && isMyTurn() && !busy() ? card.cells || [] : []);
   const legalAt = (r, c) => legalCellsOf(selectedCard()).some(([rr, cc]) => rr === r && cc === c);
   const winningCells = () => {
     const set = new Set();
@@ -371,7 +373,7 @@ export function mount(root, ctx) {
   function drawGrid(dropCells) {
     const win = winningCells();
     const sel = selectedCard();
-    const canPick = sel && sel.kind === "symbol" && isMyTurn() && !pending;
+    const canPick = sel && sel.kind === "symbol" && isMyTurn() && !busy();
     for (let r = 0; r < 3; r += 1) {
       for (let c = 0; c < 3; c += 1) {
         const obj = cells[r][c];
@@ -417,7 +419,7 @@ export function mount(root, ctx) {
     }
     grid.classList.toggle("is-picking", Boolean(canPick));
     grid.classList.toggle("is-over", Boolean(view.over));
-    grid.setAttribute("aria-busy", pending ? "true" : "false");
+    grid.setAttribute("aria-busy", busy() ? "true" : "false");
   }
 
   function drawPiles(pulse) {
@@ -483,7 +485,7 @@ export function mount(root, ctx) {
   function drawActions() {
     const parts = [];
     const card = selectedCard();
-    const my = isMyTurn() && !pending;
+    const my = isMyTurn() && !busy();
     if (my && card) {
       if (card.discardable) {
         parts.push(el("button", { type: "button", class: "btn btn-primary", "data-action": "discard", onclick: () => send({ type: "discard", card: card.id }) }, `${tr("discard_as_play")} (${cardName(card)})`));
@@ -507,7 +509,7 @@ export function mount(root, ctx) {
       }
       parts.push(el("button", { type: "button", class: "btn btn-secondary btn-sm", "data-action": "cancel", onclick: () => select(null) }, tr("cancel")));
     }
-    if (view.can_forfeit && isMyTurn() && !pending) {
+    if (view.can_forfeit && isMyTurn() && !busy()) {
       parts.push(el("button", { type: "button", class: "btn btn-secondary", "data-action": "forfeit", onclick: () => send({ type: "forfeit" }) }, tr("forfeit")));
     }
     const sig = JSON.stringify([selected, my, view.can_forfeit, view.version ?? lastMsg?.version]);
@@ -675,12 +677,15 @@ export function mount(root, ctx) {
 
   // ---- input ---------------------------------------------------------------------------------
   function send(action) {
-    if (pending || !isMyTurn()) return;
+    if (busy() || !isMyTurn()) return;
     pending = true;
     const hadFocusInHand = handBox.contains(document.activeElement) || actionBox.contains(document.activeElement) || grid.contains(document.activeElement);
     render();
     ctx
       .act(action)
+      .then((ack) => {
+        if (ack && Number.isInteger(ack.version)) waitVersion = Math.max(waitVersion, ack.version);
+      })
       .catch(() => {})
       .finally(() => {
         pending = false;
