@@ -23,6 +23,7 @@ from engines.trick_tac_foe import CARD_SET, ENGINE, TrickTacFoeState, card_text,
 from tests.app.helpers import Table, open_table
 from tests.support.server import ServerProcess
 
+PACE = 0.07  # seconds between one seat's actions (the server allows 20 messages a second per socket)
 GLYPH = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 GLYPH_CARD = re.compile(r"(10|[2-9]|A)([♠♥♦♣])")
 
@@ -85,6 +86,7 @@ async def play_seat(sock: RoomSocket, seat: int, sent: list[tuple[int, int, dict
         action = choose(view, state["version"])
         if action["type"] == "commit":
             assert action["card"] in view["hand"]
+        await asyncio.sleep(PACE)  # a brisk human, under the server's per-socket message rate limit
         try:
             ack = await sock.act(action, version=state["version"])
         except ClientError as err:  # the game moved on meanwhile (a wild choice elsewhere): look again
