@@ -22,6 +22,7 @@ const EN = {
   "suit.D": "Diamonds",
   "suit.C": "Clubs",
   automa: "Automa",
+  bot: "Bot",
   you: "you",
   you_paren: "{name} (you)",
   title: "Tricky Tactics table",
@@ -313,7 +314,9 @@ export function mount(root, ctx) {
   function nameOf(pid) {
     if (pid === "automa") return tr("automa");
     const seat = ctx.room?.seats?.[pid];
-    return seat?.player?.name || playerOf(pid)?.label || seat?.label || `Player ${Number(pid) + 1}`;
+    const player = seat?.player;
+    if (player?.bot) return `${player.name || tr("bot")} ${Number(pid) + 1}`; // two bots must not look alike
+    return player?.name || playerOf(pid)?.label || seat?.label || `Player ${Number(pid) + 1}`;
   }
   /** Engine texts name seats "Player 1", "Player 2"…: show the people's names instead. */
   const named = (text) => String(text ?? "").replace(/\bPlayer (\d+)\b/g, (m, n) => (ctx.room?.seats?.[Number(n) - 1]?.player?.name ? nameOf(Number(n) - 1) : m));
@@ -520,7 +523,7 @@ export function mount(root, ctx) {
         el("span", { class: "tk-player-main" },
           el("span", { class: "tk-player-name" }, turn ? el("span", { class: "tk-turn-dot", "aria-hidden": "true" }, "▶") : null, whoOf(p.id), ...tags),
           el("span", { class: "tk-player-stats" },
-            el("span", {}, tr("supply", { n: p.supply })),
+            el("span", { class: "tk-stat-supply" }, cube(p.id), tr("supply", { n: p.supply })),
             el("span", {}, tr("on_map", { n: p.on_map })),
             el("span", {}, tr("cards", { n: p.hand_size })),
             el("span", {}, tr("tricks", { n: p.tricks_won })))),
@@ -620,7 +623,7 @@ export function mount(root, ctx) {
   function drawLastTrickLine(shown) {
     const t = view.last_trick;
     if (!t || shown === null || hold) return null;
-    if (!(view.trick || []).length && view.phase === "play") return null; // the table shows it already
+    if (!(view.trick || []).length && view.phase !== "action") return null; // the table shows it already
     const win = t.cards.find((c) => sameId(c.player, t.winner));
     return el("div", { class: "tk-lasttrick" },
       el("span", { class: "tk-lasttrick-title" }, tr("last_trick")),
