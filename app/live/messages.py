@@ -148,6 +148,18 @@ def parse(raw: str | bytes, max_bytes: int) -> ClientMessage:
         raise ProtocolError("bad_message", f"{where}: {first['msg']}", msg_id) from None
 
 
+def message_id(raw: str | bytes, max_bytes: int) -> str | None:
+    """The client's ``id`` of a message we refuse without handling it (so the error can still be matched)."""
+    if len(raw) > max_bytes:
+        return None
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None
+    value = data.get("id") if isinstance(data, dict) else None
+    return value if isinstance(value, str) and len(value) <= 64 else None
+
+
 def encode(message: dict[str, Any]) -> bytes:
     return orjson.dumps(message)
 

@@ -210,6 +210,7 @@ class LiveRoom:
             "status": self.record.status,
             "host": self.record.host_id,
             "game_number": 0 if self.game is None else self.game.number,
+            "game_id": None if self.game is None else self.game.id,
             "seats": seats,
             "spectators": spectators,
             "standings": self.standings,

@@ -94,9 +94,43 @@ async def replay_step(
         raise HTTPException(status_code=422, detail=f"step must be between 0 and {len(run.states) - 1}")
     if seat is not None and not 0 <= seat < len(export.seats):
         raise HTTPException(status_code=422, detail=f"no seat {seat}")
+    state = run.states[step]
+    outcome = run.engine.outcome(state)
     return {
+        "game": export.engine,
         "step": step,
         "steps": len(run.states) - 1,
+        "seats": [{"label": info.label, "team": info.team} for info in run.engine.seats_of(state)],
+        "players": [s.get("name") for s in export.seats],
         "view": run.view(step, seat, reveal),
+        "to_act": sorted(run.engine.to_act(state)),
+        "outcome": None if outcome is None else outcome.to_json(),
         "log": run.log[:step],
+    }
+
+
+@router.get("/{game_id}/views")
+async def all_views(game_id: int, session: SessionDep, seat: int | None = None) -> dict[str, Any]:
+    """Every step of a finished game as ``seat`` saw it (no seat: a spectator), for stepping through a
+    replay in the browser without a request per step."""
+    export = await export_game(game_id, session)
+    run = replay(export.engine, export.options, export.seed, export.actions)
+    if seat is not None and not 0 <= seat < len(export.seats):
+        raise HTTPException(status_code=422, detail=f"no seat {seat}")
+    steps = []
+    for index, state in enumerate(run.states):
+        outcome = run.engine.outcome(state)
+        steps.append(
+            {
+                "view": run.engine.view(state, seat),
+                "to_act": sorted(run.engine.to_act(state)),
+                "outcome": None if outcome is None else outcome.to_json(),
+                "line": run.log[index - 1] if index else None,
+            }
+        )
+    return {
+        "game": export.engine,
+        "seats": [{"label": info.label, "team": info.team} for info in run.engine.seats_of(run.final)],
+        "players": [s.get("name") for s in export.seats],
+        "steps": steps,
     }

@@ -79,6 +79,12 @@ async def leaderboard_page(game: str, request: Request, player: OptionalPlayer, 
     )
 
 
+@router.get("/replay/{game_id}", response_class=HTMLResponse)
+async def replay_page(game_id: int, request: Request, player: OptionalPlayer) -> HTMLResponse:
+    """Step through a finished game (the data comes from /api/history)."""
+    return TEMPLATES.TemplateResponse(request, "replay.html", {"me": _me(player), "game_id": game_id})
+
+
 @router.get("/rules", response_class=HTMLResponse)
 async def rules_index(request: Request, player: OptionalPlayer) -> HTMLResponse:
     games = [g.model_dump() for g in game_catalogue()]

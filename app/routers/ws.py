@@ -10,7 +10,7 @@ from app.codes import is_well_formed, normalise
 from app.deps import Services, client_address
 from app.identity import COOKIE, player_for_token
 from app.live.connection import Connection
-from app.live.messages import ProtocolError, error, parse
+from app.live.messages import ProtocolError, error, message_id, parse
 
 router = APIRouter()
 log = logging.getLogger("threefold.ws")
@@ -60,7 +60,9 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
                 raw = message.get("bytes") or b""
             if not conn.allow_message():
                 hub.refused("rate_limited")
-                conn.send(error("rate_limited", "too many messages; slow down"))
+                conn.send(
+                    error("rate_limited", "too many messages; slow down", message_id(raw, settings.max_message_bytes))
+                )
                 continue
             try:
                 parsed = parse(raw, settings.max_message_bytes)

@@ -48,3 +48,12 @@ def test_message_parsing_names_the_problem() -> None:
         with pytest.raises(ProtocolError) as err:
             parse(raw, 8192)
         assert err.value.code == code, raw
+
+
+def test_refused_messages_still_name_their_id() -> None:
+    from app.live.messages import message_id
+
+    assert message_id('{"type": "act", "id": "m7"}', 8192) == "m7"
+    assert message_id('{"type": "act", "id": 7}', 8192) is None
+    assert message_id("{nope", 8192) is None
+    assert message_id('{"id": "x", "pad": "' + "y" * 9000 + '"}', 8192) is None

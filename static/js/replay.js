@@ -1,0 +1,135 @@
+// Replay of a finished game: step through it as any seat saw it ("what did I know then"), as a spectator,
+// or with everything revealed (every seat's view side by side). Uses each game's own renderer, read-only.
+
+import { t } from "./i18n.js";
+
+const root = document.getElementById("replay");
+const gameId = root.dataset.gameId;
+const boards = document.getElementById("replay-boards");
+const seatSelect = document.getElementById("replay-seat");
+const slider = document.getElementById("replay-step");
+const count = document.getElementById("replay-count");
+const lineEl = document.getElementById("replay-line");
+
+let meta = null;
+let mounted = []; // [{seat, renderer, steps}]
+let step = 0;
+
+const readOnly = () => Promise.reject({ code: "replay", message: "This is a replay." });
+
+function fakeRoom(data) {
+  return {
+    code: "",
+    game: data.game,
+    status: "finished",
+    host: null,
+    host_actions: [],
+    options: {},
+    seats: data.seats.map((info, index) => ({
+      index,
+      label: info.label,
+      team: info.team,
+      player: { id: null, name: data.players[index] || info.label, connected: true, bot: false },
+    })),
+    spectators: [],
+    standings: [],
+  };
+}
+
+async function fetchViews(seat) {
+  const query = seat === null ? "" : `?seat=${seat}`;
+  const response = await fetch(`/api/history/${gameId}/views${query}`);
+  if (!response.ok) throw new Error((await response.json()).detail || response.statusText);
+  return response.json();
+}
+
+function stateAt(steps, index) {
+  const s = steps[index];
+  return {
+    type: "state",
+    version: index,
+    game: meta.game,
+    view: s.view,
+    to_act: [],
+    deadline: null,
+    outcome: s.outcome,
+    events: [],
+    log: steps.slice(1, index + 1).map((x) => x.line),
+  };
+}
+
+async function mountAll(choice) {
+  for (const m of mounted) m.renderer.destroy?.();
+  mounted = [];
+  boards.replaceChildren();
+  const module = await import(`./games/${encodeURIComponent(meta.game)}.js`);
+  const seats = choice === "all" ? meta.seats.map((_, i) => i) : [choice === "spectator" ? null : Number(choice)];
+  const room = fakeRoom(meta);
+  for (const seat of seats) {
+    const data = seat === null && choice !== "all" ? meta.spectatorSteps : await fetchViews(seat);
+    const frame = document.createElement("section");
+    frame.className = "panel replay-board";
+    const title = document.createElement("h2");
+    title.className = "panel-title";
+    title.textContent =
+      seat === null ? t("room.spectator") : `${meta.players[seat] || meta.seats[seat].label} — ${meta.seats[seat].label}`;
+    const el = document.createElement("div");
+    frame.append(title, el);
+    boards.append(frame);
+    const renderer = module.mount(el, { seat, room, act: readOnly, t });
+    mounted.push({ seat, renderer, steps: data.steps });
+  }
+  show(step);
+}
+
+function show(index) {
+  step = Math.max(0, Math.min(index, meta.spectatorSteps.steps.length - 1));
+  slider.value = String(step);
+  const total = meta.spectatorSteps.steps.length - 1;
+  count.textContent = `${step} / ${total}`;
+  lineEl.textContent = meta.spectatorSteps.steps[step].line || "";
+  for (const m of mounted) {
+    try {
+      m.renderer.update(stateAt(m.steps, step));
+    } catch (err) {
+      console.error(err);
+    }
+  }
+}
+
+async function start() {
+  const spectator = await fetchViews(null);
+  meta = { ...spectator, spectatorSteps: spectator };
+  document.getElementById("replay-title").textContent = `Replay #${gameId}`;
+  document.getElementById("replay-export").href = `/api/history/${gameId}/export`;
+  slider.max = String(spectator.steps.length - 1);
+  const options = [
+    ["spectator", "Spectator"],
+    ...spectator.seats.map((info, i) => [String(i), `${spectator.players[i] || info.label} (${info.label})`]),
+    ["all", "Everything revealed"],
+  ];
+  seatSelect.replaceChildren(
+    ...options.map(([value, label]) => {
+      const option = document.createElement("option");
+      option.value = value;
+      option.textContent = label;
+      return option;
+    }),
+  );
+  seatSelect.addEventListener("change", () => mountAll(seatSelect.value));
+  slider.addEventListener("input", () => show(Number(slider.value)));
+  document.getElementById("replay-first").addEventListener("click", () => show(0));
+  document.getElementById("replay-prev").addEventListener("click", () => show(step - 1));
+  document.getElementById("replay-next").addEventListener("click", () => show(step + 1));
+  document.getElementById("replay-last").addEventListener("click", () => show(Number(slider.max)));
+  document.addEventListener("keydown", (event) => {
+    if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
+    if (event.key === "ArrowLeft") show(step - 1);
+    if (event.key === "ArrowRight") show(step + 1);
+  });
+  await mountAll("spectator");
+}
+
+start().catch((err) => {
+  lineEl.textContent = String(err.message || err);
+});

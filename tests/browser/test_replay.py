@@ -1,0 +1,37 @@
+"""A finished game replays in the browser, step by step, from a seat's view or everything revealed."""
+
+from __future__ import annotations
+
+from playwright.async_api import expect
+
+from app.client import ThreefoldClient
+from tests.browser.conftest import NewPlayer
+from tests.support.server import ServerProcess
+
+
+async def test_step_through_a_finished_game(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
+    async with ThreefoldClient(sqlite_server.url) as host:
+        await host.set_name("Host")
+        code = await host.create_room("tri-tac", {"size": 3}, seed=12)
+        async with host.connect(code) as sock:
+            await sock.next(lambda m: m["type"] == "room")
+            await sock.send({"type": "add_bot", "seat": 0})
+            await sock.send({"type": "add_bot", "seat": 1})
+            room = await sock.wait_room(lambda r: all(s["player"] for s in r["seats"]))
+            await sock.send({"type": "start"})
+            final = await sock.wait_state(lambda s: s["outcome"] is not None, timeout=60)
+            room = await sock.wait_room(lambda r: r["status"] == "finished")
+    page = await new_player("Viewer")
+    await page.goto(f"/replay/{room['game_id']}")
+    count = page.locator("#replay-count")
+    await expect(count).to_have_text(f"0 / {final['version']}")
+    await expect(page.locator("#replay-boards svg").first).to_be_visible()
+    await page.locator("#replay-next").click()
+    await expect(count).to_have_text(f"1 / {final['version']}")
+    await expect(page.locator("#replay-line")).not_to_be_empty()
+    await page.keyboard.press("ArrowRight")
+    await expect(count).to_have_text(f"2 / {final['version']}")
+    await page.locator("#replay-seat").select_option("all")
+    await expect(page.locator(".replay-board")).to_have_count(2)
+    await page.locator("#replay-last").click()
+    await expect(count).to_have_text(f"{final['version']} / {final['version']}")
