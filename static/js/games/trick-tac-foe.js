@@ -301,13 +301,14 @@ export function mount(root, ctx) {
   let anim = null; // {grid, slots: Map seat -> {card, up, flip, win, lose}, lines, cellFx: Map key -> fx, target}
   let animToken = 0;
   let bannerTimer = 0;
+  let shownHand = null; // the hand last drawn, so newly drawn cards can slide in
 
   // ---- static structure ----------------------------------------------------------------------
   const bar = el("div", { class: "tf-bar" });
   const status = el("p", { class: "tf-status", role: "status", "aria-live": "polite" });
   const banner = el("div", { class: "tf-banner", "aria-hidden": "true", hidden: true });
   const seatEls = new Map(); // seat -> {plate, slot}
-  const gridSvg = svg("svg", { class: "tf-grid", viewBox: "0 0 320 320", role: "grid", "aria-labelledby": `${uid}-grid-label`, focusable: "false" });
+  const gridSvg = svg("svg", { class: "tf-grid", viewBox: "-16 -16 352 352", role: "grid", "aria-labelledby": `${uid}-grid-label`, focusable: "false" });
   const gridLabel = el("h3", { class: "visually-hidden", id: `${uid}-grid-label` });
   const records = el("ul", { class: "tf-records", "aria-label": tr("last_trick") });
   const center = el("div", { class: "tf-center" }, gridLabel, el("div", { class: "tf-grid-wrap" }, gridSvg, banner), records);
@@ -331,7 +332,15 @@ export function mount(root, ctx) {
   const cellsLayer = svg("g", { class: "tf-cells" });
   const linesLayer = svg("g", { class: "tf-lines", "aria-hidden": "true" });
   const fxLayer = svg("g", { class: "tf-fx", "aria-hidden": "true" });
-  gridSvg.append(svg("rect", { class: "tf-grid-frame", x: 0, y: 0, width: 320, height: 320, rx: 18 }), cellsLayer, linesLayer, fxLayer);
+  const compass = new Map(); // direction -> text on the grid's edge
+  const compassLayer = svg("g", { class: "tf-compass", "aria-hidden": "true" });
+  for (const d of Object.keys(DIR_ANGLE)) {
+    const text = svg("text", { class: "tf-compass-letter", "text-anchor": "middle", "dominant-baseline": "central" });
+    text.textContent = d[0];
+    compass.set(d, text);
+    compassLayer.append(text);
+  }
+  gridSvg.append(svg("rect", { class: "tf-grid-frame", x: 0, y: 0, width: 320, height: 320, rx: 18 }), compassLayer, cellsLayer, linesLayer, fxLayer);
   for (let vr = 0; vr < 3; vr += 1) {
     const row = svg("g", { role: "row" });
     for (let vc = 0; vc < 3; vc += 1) {
@@ -539,6 +548,13 @@ export function mount(root, ctx) {
       c.g.setAttribute("aria-disabled", wild ? "false" : "true");
       c.g.setAttribute("tabindex", wild && i === gridFocus ? "0" : "-1");
     }
+    // N / E / S / W on the grid's edges, turned with the table (the log names cells by compass)
+    const EDGE = { top: [160, -8], right: [328, 160], bottom: [160, 328], left: [-8, 160] };
+    for (const [d, text] of compass) {
+      const [x, y] = EDGE[POS_OF_ANGLE[(DIR_ANGLE[d] + (view.rotation || 0)) % 360]];
+      text.setAttribute("x", x);
+      text.setAttribute("y", y);
+    }
     gridSvg.classList.toggle("is-wild", wild);
     gridSvg.classList.toggle("is-busy", pending);
     gridLabel.textContent = tr(spectator ? "grid_label_watch" : "grid_label");
@@ -703,12 +719,14 @@ export function mount(root, ctx) {
     handPanel.dataset.sig = sig;
     handFocus = Math.max(0, Math.min(handFocus, hand.length - 1));
     const me = view.seats?.[mySeat];
+    const fresh = new Set(shownHand === null ? [] : hand.filter((c) => !shownHand.includes(c)));
+    shownHand = hand.slice();
     const cardsEls = hand.map((card, i) => {
       const k = cardRank(card);
       const label = `${k === 10 ? tr("card_wild", { card: cardLabel(card).replace(/, wild$/, "") }) : tr("card_target", { card: cardLabel(card), n: k })}${card === selected ? `, ${tr("card_selected")}` : ""}`;
       const btn = el("button", {
         type: "button",
-        class: ["tf-hand-card", card === selected && "is-selected"],
+        class: ["tf-hand-card", card === selected && "is-selected", fresh.has(card) && !reducedMotion() && "is-dealt"],
         "aria-label": label,
         "aria-pressed": card === selected ? "true" : "false",
         "aria-disabled": playable ? "false" : "true",
