@@ -1,0 +1,648 @@
+"""Fan-out benchmark: the project's live rooms against a bare FastAPI fan-out endpoint (PERFORMANCE.md).
+
+    .venv/bin/python -m bench.fanout                      # both servers, both scenarios, 20 s windows
+    .venv/bin/python -m bench.fanout --duration 60 --repeat 3 --json bench/results.json
+
+Each run starts a fresh server process pinned to one core (``taskset -c 0``; the project on a fresh SQLite
+database, durable per move) and drives it from this process pinned to another core (``-c 1``), with this
+process' garbage collector frozen and disabled once the rooms are set up. A room is 7 sockets: two Tri-Tac
+players and five spectators, created through the documented protocol (``POST /api/me``, ``POST /api/rooms``
+with a fixed testing seed, ``sit``, ``start``); the players alternate ``place`` moves on the cells of a
+seeded shuffle, and the host asks for a ``rematch`` when the board is full.
+
+Scenarios:
+
+- ``latency``: ``--rooms`` rooms, each offering ``--rate`` moves a second (open loop, evenly spaced, random
+  phase). A move is sent when it is due and the room's previous move has reached all 7 sockets; a room that
+  falls behind owes at most one move (sent as soon as it can be, its latency counted from when it was due, so
+  an overloaded server is not flattered by coordinated omission) and drops the rest (counted).
+- ``saturation``: ``--sat-rooms`` rooms in a closed loop: each room sends its next move as soon as the previous
+  one reached all 7 sockets. Achieved moves/s is the server's ceiling for this load.
+
+Per run: moves/s offered and achieved; latency from sending a move to the *last* of the room's 7 sockets
+receiving the new state (p50/p99/p99.9/max); server CPU per move (from /proc/<pid>/stat over the window);
+server RSS per socket (RSS after the rooms are set up and idle, minus RSS before the sockets opened, divided
+by the sockets: it includes each socket's share of its room and game); the longest garbage-collector pause in
+the server during the window (bench/serve.py); the load generator's own CPU use (if it nears 100 % the
+figures measure the generator, not the server). The bare endpoint gets state messages of the same average
+size as the project's in the same invocation, and the project's figures are given as ratios to it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import heapq
+import json
+import math
+import os
+import random
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from http.cookiejar import DefaultCookiePolicy
+from pathlib import Path
+from typing import Any
+
+import httpx
+import orjson
+
+from bench.wsclient import WSClient, connect
+
+ROOT = Path(__file__).resolve().parents[1]
+SOCKETS_PER_ROOM = 7
+SPECTATORS = SOCKETS_PER_ROOM - 2
+STATE_HEAD = b'{"type":"state","version":'
+TO_ACT = b'"to_act":['
+OUTCOME_NULL = b'"outcome":null'
+
+
+# ---- server processes ---------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def cpu_seconds(pid: int) -> float:
+    """utime + stime of a process, from /proc/<pid>/stat."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_bytes(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise RuntimeError("no VmRSS")
+
+
+@dataclass
+class Server:
+    kind: str
+    proc: subprocess.Popen[bytes]
+    port: int
+    stats_path: Path
+    workdir: Path
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def gc_reset(self) -> None:
+        os.kill(self.pid, signal.SIGUSR2)
+
+    async def gc_stats(self) -> dict[str, Any]:
+        """Ask the server for its collector record (SIGUSR1) without blocking the load generator's loop."""
+        self.stats_path.unlink(missing_ok=True)
+        os.kill(self.pid, signal.SIGUSR1)
+        for _ in range(250):
+            if self.stats_path.exists() and self.stats_path.stat().st_size:
+                await asyncio.sleep(0.05)
+                data: dict[str, Any] = json.loads(self.stats_path.read_text())
+                return data
+            await asyncio.sleep(0.02)
+        return {}
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)  # uvicorn shuts down; the profiler (if any) writes its stats
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        log = self.workdir / "server.log"
+        if log.exists():
+            shutil.copy(log, Path(tempfile.gettempdir()) / f"threefold-bench-{self.kind}-last.log")
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def start_server(kind: str, cpu: int, payload_bytes: int, profile: Path | None = None) -> Server:
+    workdir = Path(tempfile.mkdtemp(prefix=f"threefold-bench-{kind}-"))
+    port = free_port()
+    env = {
+        **os.environ,
+        "THREEFOLD_TESTING": "1",  # accept the fixed seeds the load generator sends
+        "THREEFOLD_LISTEN_PORT": str(port),
+        # The per-socket limit is abuse protection, not capacity: raised so saturation runs are never refused
+        # (the check itself still runs on every message).
+        "THREEFOLD_MESSAGES_PER_SECOND": "100000",
+        "THREEFOLD_MESSAGE_BURST": "100000",
+        "BENCH_PAYLOAD_BYTES": str(payload_bytes),
+    }
+    env.pop("REDIS_URL", None)
+    if profile is not None:
+        env["BENCH_PROFILE"] = str(profile.resolve().with_name(f"{profile.name}.{kind}"))
+    if kind == "project":
+        env["DATABASE_URL"] = f"sqlite+aiosqlite:///{workdir / 'threefold.db'}"
+        subprocess.run(
+            [sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT, env=env, check=True, capture_output=True
+        )
+        target = "app.main:create_app"
+    else:
+        target = "bench.bare:create_app"
+    stats = workdir / "gc.json"
+    log = (workdir / "server.log").open("wb")
+    proc = subprocess.Popen(
+        ["taskset", "-c", str(cpu), sys.executable, "-m", "bench.serve", target, str(port), str(stats)],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    server = Server(kind, proc, port, stats, workdir)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{kind} server exited: {(workdir / 'server.log').read_text()[-2000:]}")
+        try:
+            if httpx.get(f"{server.url}/healthz", timeout=1).status_code == 200:
+                return server
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    server.stop()
+    raise RuntimeError(f"{kind} server did not become healthy")
+
+
+# ---- the load generator ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Sock:
+    room: Room
+    seat: int | None
+    proto: WSClient | None = None
+    inbox: asyncio.Queue[bytes] | None = None
+    """Set during setup: messages are queued for the setup code; afterwards only the fast path runs."""
+
+
+class Room:
+    """One room's sockets and where its game is; all the load generator's per-message work happens here."""
+
+    def __init__(self, index: int, size: int, rng: random.Random, stats: Stats) -> None:
+        self.index = index
+        self.size = size
+        self.rng = rng
+        self.stats = stats
+        self.socks: list[Sock] = []
+        self.players: list[Sock] = []
+        self.version = 0
+        self.to_act = 0
+        self.over = False
+        self.started = False
+        self.rematching = False
+        self.inflight_version = -1
+        self.inflight_sent = 0.0
+        self.inflight_left = 0
+        self.owed = 0
+        self.owed_due = 0.0
+        self.closed_loop = False
+        self.cells: list[tuple[int, int]] = []
+        self.new_board()
+
+    def new_board(self) -> None:
+        self.cells = [(r, c) for r in range(self.size) for c in range(self.size)]
+        self.rng.shuffle(self.cells)
+
+    def idle(self) -> bool:
+        return self.started and self.inflight_left == 0 and not self.over and self.to_act in (0, 1)
+
+    def send_move(self, due: float | None = None) -> None:
+        """Send the next move; a late move's latency counts from when it was ``due`` (no coordinated omission)."""
+        row, col = self.cells.pop() if self.cells else (0, 0)
+        payload = b'{"type":"act","action":{"type":"place","cell":[%d,%d]},"version":%d}' % (row, col, self.version)
+        self.inflight_version = self.version + 1
+        self.inflight_left = SOCKETS_PER_ROOM
+        self.inflight_sent = time.perf_counter() if due is None else due
+        sock = self.players[self.to_act]
+        assert sock.proto is not None
+        sock.proto.send_text(payload)
+
+    def send_rematch(self) -> None:
+        self.rematching = True
+        self.inflight_left = SOCKETS_PER_ROOM
+        host = self.players[0]
+        assert host.proto is not None
+        host.proto.send_text(b'{"type":"rematch"}')
+        self.stats.rematches += 1
+
+    def on_state(self, payload: bytes, now: float) -> None:
+        end = payload.index(b",", 26)
+        version = int(payload[26:end])
+        if self.rematching:
+            if version != 0:
+                return
+        elif not (self.inflight_left and version >= self.inflight_version):
+            return
+        stats = self.stats
+        stats.bytes_total += len(payload)
+        stats.bytes_count += 1
+        self.inflight_left -= 1
+        if self.inflight_left:
+            return
+        # The last of the room's sockets has the new state.
+        if self.rematching:
+            self.rematching = False
+            self.new_board()
+        else:
+            stats.completed(now - self.inflight_sent, self.inflight_sent)
+        self.version = version
+        at = payload.find(TO_ACT, end) + len(TO_ACT)
+        digit = payload[at]
+        self.to_act = digit - 48 if 48 <= digit <= 57 else -1
+        self.over = payload.find(OUTCOME_NULL, end) < 0
+        if not stats.sending:
+            return
+        if self.over:
+            self.send_rematch()
+        elif self.closed_loop:
+            self.send_move()
+        elif self.owed and self.idle():
+            self.owed = 0
+            self.send_move(self.owed_due)
+
+
+@dataclass
+class Stats:
+    sending: bool = False
+    window_start: float = 0.0
+    window_end: float = float("inf")
+    rematches: int = 0
+    offered: int = 0
+    late: int = 0
+    dropped: int = 0
+    latencies: list[float] = field(default_factory=list)
+    bytes_total: int = 0
+    bytes_count: int = 0
+
+    def completed(self, latency: float, sent_at: float) -> None:
+        if self.window_start <= sent_at < self.window_end:
+            self.latencies.append(latency)
+
+
+def make_handler(sock: Sock) -> Any:
+    room = sock.room
+
+    def on_message(payload: bytes, now: float) -> None:
+        if sock.inbox is not None:
+            sock.inbox.put_nowait(payload)
+            return
+        if payload.startswith(STATE_HEAD):
+            room.on_state(payload, now)
+
+    return on_message
+
+
+async def next_message(sock: Sock, predicate: Any, timeout: float = 60) -> dict[str, Any]:
+    assert sock.inbox is not None
+    async with asyncio.timeout(timeout):
+        while True:
+            msg: dict[str, Any] = orjson.loads(await sock.inbox.get())
+            if predicate(msg):
+                return msg
+
+
+async def open_socket(sock: Sock, url: str, limit: asyncio.Semaphore) -> None:
+    sock.inbox = asyncio.Queue()
+    async with limit:
+        sock.proto = await connect(url, make_handler(sock))
+
+
+async def setup_project(server: Server, rooms: list[Room], seed: int) -> tuple[int, int]:
+    """Players, rooms and sockets through the documented protocol; returns (RSS before, after) the sockets."""
+    # At most 8 requests at once: more than the SQLite pool's 15 connections deadlock POST /api/rooms (it holds
+    # the player lookup's connection while the hub opens another; see tests/app/test_rest_fuzz.py).
+    limit = asyncio.Semaphore(8)
+    async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
+        http.cookies.jar.set_policy(DefaultCookiePolicy(allowed_domains=[]))  # each POST /api/me: a new player
+
+        async def player(name: str) -> str:
+            async with limit:
+                r = await http.post("/api/me", json={"name": name})
+                r.raise_for_status()
+                token: str = r.json()["token"]
+                return token
+
+        spectators = [await player(f"Watcher {i + 1}") for i in range(SPECTATORS)]
+
+        async def make_room(room: Room) -> tuple[str, list[str]]:
+            tokens = [await player(f"R{room.index} P1"), await player(f"R{room.index} P2")]
+            async with limit:
+                r = await http.post(
+                    "/api/rooms",
+                    json={"game": "tri-tac", "options": {"size": room.size}, "seed": seed + room.index},
+                    headers={"Authorization": f"Bearer {tokens[0]}"},
+                )
+                r.raise_for_status()
+                return r.json()["code"], tokens
+
+        made = await asyncio.gather(*(make_room(room) for room in rooms))
+    rss_before = rss_bytes(server.pid)
+    ws = f"ws://127.0.0.1:{server.port}/ws"
+    connect_limit = asyncio.Semaphore(64)
+
+    async def join(room: Room, code: str, tokens: list[str]) -> None:
+        room.players = [Sock(room, 0), Sock(room, 1)]
+        room.socks = [*room.players, *(Sock(room, None) for _ in range(SPECTATORS))]
+        all_tokens = [*tokens, *spectators]
+        await asyncio.gather(
+            *(
+                open_socket(s, f"{ws}/{code}?token={t}", connect_limit)
+                for s, t in zip(room.socks, all_tokens, strict=True)
+            )
+        )
+        for seat, sock in enumerate(room.players):
+            assert sock.proto is not None
+            await next_message(sock, lambda m: m.get("type") == "room")
+            sock.proto.send_text(b'{"type":"sit","seat":%d}' % seat)
+            await next_message(sock, lambda m, seat=seat: m.get("type") == "welcome" and m["you"]["seat"] == seat)
+        host = room.players[0]
+        assert host.proto is not None
+        host.proto.send_text(b'{"type":"start"}')
+        first = await next_message(host, lambda m: m.get("type") == "state" and m["version"] == 0)
+        for sock in room.socks[1:]:
+            await next_message(sock, lambda m: m.get("type") == "state" and m["version"] == 0)
+        room.version, room.to_act, room.started = 0, int(first["to_act"][0]), True
+
+    await asyncio.gather(*(join(room, code, tokens) for room, (code, tokens) in zip(rooms, made, strict=True)))
+    await asyncio.sleep(2)
+    for room in rooms:
+        for sock in room.socks:
+            sock.inbox = None
+    return rss_before, rss_bytes(server.pid)
+
+
+async def setup_bare(server: Server, rooms: list[Room]) -> tuple[int, int]:
+    rss_before = rss_bytes(server.pid)
+    ws = f"ws://127.0.0.1:{server.port}/ws"
+    limit = asyncio.Semaphore(64)
+
+    async def join(room: Room) -> None:
+        room.players = [Sock(room, 0), Sock(room, 1)]
+        room.socks = [*room.players, *(Sock(room, None) for _ in range(SPECTATORS))]
+        await asyncio.gather(*(open_socket(s, f"{ws}/room{room.index}", limit) for s in room.socks))
+        room.version, room.to_act, room.started = 0, 0, True
+
+    await asyncio.gather(*(join(room) for room in rooms))
+    await asyncio.sleep(2)
+    for room in rooms:
+        for sock in room.socks:
+            sock.inbox = None
+    return rss_before, rss_bytes(server.pid)
+
+
+async def drive(
+    rooms: list[Room], stats: Stats, rate: float | None, duration: float, warmup: float, server: Server
+) -> dict[str, Any]:
+    """Offer moves (open loop at ``rate`` per room, or closed loop when ``rate`` is None) and measure a window."""
+    loop_start = time.perf_counter()
+    stats.sending = True
+    stats.window_start = loop_start + warmup
+    stats.window_end = stats.window_start + duration
+    heap: list[tuple[float, int]] = []
+    if rate is None:
+        for room in rooms:
+            room.closed_loop = True
+            if room.idle():
+                room.send_move()
+    else:
+        for room in rooms:
+            heapq.heappush(heap, (loop_start + random.random() / rate, room.index))
+    window: dict[str, Any] = {}
+    cpu0 = gen0 = 0.0
+    marked = False
+    while True:
+        now = time.perf_counter()
+        if not marked and now >= stats.window_start:
+            marked = True
+            server.gc_reset()
+            cpu0, gen0 = cpu_seconds(server.pid), time.process_time()
+            window["completed_before"] = len(stats.latencies)
+        if now >= stats.window_end:
+            window["server_cpu"] = cpu_seconds(server.pid) - cpu0
+            window["generator_cpu"] = time.process_time() - gen0
+            window["gc"] = await server.gc_stats()
+            break
+        if rate is None:
+            await asyncio.sleep(0.05)
+            continue
+        while heap and heap[0][0] <= now:
+            due, index = heapq.heappop(heap)
+            room = rooms[index]
+            if stats.window_start <= due < stats.window_end:
+                stats.offered += 1
+            if room.idle():
+                room.send_move()
+            elif room.owed == 0:
+                room.owed, room.owed_due = 1, due
+                if stats.window_start <= due < stats.window_end:
+                    stats.late += 1
+            elif stats.window_start <= due < stats.window_end:
+                stats.dropped += 1
+            heapq.heappush(heap, (due + 1 / rate, index))
+        delay = (heap[0][0] if heap else now + 0.05) - time.perf_counter()
+        await asyncio.sleep(max(0.0, min(delay, 0.05)))
+    stats.sending = False
+    # Let the moves of the window finish (their latencies count).
+    drain_until = time.perf_counter() + 10
+    while any(room.inflight_left for room in rooms) and time.perf_counter() < drain_until:
+        await asyncio.sleep(0.05)
+    window["unfinished"] = sum(1 for room in rooms if room.inflight_left)
+    return window
+
+
+def percentile(sorted_values: list[float], q: float) -> float:
+    if not sorted_values:
+        return float("nan")
+    index = min(len(sorted_values) - 1, max(0, math.ceil(q * len(sorted_values)) - 1))  # nearest rank
+    return sorted_values[index]
+
+
+async def run_one(kind: str, scenario: str, args: argparse.Namespace, payload_bytes: int, seed: int) -> dict[str, Any]:
+    room_count = args.rooms if scenario == "latency" else args.sat_rooms
+    rate = args.rate if scenario == "latency" else None
+    if args.wait_quiet:
+        deadline = time.monotonic() + 1800
+        while os.getloadavg()[0] > args.wait_quiet and time.monotonic() < deadline:
+            await asyncio.sleep(10)
+    load_before = os.getloadavg()[0]
+    server = start_server(kind, args.server_cpu, payload_bytes, args.profile)
+    try:
+        stats = Stats()
+        rng = random.Random(seed)
+        rooms = [Room(i, args.size, random.Random(rng.random()), stats) for i in range(room_count)]
+        gc.enable()
+        t0 = time.perf_counter()
+        if kind == "project":
+            rss_before, rss_after = await setup_project(server, rooms, seed)
+        else:
+            rss_before, rss_after = await setup_bare(server, rooms)
+        setup_seconds = time.perf_counter() - t0
+        # The generator's own collector off from here on (its pauses would show up as server latency).
+        gc.collect()
+        gc.freeze()
+        gc.disable()
+        window = await drive(rooms, stats, rate, args.duration, args.warmup, server)
+        for room in rooms:
+            for sock in room.socks:
+                if sock.proto is not None:
+                    sock.proto.close()
+        lat = sorted(stats.latencies)
+        sockets = room_count * SOCKETS_PER_ROOM
+        achieved = len(lat) / args.duration
+        offered = stats.offered / args.duration if rate is not None else float("nan")
+        return {
+            "server": kind,
+            "scenario": scenario,
+            "rooms": room_count,
+            "sockets": sockets,
+            "duration_s": args.duration,
+            "offered_moves_per_s": round(offered, 1),
+            "achieved_moves_per_s": round(achieved, 1),
+            "late_moves": stats.late,
+            "dropped_moves": stats.dropped,
+            "unfinished_moves": window["unfinished"],
+            "rematches": stats.rematches,
+            "latency_ms": {
+                "p50": round(percentile(lat, 0.50) * 1000, 3),
+                "p99": round(percentile(lat, 0.99) * 1000, 3),
+                "p99.9": round(percentile(lat, 0.999) * 1000, 3),
+                "max": round((lat[-1] if lat else float("nan")) * 1000, 3),
+                "mean": round(statistics.fmean(lat) * 1000, 3) if lat else None,
+            },
+            "server_cpu_s": round(window["server_cpu"], 3),
+            "server_cpu_us_per_move": round(window["server_cpu"] / len(lat) * 1e6, 1) if lat else None,
+            "server_cpu_utilisation": round(window["server_cpu"] / args.duration, 3),
+            "generator_cpu_utilisation": round(window["generator_cpu"] / args.duration, 3),
+            "rss_per_socket_kib": round((rss_after - rss_before) / sockets / 1024, 2),
+            "rss_after_setup_mib": round(rss_after / 2**20, 1),
+            "gc": window["gc"],
+            "state_bytes_mean": round(stats.bytes_total / stats.bytes_count) if stats.bytes_count else None,
+            "setup_s": round(setup_seconds, 1),
+            "loadavg_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+        }
+    finally:
+        gc.enable()
+        gc.unfreeze()
+        server.stop()
+
+
+# ---- reporting --------------------------------------------------------------------------------------------
+
+
+def table(results: list[dict[str, Any]]) -> str:
+    head = (
+        "| server | scenario | rooms × 7 | offered/s | achieved/s | p50 ms | p99 ms | p99.9 ms | max ms | "
+        "CPU µs/move | server CPU | RSS KiB/socket | longest GC ms | state bytes |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+    )
+    rows = []
+    for r in results:
+        lat = r["latency_ms"]
+        offered = "closed loop" if r["scenario"] == "saturation" else f"{r['offered_moves_per_s']:.0f}"
+        rows.append(
+            f"| {r['server']} | {r['scenario']} | {r['rooms']} | {offered} | {r['achieved_moves_per_s']:.0f} | "
+            f"{lat['p50']:.2f} | {lat['p99']:.2f} | {lat['p99.9']:.2f} | {lat['max']:.2f} | "
+            f"{r['server_cpu_us_per_move']} | {r['server_cpu_utilisation'] * 100:.0f} % | "
+            f"{r['rss_per_socket_kib']:.1f} | {r['gc'].get('longest_ms', '?')} | {r['state_bytes_mean']} |"
+        )
+    return head + "\n".join(rows)
+
+
+def ratios(results: list[dict[str, Any]]) -> list[str]:
+    lines = []
+    for scenario in ("saturation", "latency"):
+        project = [r for r in results if r["server"] == "project" and r["scenario"] == scenario]
+        bare = [r for r in results if r["server"] == "bare" and r["scenario"] == scenario]
+        if not project or not bare:
+            continue
+        p = statistics.median(r["achieved_moves_per_s"] for r in project)
+        b = statistics.median(r["achieved_moves_per_s"] for r in bare)
+        pc = statistics.median(r["server_cpu_us_per_move"] or 0 for r in project)
+        bc = statistics.median(r["server_cpu_us_per_move"] or 0 for r in bare)
+        if scenario == "saturation":
+            lines.append(f"saturation: project {p:.0f} moves/s = {p / b:.2f} × bare {b:.0f} moves/s")
+        lines.append(f"{scenario}: CPU per move project {pc:.0f} µs = {pc / bc:.1f} × bare {bc:.0f} µs")
+    return lines
+
+
+def machine() -> str:
+    model = "?"
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            model = line.split(":", 1)[1].strip()
+            break
+    return f"{os.cpu_count()} × {model}, Python {sys.version.split()[0]}, Linux {os.uname().release}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--duration", type=float, default=20, help="measured window per run, seconds (default 20)")
+    parser.add_argument("--warmup", type=float, default=3, help="load before the window, seconds (default 3)")
+    parser.add_argument("--rooms", type=int, default=1000, help="rooms in the latency scenario (default 1000)")
+    parser.add_argument("--rate", type=float, default=2, help="moves/s offered per room, latency scenario (2)")
+    parser.add_argument("--sat-rooms", type=int, default=200, help="rooms in the saturation scenario (200)")
+    parser.add_argument("--size", type=int, default=5, help="Tri-Tac board size (default 5: a rematch every 25)")
+    parser.add_argument("--scenarios", default="saturation,latency", help="comma-separated: saturation,latency")
+    parser.add_argument("--servers", default="project,bare", help="comma-separated: project,bare")
+    parser.add_argument("--repeat", type=int, default=1, help="repetitions of every run (medians are quoted)")
+    parser.add_argument("--payload-bytes", type=int, default=0, help="bare state size (default: the project's)")
+    parser.add_argument("--server-cpu", type=int, default=0, help="core for the server (default 0)")
+    parser.add_argument("--generator-cpu", type=int, default=1, help="core for this load generator (default 1)")
+    parser.add_argument("--seed", type=int, default=1, help="base seed for rooms and moves")
+    parser.add_argument("--json", type=Path, help="also write every run's figures to this file")
+    parser.add_argument(
+        "--profile", type=Path, help="run the servers under cProfile; stats go to PROFILE.project / PROFILE.bare"
+    )
+    parser.add_argument(
+        "--wait-quiet",
+        type=float,
+        default=0,
+        help="before each run, wait (up to 30 min) until the 1-minute load average is below this (shared machines)",
+    )
+    args = parser.parse_args()
+
+    os.sched_setaffinity(0, {args.generator_cpu})
+    import uvloop
+
+    servers = [s for s in args.servers.split(",") if s]
+    scenarios = [s for s in args.scenarios.split(",") if s]
+    results: list[dict[str, Any]] = []
+    payload = args.payload_bytes or 700
+    print(f"machine: {machine()}", flush=True)
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        for rep in range(args.repeat):
+            for scenario in scenarios:
+                for kind in sorted(servers, key=lambda k: k != "project"):  # project first: its state size
+                    result = runner.run(run_one(kind, scenario, args, payload, args.seed + rep))
+                    if kind == "project" and not args.payload_bytes and result["state_bytes_mean"]:
+                        payload = int(result["state_bytes_mean"])
+                    results.append(result)
+                    print(json.dumps(result), flush=True)
+    print()
+    print(table(results))
+    print()
+    for line in ratios(results):
+        print(line)
+    if args.json:
+        args.json.write_text(
+            json.dumps({"machine": machine(), "args": vars(args) | {"json": str(args.json)}, "runs": results}, indent=2)
+        )
+
+
+if __name__ == "__main__":
+    main()
