@@ -82,6 +82,7 @@ const EN = {
   cell_black: "Black token",
   cell_target: "last target",
   grid_label: "The grid as you read it (1 top left, 9 bottom right)",
+  numbers_as: "Numbers as read by",
   grid_label_watch: "The grid as South reads it (1 top left, 9 bottom right)",
   pick_cell: "Pick cell {n}",
   rec_pending: "{winner} wins with a wild {card} and is picking a cell",
@@ -155,6 +156,23 @@ const cardRank = (card) => RANKS.indexOf(cardRankText(card)) + 1;
 const cardText = (card) => `${cardRankText(card)}${SYMBOL[cardSuit(card)]}`;
 const cellKey = (cell) => `${cell[0]},${cell[1]}`;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The canonical cell a seat names with value k (docs/games/trick-tac-foe.md), and its inverse. */
+function cellFor(direction, k) {
+  const a = Math.floor((k - 1) / 3);
+  const b = (k - 1) % 3;
+  if (direction === "South") return [a, b];
+  if (direction === "North") return [2 - a, 2 - b];
+  if (direction === "West") return [b, 2 - a];
+  return [2 - b, a]; // East
+}
+function numberFor(direction, cell) {
+  for (let k = 1; k <= 9; k += 1) {
+    const [r, c] = cellFor(direction, k);
+    if (r === cell[0] && c === cell[1]) return k;
+  }
+  return null;
+}
 
 // ---- drawing: suits, cards, tokens ------------------------------------------------------------------------
 
@@ -301,6 +319,7 @@ export function mount(root, ctx) {
   let anim = null; // {grid, slots: Map seat -> {card, up, flip, win, lose}, lines, cellFx: Map key -> fx, target}
   let animToken = 0;
   let bannerTimer = 0;
+  let lensSeat = null; // show the grid's numbers as this seat reads them (null: as you read them)
   let shownHand = null; // the hand last drawn, so newly drawn cards can slide in
 
   // ---- static structure ----------------------------------------------------------------------
@@ -311,7 +330,8 @@ export function mount(root, ctx) {
   const gridSvg = svg("svg", { class: "tf-grid", viewBox: "-16 -16 352 352", role: "grid", "aria-labelledby": `${uid}-grid-label`, focusable: "false" });
   const gridLabel = el("h3", { class: "visually-hidden", id: `${uid}-grid-label` });
   const records = el("ul", { class: "tf-records", "aria-label": tr("last_trick") });
-  const center = el("div", { class: "tf-center" }, gridLabel, el("div", { class: "tf-grid-wrap" }, gridSvg, banner), records);
+  const lens = el("div", { class: "tf-lens", role: "group", "aria-label": tr("numbers_as") });
+  const center = el("div", { class: "tf-center" }, gridLabel, el("div", { class: "tf-grid-wrap" }, gridSvg, banner), lens, records);
   const table = el("div", { class: "tf-table" }, center);
   const handPanel = el("section", { class: "tf-hand-panel", hidden: spectator, "aria-labelledby": `${uid}-hand-title` });
   const watchNote = el("p", { class: "tf-watch muted", hidden: !spectator }, tr("spectating"));
@@ -536,6 +556,10 @@ export function mount(root, ctx) {
         }
         c.content.replaceChildren(...parts);
       }
+      const other = lensSeat !== null && lensSeat !== mySeat && seatInfo(lensSeat) ? numberFor(labelOf(lensSeat), b.cell) : null;
+      const numText = String(other ?? i + 1);
+      if (c.num.textContent !== numText) c.num.textContent = numText;
+      c.g.classList.toggle("is-lens", other !== null);
       const isTarget = targetKeys.has(cellKey(b.cell));
       c.g.classList.toggle("is-target", isTarget);
       c.g.classList.toggle("is-preview", previewIdx.has(i) || previewWild);
@@ -555,10 +579,34 @@ export function mount(root, ctx) {
       text.setAttribute("x", x);
       text.setAttribute("y", y);
     }
+    drawLens();
     gridSvg.classList.toggle("is-wild", wild);
     gridSvg.classList.toggle("is-busy", pending);
     gridLabel.textContent = tr(spectator ? "grid_label_watch" : "grid_label");
     drawLines();
+  }
+
+  /** "Numbers as read by: you · North · …": see which cell another seat's card would target. */
+  function drawLens() {
+    const seats = (view.seats || []).map((x) => x.seat);
+    const own = spectator ? null : mySeat;
+    const current = lensSeat === null || lensSeat === own ? own : lensSeat;
+    const sig = JSON.stringify([seats, current, nameOf(0), nameOf(1), nameOf(2), nameOf(3)]);
+    if (lens.dataset.sig === sig) return;
+    lens.dataset.sig = sig;
+    const button = (seat, text) => el("button", {
+      type: "button",
+      class: "tf-lens-btn",
+      "aria-pressed": seat === current || (seat === null && current === null) ? "true" : "false",
+      onclick: () => {
+        lensSeat = seat;
+        drawGrid();
+      },
+    }, text);
+    const parts = [el("span", { class: "tf-lens-title" }, tr("numbers_as"))];
+    parts.push(button(own, spectator ? labelOf(view.players === 2 ? 0 : 2) : tr("you")));
+    for (const s of seats) if (s !== own && !(spectator && labelOf(s) === "South")) parts.push(button(s, labelOf(s)));
+    lens.replaceChildren(...parts);
   }
 
   function drawLines() {
