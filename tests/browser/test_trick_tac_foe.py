@@ -111,3 +111,52 @@ async def test_host_adds_two_bots_and_plays_a_trick_set(new_player: NewPlayer) -
         await expect(page.locator(".tf-hand-deck")).to_contain_text("5 in deck")
     # The discard pile counts the four cards played.
     await expect(watcher.locator(".tf-discard summary")).to_contain_text("4 cards played")
+
+
+async def test_keyboard_play_alone_with_bots_and_a_wild_ten(new_player: NewPlayer) -> None:
+    """Alone with three bots, from the keyboard only: the host plays 10♠, wins, and picks the cell for the wild."""
+    host = await new_player("Ada")
+    # Seed 6 deals North 2♣ 3♠ 10♥ 10♠; North and South reveal first.
+    response = await host.context.request.post(
+        "/api/rooms", data={"game": "trick-tac-foe", "options": {"players": 4}, "seed": 6}
+    )
+    assert response.ok, await response.text()
+    code = (await response.json())["code"]
+    await host.goto(f"/r/{code}")
+    await expect(host.locator("#conn")).to_have_attribute("data-status", "online")
+    await host.get_by_role("button", name="Sit here: North").click()
+    for seat in ("East", "South", "West"):
+        await host.get_by_role("button", name=f"Add a bot: {seat}").click()
+    start = host.locator("#start-btn")
+    await expect(start).to_be_enabled()
+    await start.click()
+
+    cards = host.locator(".tf-hand-card")
+    await expect(cards).to_have_count(4)
+    assert [await c.get_attribute("data-card") for c in await cards.all()] == ["2C", "3S", "10H", "10S"]
+    await expect(host.locator(".tf-order")).to_contain_text("North vs South")
+    # Arrow keys walk the hand; Enter picks 10♠ (every cell is a possible target), Enter again plays it.
+    await expect(host.locator(".tf-hand.is-playable")).to_be_visible()
+    await cards.first.focus()
+    for _ in range(3):
+        await host.keyboard.press("ArrowRight")
+    await expect(host.locator('.tf-hand-card[data-card="10S"]')).to_be_focused()
+    await host.keyboard.press("Enter")
+    await expect(host.locator('.tf-hand-card[data-card="10S"]')).to_have_class(re.compile("is-selected"))
+    await expect(host.locator(".tf-cell.is-preview")).to_have_count(9)
+    await host.keyboard.press("Enter")
+
+    # The bots commit, North and South reveal: the wild 10 asks its winner for a cell and takes the focus.
+    await expect(host.locator(".tf-grid.is-wild")).to_be_visible(timeout=15_000)
+    await expect(host.locator(".tf-status")).to_contain_text("wild 10")
+    await expect(host.locator('.tf-cell[data-number="5"]')).to_be_focused()
+    await host.keyboard.press("ArrowRight")
+    await expect(host.locator('.tf-cell[data-number="6"]')).to_be_focused()
+    await host.keyboard.press("Enter")
+
+    # North's 6 (the west edge) turns Red, then East and West reveal on that board; the next set begins.
+    await expect(host.locator(".tf-grid.is-wild")).to_have_count(0)
+    await expect(host.locator(".tf-progress-trick")).to_have_text("Trick set 2 of 10", timeout=15_000)
+    await expect(host.locator(".tf-record").first).to_contain_text("North's 6", timeout=15_000)
+    await expect(host.locator(".tf-record")).to_have_count(2)
+    await expect(host.locator("#log")).to_contain_text("North picks North's 6 (west edge)")
