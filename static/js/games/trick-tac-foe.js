@@ -11,6 +11,8 @@
 // line is drawn and the grid is cleared (all instant with prefers-reduced-motion). It decides no rule: it
 // offers your hand while you have not committed and the nine cells when your wild 10 won.
 
+import { addStrings, seatLabel } from "../i18n.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 const CSS_HREF = "/static/css/games/trick-tac-foe.css";
 const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
@@ -27,10 +29,6 @@ const EN = {
   "suit.H": "hearts",
   "suit.D": "diamonds",
   "suit.C": "clubs",
-  red: "Red",
-  black: "Black",
-  team_red: "Red",
-  team_black: "Black",
   you: "you",
   you_paren: "{name} (you)",
   round: "Round {n} of {total}",
@@ -38,8 +36,6 @@ const EN = {
   trick_set: "Trick set {n} of {total}",
   hand_n: "{n} in hand",
   deck_n: "{n} in deck",
-  hand_short: "Hand {n}",
-  deck_short: "Deck {n}",
   starts: "Starts",
   reveal_order: "Reveal order",
   reveals_first: "reveals first",
@@ -48,7 +44,6 @@ const EN = {
   committed: "Card down",
   thinking: "Choosing…",
   picking: "Wild 10: picking a cell…",
-  waiting_reveal: "Waiting to reveal",
   your_card_down: "Your card (face down)",
   no_card: "No card yet",
   last_trick: "Last trick",
@@ -71,7 +66,6 @@ const EN = {
   play_select: "Choose a card",
   target_hint: "If it wins: your cell {n}",
   target_hint_wild: "If it wins: any cell you like (wild)",
-  card_label: "{card}",
   card_wild: "{card}, wild",
   card_target: "{card}, targets your cell {n}",
   card_selected: "selected",
@@ -86,7 +80,6 @@ const EN = {
   grid_label_watch: "The grid as South reads it (1 top left, 9 bottom right)",
   pick_cell: "Pick cell {n}",
   rec_pending: "{winner} wins with a wild {card} and is picking a cell",
-  rec_resolved: "{winner} wins with {card}",
   rec_place: "{label}'s {n}: {colour} token placed",
   rec_flip: "{label}'s {n}: flipped to {colour}",
   rec_none: "{label}'s {n}: already {colour}, no change",
@@ -103,12 +96,91 @@ const EN = {
   summary_scores: "Scores: Red {red}, Black {black}.",
   summary_grid: "Grid from your side: {cells}.",
   summary_hand: "Your hand: {cards}.",
-  summary_table: "On the table: {cards}.",
   colour_red: "Red",
   colour_black: "Black",
   legend: "Red tokens are discs, Black tokens are squares. Numbers are the cells as you read them.",
   and: " and ",
 };
+
+addStrings("en", Object.fromEntries(Object.entries(EN).map(([k, v]) => [`trick-tac-foe.${k}`, v])));
+addStrings("fr", {
+  "trick-tac-foe.title": "Table de Trick-Tac-Foe",
+  "trick-tac-foe.suit.S": "pique",
+  "trick-tac-foe.suit.H": "cœur",
+  "trick-tac-foe.suit.D": "carreau",
+  "trick-tac-foe.suit.C": "trèfle",
+  "trick-tac-foe.you": "vous",
+  "trick-tac-foe.you_paren": "{name} (vous)",
+  "trick-tac-foe.round": "Manche {n} sur {total}",
+  "trick-tac-foe.trick": "Pli {n} sur {total}",
+  "trick-tac-foe.trick_set": "Série de plis {n} sur {total}",
+  "trick-tac-foe.hand_n": "{n} en main",
+  "trick-tac-foe.deck_n": "{n} dans la pioche",
+  "trick-tac-foe.starts": "Commence",
+  "trick-tac-foe.reveal_order": "Ordre de révélation",
+  "trick-tac-foe.reveals_first": "révèle en premier",
+  "trick-tac-foe.reveals_second": "révèle en second",
+  "trick-tac-foe.vs": "contre",
+  "trick-tac-foe.committed": "Carte posée",
+  "trick-tac-foe.thinking": "Choisit…",
+  "trick-tac-foe.picking": "10 joker : choisit une case…",
+  "trick-tac-foe.your_card_down": "Votre carte (face cachée)",
+  "trick-tac-foe.no_card": "Pas encore de carte",
+  "trick-tac-foe.last_trick": "Dernier pli",
+  "trick-tac-foe.wins": "gagne",
+  "trick-tac-foe.status_over": "Partie terminée : {summary}",
+  "trick-tac-foe.status_choose": "À vous : choisissez une carte à poser face cachée.",
+  "trick-tac-foe.status_choose_4p": "À vous : choisissez une carte à poser face cachée. {pair} révèlent en premier.",
+  "trick-tac-foe.status_wild_me": "Vous gagnez avec un 10 joker : choisissez n’importe quelle case de la grille.",
+  "trick-tac-foe.status_wild_other": "{name} gagne avec un 10 joker et choisit une case.",
+  "trick-tac-foe.status_wait": "Carte posée. En attente de {names}.",
+  "trick-tac-foe.status_watch": "En attente que {names} choisisse une carte.",
+  "trick-tac-foe.status_busy": "Envoi…",
+  "trick-tac-foe.spectating": "Vous regardez : les mains et les cartes face cachée restent secrètes.",
+  "trick-tac-foe.hand_title": "Votre main",
+  "trick-tac-foe.hand_empty": "Votre main est vide.",
+  "trick-tac-foe.hand_hint_pick": "Choisissez une carte, puis jouez-la. Si elle gagne, elle vise la case de son numéro telle que vous lisez la grille ; un 10 est un joker.",
+  "trick-tac-foe.hand_hint_wait": "Vous avez joué votre carte pour ce pli.",
+  "trick-tac-foe.hand_hint_idle": "Vos cartes deviennent jouables au début du prochain pli.",
+  "trick-tac-foe.play_card": "Poser {card} face cachée",
+  "trick-tac-foe.play_select": "Choisissez une carte",
+  "trick-tac-foe.target_hint": "Si elle gagne : votre case {n}",
+  "trick-tac-foe.target_hint_wild": "Si elle gagne : la case de votre choix (joker)",
+  "trick-tac-foe.card_wild": "{card}, joker",
+  "trick-tac-foe.card_target": "{card}, vise votre case {n}",
+  "trick-tac-foe.card_selected": "choisie",
+  "trick-tac-foe.cell": "Case {n}",
+  "trick-tac-foe.your_cell": "votre case {n}",
+  "trick-tac-foe.cell_empty": "vide",
+  "trick-tac-foe.cell_red": "jeton Rouge",
+  "trick-tac-foe.cell_black": "jeton Noir",
+  "trick-tac-foe.cell_target": "dernière cible",
+  "trick-tac-foe.grid_label": "La grille telle que vous la lisez (1 en haut à gauche, 9 en bas à droite)",
+  "trick-tac-foe.numbers_as": "Numéros lus par",
+  "trick-tac-foe.grid_label_watch": "La grille telle que Sud la lit (1 en haut à gauche, 9 en bas à droite)",
+  "trick-tac-foe.pick_cell": "Choisir la case {n}",
+  "trick-tac-foe.rec_pending": "{winner} gagne avec un {card} joker et choisit une case",
+  "trick-tac-foe.rec_place": "{n} de {label} : jeton {colour} posé",
+  "trick-tac-foe.rec_flip": "{n} de {label} : retourné en {colour}",
+  "trick-tac-foe.rec_none": "{n} de {label} : déjà {colour}, rien ne change",
+  "trick-tac-foe.rec_scored": "ligne ! +1 {colour}",
+  "trick-tac-foe.discard_title": "Joué cette manche",
+  "trick-tac-foe.discard_count": "{n} cartes jouées",
+  "trick-tac-foe.discard_none": "Aucune carte jouée dans cette manche.",
+  "trick-tac-foe.discard_hint": "Cartes déjà vues cette manche (pleines) et encore invisibles (pâles).",
+  "trick-tac-foe.history": "Après la manche {n} : Rouge {red}, Noir {black}",
+  "trick-tac-foe.banner_score": "{colour} aligne trois jetons : +1",
+  "trick-tac-foe.banner_round_end": "La manche {n} est terminée",
+  "trick-tac-foe.banner_round_start": "Manche {n} : nouvelle donne",
+  "trick-tac-foe.banner_clear": "La grille est vidée",
+  "trick-tac-foe.summary_scores": "Scores : Rouge {red}, Noir {black}.",
+  "trick-tac-foe.summary_grid": "La grille de votre côté : {cells}.",
+  "trick-tac-foe.summary_hand": "Votre main : {cards}.",
+  "trick-tac-foe.colour_red": "Rouge",
+  "trick-tac-foe.colour_black": "Noir",
+  "trick-tac-foe.legend": "Les jetons Rouges sont des disques, les Noirs des carrés. Les numéros sont les cases telles que vous les lisez.",
+  "trick-tac-foe.and": " et ",
+});
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -311,6 +383,7 @@ export function mount(root, ctx) {
   let lastMsg = null;
   let prevView = null;
   let pending = false;
+  let waitVersion = -1; // the version our last ack announced
   let selected = null; // a card code chosen in the hand, not yet played
   let preview = null; // a card whose target is shown on the grid (hover / focus / selection)
   let gridFocus = 4; // index in `board` of the roving focus during a wild choice
@@ -356,7 +429,7 @@ export function mount(root, ctx) {
   const compassLayer = svg("g", { class: "tf-compass", "aria-hidden": "true" });
   for (const d of Object.keys(DIR_ANGLE)) {
     const text = svg("text", { class: "tf-compass-letter", "text-anchor": "middle", "dominant-baseline": "central" });
-    text.textContent = d[0];
+    text.textContent = seatLabel(d).slice(0, 1); // N E S W (N E S O in French)
     compass.set(d, text);
     compassLayer.append(text);
   }
@@ -383,23 +456,29 @@ export function mount(root, ctx) {
   // ---- helpers -------------------------------------------------------------------------------
   const nSeats = () => view?.players || 2;
   const seatInfo = (s) => view?.seats?.[s] || null;
-  const labelOf = (s) => seatInfo(s)?.label || ctx.room?.seats?.[s]?.label || `Seat ${s + 1}`;
+  const labelOf = (s) => seatInfo(s)?.label || ctx.room?.seats?.[s]?.label || `Seat ${s + 1}`; // for rules
+  const seatWord = (s) => seatLabel(labelOf(s)); // for people, in the page's language
   const colourOf = (s) => seatInfo(s)?.colour || "red";
-  const rawName = (s) => ctx.room?.seats?.[s]?.player?.name || labelOf(s);
+  const rawName = (s) => ctx.room?.seats?.[s]?.player?.name || seatWord(s);
   const nameOf = (s) => {
     const seats = ctx.room?.seats || [];
     const name = seats[s]?.player?.name;
-    if (!name) return labelOf(s);
+    if (!name) return seatWord(s);
     // two bots (or two namesakes) at one table: add the seat so lines stay unambiguous
     const twins = seats.filter((x) => x?.player?.name === name).length > 1;
-    return twins ? `${name} (${labelOf(s)})` : name;
+    return twins ? `${name} (${seatWord(s)})` : name;
   };
-  const whoOf = (s) => (s === mySeat ? tr("you_paren", { name: nameOf(s) }) : nameOf(s).includes("(") ? nameOf(s) : `${nameOf(s)} (${labelOf(s)})`);
+  const whoOf = (s) => (s === mySeat ? tr("you_paren", { name: nameOf(s) }) : nameOf(s).includes("(") ? nameOf(s) : `${nameOf(s)} (${seatWord(s)})`);
   const colourName = (c) => tr(c === "red" ? "colour_red" : "colour_black");
   const toAct = () => new Set(lastMsg?.to_act || []);
   const over = () => Boolean(lastMsg?.outcome) || view?.phase === "over";
-  const canCommit = () => Boolean(view && !spectator && !over() && view.phase === "commit" && toAct().has(mySeat) && !view.your_card && (view.hand || []).length);
-  const canWild = () => Boolean(view && !spectator && !over() && view.phase === "wild" && view.wild_seat === mySeat && toAct().has(mySeat));
+  // The ack can arrive before the state it produced: until that state is here, offer nothing.
+  const busy = () => pending || Boolean(lastMsg && Number(lastMsg.version) < waitVersion);
+  const noteAck = (ack) => {
+    if (ack && Number.isInteger(ack.version)) waitVersion = Math.max(waitVersion, ack.version);
+  };
+  const canCommit = () => Boolean(view && !busy() && !spectator && !over() && view.phase === "commit" && toAct().has(mySeat) && !view.your_card && (view.hand || []).length);
+  const canWild = () => Boolean(view && !busy() && !spectator && !over() && view.phase === "wild" && view.wild_seat === mySeat && toAct().has(mySeat));
   const boardIndexOf = (cell) => (view?.board || []).findIndex((b) => b.cell[0] === cell[0] && b.cell[1] === cell[1]);
   const positionOf = (s) => {
     const label = labelOf(s);
@@ -469,7 +548,7 @@ export function mount(root, ctx) {
         parts.head.replaceChildren(
           tokenBadge(info.colour, 20),
           el("span", { class: "tf-plate-name" }, s === mySeat ? tr("you_paren", { name: rawName(s) }) : rawName(s)),
-          el("span", { class: "tf-plate-label" }, `${info.label} · ${view.teams?.[info.team]?.name ?? colourName(info.colour)}`),
+          el("span", { class: "tf-plate-label" }, `${seatWord(s)} · ${colourName(info.colour)}`),
           ...badges,
         );
         const fan = el("span", { class: "tf-fan", "aria-hidden": "true" }, Array.from({ length: info.hand_count }, () => el("span", { class: "tf-mini-back" })));
@@ -604,8 +683,8 @@ export function mount(root, ctx) {
       },
     }, text);
     const parts = [el("span", { class: "tf-lens-title" }, tr("numbers_as"))];
-    parts.push(button(own, spectator ? labelOf(view.players === 2 ? 0 : 2) : tr("you")));
-    for (const s of seats) if (s !== own && !(spectator && labelOf(s) === "South")) parts.push(button(s, labelOf(s)));
+    parts.push(button(own, spectator ? seatWord(view.players === 2 ? 0 : 2) : tr("you")));
+    for (const s of seats) if (s !== own && !(spectator && labelOf(s) === "South")) parts.push(button(s, seatWord(s)));
     lens.replaceChildren(...parts);
   }
 
@@ -685,7 +764,7 @@ export function mount(root, ctx) {
     } else {
       const key = r.effect === "flip" ? "rec_flip" : r.effect === "none" ? "rec_none" : "rec_place";
       const mine = boardIndexOf(r.cell) + 1;
-      const txt = tr(key, { label: labelOf(r.winner), n: r.number, colour: colourName(colour) });
+      const txt = tr(key, { label: seatWord(r.winner), n: r.number, colour: colourName(colour) });
       bits.push(el("span", {}, txt));
       if (r.winner !== mySeat && !spectator) bits.push(el("span", { class: "muted" }, ` (${tr("your_cell", { n: mine })})`));
       if (r.scored) bits.push(" ", el("strong", { class: "tf-scored" }, tr("rec_scored", { colour: colourName(colour) })));
@@ -709,9 +788,10 @@ export function mount(root, ctx) {
       const lead = teams.length === 2 && team.score > teams[1 - team.team].score;
       const members = team.seats.map((s) => nameOf(s)).join(" + ");
       const mine = view.your_team === team.team;
-      return el("div", { class: ["tf-score", `tf-team-${team.colour}`, lead && "is-leading", mine && "is-mine"], "aria-label": `${team.name}: ${team.score} (${members})` },
+      const teamName = colourName(team.colour);
+      return el("div", { class: ["tf-score", `tf-team-${team.colour}`, lead && "is-leading", mine && "is-mine"], "aria-label": `${teamName}: ${team.score} (${members})` },
         tokenBadge(team.colour, 26),
-        el("span", { class: "tf-score-text", "aria-hidden": "true" }, el("span", { class: "tf-score-name" }, team.name), el("span", { class: "tf-score-members" }, members)),
+        el("span", { class: "tf-score-text", "aria-hidden": "true" }, el("span", { class: "tf-score-name" }, teamName), el("span", { class: "tf-score-members" }, members)),
         el("span", { class: "tf-score-num", "aria-hidden": "true" }, String(team.score)));
     };
     const perRound = view.players === 2 ? tr("trick", { n: view.trick, total: view.tricks_in_round }) : tr("trick_set", { n: view.trick, total: view.tricks_in_round });
@@ -726,7 +806,7 @@ export function mount(root, ctx) {
     bar.dataset.sig = sig;
     bar.replaceChildren(...parts);
     if (view.players === 4 && (view.order || []).length === 2 && !over()) {
-      const pairText = (p) => p.map((s) => labelOf(s)).join(` ${tr("vs")} `);
+      const pairText = (p) => p.map((s) => seatWord(s)).join(` ${tr("vs")} `);
       bar.append(el("div", { class: "tf-order", "aria-label": `${tr("reveal_order")}: 1. ${pairText(view.order[0])}, 2. ${pairText(view.order[1])}` },
         el("span", { class: "tf-order-title" }, tr("reveal_order")),
         el("span", { class: ["tf-order-pair", view.step === 0 && "is-now"] }, "① ", pairText(view.order[0])),
@@ -740,7 +820,7 @@ export function mount(root, ctx) {
   // ---- status line ---------------------------------------------------------------------------
   function statusLine() {
     if (over()) return tr("status_over", { summary: lastMsg?.outcome?.summary || view.outcome?.summary || "" });
-    if (pending) return tr("status_busy");
+    if (busy()) return tr("status_busy");
     if (view.phase === "wild") {
       if (canWild()) return tr("status_wild_me");
       return tr("status_wild_other", { name: whoOf(view.wild_seat) });
@@ -748,7 +828,7 @@ export function mount(root, ctx) {
     const waiting = [...toAct()].sort().map((s) => nameOf(s));
     const names = waiting.join(tr("and"));
     if (canCommit()) {
-      if (view.players === 4 && view.first_pair) return tr("status_choose_4p", { pair: view.first_pair.map((s) => labelOf(s)).join("–") });
+      if (view.players === 4 && view.first_pair) return tr("status_choose_4p", { pair: view.first_pair.map((s) => seatWord(s)).join("–") });
       return tr("status_choose");
     }
     if (!spectator && view.your_card) return tr("status_wait", { names });
@@ -805,7 +885,7 @@ export function mount(root, ctx) {
     selected = null;
     preview = null;
     render();
-    ctx.act({ type: "commit", card }).catch(() => {}).finally(() => {
+    ctx.act({ type: "commit", card }).then(noteAck).catch(() => {}).finally(() => {
       pending = false;
       render();
     });
@@ -815,7 +895,7 @@ export function mount(root, ctx) {
     if (!canWild() || pending) return;
     pending = true;
     render();
-    ctx.act({ type: "wild", number: i + 1 }).catch(() => {}).finally(() => {
+    ctx.act({ type: "wild", number: i + 1 }).then(noteAck).catch(() => {}).finally(() => {
       pending = false;
       render();
     });
