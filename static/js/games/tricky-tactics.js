@@ -990,7 +990,7 @@ export function mount(root, ctx) {
       lastMsg?.outcome?.summary ? el("p", { class: "tk-final-summary" }, named(lastMsg.outcome.summary)) : null,
       el("div", { class: "tk-table-wrap" }, el("table", { class: "tk-final-table" },
         el("thead", {}, el("tr", {},
-          el("th", { scope: "col" }, tr("final_place")), el("th", { scope: "col" }, tr("scoring_player")), el("th", { scope: "col" }, tr("final_points")),
+          el("th", { scope: "col", "aria-label": tr("final_place"), title: tr("final_place") }, "#"), el("th", { scope: "col" }, tr("scoring_player")), el("th", { scope: "col" }, tr("final_points")),
           el("th", { scope: "col" }, tr("final_controlled")), el("th", { scope: "col" }, tr("final_on_map")))),
         el("tbody", {}, order.map((s) =>
           el("tr", { class: s.place === 0 ? "is-first" : "" },
