@@ -36,10 +36,11 @@ async def room_page(
         live = await find_room(services, request, code)
     except HTTPException as err:
         message = f"There is no room {code}." if err.status_code == 404 else str(err.detail)
+        key = "error.no_room" if err.status_code == 404 else None  # translated in templates/_i18n.html
         return TEMPLATES.TemplateResponse(
             request,
             "error.html",
-            {"me": _me(player), "status": err.status_code, "message": message},
+            {"me": _me(player), "status": err.status_code, "message": message, "message_key": key, "code": code},
             status_code=err.status_code,
         )
     base = base_url(request, hub)
@@ -63,7 +64,13 @@ async def leaderboard_page(game: str, request: Request, player: OptionalPlayer, 
         return TEMPLATES.TemplateResponse(
             request,
             "error.html",
-            {"me": _me(player), "status": 404, "message": f"No game called {game}."},
+            {
+                "me": _me(player),
+                "status": 404,
+                "message": f"No game called {game}.",
+                "message_key": "error.no_game",
+                "game_name": game,
+            },
             status_code=404,
         )
     rows = await leaderboard(session, game)
@@ -98,7 +105,13 @@ async def rules_page(game: str, request: Request, player: OptionalPlayer) -> HTM
         return TEMPLATES.TemplateResponse(
             request,
             "error.html",
-            {"me": _me(player), "status": 404, "message": f"No game called {game}."},
+            {
+                "me": _me(player),
+                "status": 404,
+                "message": f"No game called {game}.",
+                "message_key": "error.no_game",
+                "game_name": game,
+            },
             status_code=404,
         )
     return TEMPLATES.TemplateResponse(request, "rules.html", {"me": _me(player), "game": games[game].model_dump()})

@@ -2,7 +2,7 @@
 // renderer (static/js/games/<game>.js, see docs/protocol.md "Browser renderers"), the log, the result.
 
 import { $, h, prefersReducedMotion } from "./dom.js";
-import { t } from "./i18n.js";
+import { formatNumber, seatLabel, t } from "./i18n.js";
 import { personMenu, roomSettingsForm } from "./host.js";
 import { avatar, presence, renderStandings, teamName } from "./lobby.js";
 
@@ -187,12 +187,12 @@ export class GameView {
         h("span", { class: "player-info" },
           h("span", { class: "player-name" }, h("span", { class: "player-name-text" }, p ? p.name : t("room.seat_empty"))),
           h("span", { class: "player-label" },
-            [seat.label, teamName(seat.team)].filter(Boolean).join(" · "),
+            [seatLabel(seat.label), teamName(seat.team)].filter(Boolean).join(" · "),
             seat.index === mySeat ? h("span", { class: "tag tag-you" }, t("room.you")) : null,
             p && p.bot ? h("span", { class: "tag" }, t("room.bot")) : null,
             p && p.connected === false && !p.bot ? presence(p) : null,
             p && p.standin ? h("span", { class: "tag" }, t("room.standin")) : null)),
-        score !== null ? h("span", { class: "player-score", "aria-label": `${t("room.score")}: ${score}` }, new Intl.NumberFormat().format(score)) : null,
+        score !== null ? h("span", { class: "player-score", "aria-label": `${t("room.score")}: ${formatNumber(score)}` }, formatNumber(score)) : null,
         moving ? h("span", { class: "player-status" }, h("span", { class: "to-move" }, t("room.to_move")), clockEl()) : null,
       );
     });
@@ -221,7 +221,7 @@ export class GameView {
     }
     const myId = this.S.myId();
     const people = [
-      ...room.seats.filter((s) => s.player && !s.player.bot).map((s) => ({ person: s.player, seat: s.index, label: s.label })),
+      ...room.seats.filter((s) => s.player && !s.player.bot).map((s) => ({ person: s.player, seat: s.index, label: seatLabel(s.label) })),
       ...(room.spectators || []).map((p) => ({ person: p, seat: null, label: t("room.spectating") })),
     ].filter((x) => x.person.id !== myId);
     const list = panel.querySelector(".people-list");
@@ -312,7 +312,7 @@ export class GameView {
     }
     const mySeat = this.S.mySeat();
     const seats = room.seats;
-    const nameOf = (i) => seats[i]?.player?.name || seats[i]?.label || `#${i + 1}`;
+    const nameOf = (i) => seats[i]?.player?.name || seatLabel(seats[i]?.label) || `#${i + 1}`;
     const winners = outcome.winners || [];
     let title;
     if (!winners.length) title = t("room.draw");

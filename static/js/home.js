@@ -1,7 +1,7 @@
 // Home page: save a name, join a room by code, create a room for a game.
 
 import { $, $$, api, isValidCode, normaliseCode, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 import { getMe, nameProblem, onMeChange, saveName } from "./me.js";
 
 const nameForm = $("#name-form");
@@ -119,7 +119,9 @@ for (const button of $$(".game-card-create")) {
     button.setAttribute("aria-busy", "true");
     button.textContent = t("home.creating");
     try {
-      const room = await api("POST", "/api/rooms", { game });
+      // Tic Tac Top's theme decks come in English and French: start with the page's language.
+      const body = game === "tic-tac-top" && language() === "fr" ? { game, options: { language: "fr" } } : { game };
+      const room = await api("POST", "/api/rooms", body);
       // Prefer a same-origin path: the summary's url may use the LAN address.
       let target = `/r/${room.code}`;
       try {

@@ -1,6 +1,7 @@
 // Tiny translation layer: every user-visible string in the browser goes through t().
-// Add a language by adding a dictionary to CATALOGS; missing keys fall back to English, then to the key.
-// Placeholders: t("room.waiting", {n: 2}) replaces "{n}".
+// Two languages: English (en) and French (fr). Missing keys fall back to English, then to the key;
+// tests/app/test_i18n_catalogues.py fails on any English key that French lacks or leaves untranslated.
+// Placeholders: t("room.waiting_players", {n: 2}) replaces "{n}".
 
 const en = {
   // generic
@@ -25,6 +26,7 @@ const en = {
   "me.empty": "Please type a name first (1 to 24 characters).",
   "me.too_long": "Names are at most 24 characters.",
   "me.change": "Change name",
+  "me.set": "Choose a name",
   "me.playing_as": "Playing as",
   "me.anonymous": "No name yet",
 
@@ -187,21 +189,325 @@ const en = {
   // error page
   "error.home": "Back to the home page",
 
+  // language switch, sound, how-to-play dialog
+  "lang.label": "Language",
+  "lang.switched": "Language: English",
+  "sound.label": "Sound effects",
+  "sound.on": "Sound on",
+  "sound.off": "Sound off",
+  "howto.title": "How to play {game}",
+  "howto.full": "Read the full rules",
+  "howto.close": "Close",
+
+  // seat labels sent by the server ("Player 1", "North"…)
+  "seat.player": "Player {n}",
+  "seat.north": "North",
+  "seat.east": "East",
+  "seat.south": "South",
+  "seat.west": "West",
+  "room.spectator": "Spectator",
+
+  // replay page
+  "replay.title": "Replay #{id}",
+  "replay.read_only": "This is a replay.",
+  "replay.spectator": "Spectator",
+  "replay.everything": "Everything revealed",
 };
 
-export const CATALOGS = { en };
+const fr = {
+  // generic
+  "app.name": "Threefold",
+  "common.cancel": "Annuler",
+  "common.save": "Enregistrer",
+  "common.close": "Fermer",
+  "common.yes": "Oui",
+  "common.no": "Non",
+  "common.you": "vous",
+  "common.on": "activé",
+  "common.off": "désactivé",
+  "common.loading": "Chargement…",
+  "common.error": "Un problème est survenu.",
+  "common.network": "Impossible de joindre le serveur. Vérifiez votre connexion et réessayez.",
 
-const STORAGE_KEY = "tf_lang";
+  // identity
+  "me.label": "Votre nom",
+  "me.placeholder": "p. ex. Ada",
+  "me.save": "Enregistrer le nom",
+  "me.saved": "Nom enregistré. Bonjour, {name} !",
+  "me.empty": "Tapez d’abord un nom (de 1 à 24 caractères).",
+  "me.too_long": "Un nom compte au plus 24 caractères.",
+  "me.change": "Changer de nom",
+  "me.set": "Choisir un nom",
+  "me.playing_as": "Vous jouez en tant que",
+  "me.anonymous": "Pas encore de nom",
 
+  // home
+  "home.name_hint": "Vos amis verront ce nom à la table.",
+  "home.create": "Créer une salle",
+  "home.create_btn": "Nouvelle salle de {title}",
+  "home.creating": "Création de la salle…",
+  "home.seats": "{min} à {max} joueurs",
+  "home.seats_exact": "{n} joueurs",
+  "home.join_btn": "Rejoindre",
+  "home.join_checking": "Recherche de la salle…",
+  "home.code_bad": "Un code de salle compte 5 lettres ou chiffres, p. ex. K7HXM.",
+  "home.code_unknown": "Aucune salle ne porte le code {code}. Vérifiez le code et réessayez.",
+  "home.no_games": "Aucun jeu n’est disponible pour le moment.",
+
+  // game blurbs (home cards, lobby picker)
+  "game.tri-tac.blurb": "Posez vos pions et marquez chaque nouvel alignement de trois sur un plateau de 3×3 à 12×12. Coup de force, combos et cases spéciales en option.",
+  "game.trick-tac-foe.blurb": "Remportez des plis avec vos cartes pour prendre, retourner et aligner les cases d’une grille commune. En tête-à-tête ou à deux équipes de deux.",
+  "game.tic-tac-match.blurb": "Empilez des cartes symboles de même couleur ou de même symbole, mais jamais les deux — et gare aux retournements qui changent les camps.",
+  "game.tricky-tactics.blurb": "Un jeu de plis et de contrôle de territoire : gagnez des plis pour ajouter ou retirer des cubes sur la carte. À deux contre un automa.",
+  "game.tic-tac-top.blurb": "Un jeu d’ambiance de 3 à 7 : remplissez votre grille de mots d’un thème et espérez que le classement du Meneur les aligne.",
+  "game.generic.blurb": "Un jeu de trois-en-ligne entre amis.",
+
+  // connection
+  "conn.connecting": "Connexion…",
+  "conn.online": "Connecté",
+  "conn.reconnecting": "Reconnexion…",
+  "conn.retry_in": "({s} s)",
+  "conn.offline": "Hors ligne",
+  "conn.closed": "Déconnecté",
+  "conn.room_gone": "Cette salle n’existe pas (ou plus).",
+  "conn.auth": "Choisissez un nom pour rejoindre cette salle.",
+
+  // room / lobby
+  "room.title": "Salle {code}",
+  "room.code": "Code de la salle",
+  "room.code_hint": "Dites-le à voix haute ou partagez le lien :",
+  "room.copy": "Copier le lien",
+  "room.copied": "Lien copié !",
+  "room.copy_failed": "Copie impossible. Sélectionnez le lien et copiez-le à la main.",
+  "room.qr_alt": "QR code pour rejoindre la salle {code}",
+  "room.share": "Partager",
+  "room.seats": "Places",
+  "room.seat_empty": "Place libre",
+  "room.sit": "S’asseoir ici",
+  "room.stand": "Se lever",
+  "room.you": "Vous",
+  "room.host": "Hôte",
+  "room.bot": "Robot",
+  "room.add_bot": "Ajouter un robot",
+  "room.remove_bot": "Retirer le robot",
+  "room.standin": "un robot joue à sa place pour l’instant",
+  "room.online": "en ligne",
+  "room.away": "absent",
+  "room.team": "Équipe {n}",
+  "room.spectators": "Spectateurs",
+  "room.no_spectators": "Personne ne regarde pour l’instant.",
+  "room.game": "Jeu",
+  "room.options": "Options",
+  "room.options_readonly": "L’hôte choisit le jeu et ses options.",
+  "room.no_options": "Ce jeu n’a pas d’options.",
+  "room.start": "Lancer la partie",
+  "room.waiting_players": "En attente de {n} joueur(s) de plus…",
+  "room.waiting_host": "En attente du lancement par l’hôte…",
+  "room.ready": "Tout le monde est assis. C’est parti quand vous voulez !",
+  "room.name_prompt_title": "Choisissez un nom pour entrer",
+  "room.name_prompt_text": "Vos amis le verront à la table.",
+  "room.join": "Entrer dans la salle",
+  "room.lobby": "Salon",
+  "room.standings": "Classement",
+  "room.standings_player": "Joueur",
+  "room.standings_played": "Parties",
+  "room.standings_wins": "Victoires",
+  "room.standings_draws": "Nuls",
+  "room.standings_points": "Points",
+  "room.game_number": "Partie {n}",
+  "room.spectating": "Spectateur",
+  "room.spectating_hint": "Vous regardez. Les places se prennent dans le salon.",
+  "room.rematch": "Revanche",
+  "room.rematch_wait": "En attente d’une revanche lancée par l’hôte…",
+  "room.change_game": "Changer de jeu ou d’options",
+  "room.open_lobby": "Salon",
+  "room.log": "Journal de la partie",
+  "room.log_empty": "Les coups s’afficheront ici.",
+  "room.to_move": "à jouer",
+  "room.your_turn": "À vous de jouer",
+  "room.waiting_for": "En attente de {name}",
+  "room.time_left": "{s} s restantes",
+  "room.score": "Score",
+  "room.result": "Résultat",
+  "room.winner": "{name} gagne !",
+  "room.winners": "{names} gagnent !",
+  "room.you_win": "Vous gagnez !",
+  "room.draw": "Match nul !",
+  "room.points": "{n} pts",
+  "room.point": "{n} pt",
+  "room.hide_result": "Voir le plateau",
+  "room.show_result": "Voir le résultat",
+  "room.renderer_missing": "Ce jeu n’a pas encore de plateau dans le navigateur.",
+  "room.options_invalid": "JSON invalide.",
+  "room.enabled": "Activé",
+
+  // host tools
+  "host.locked": "Verrouiller la salle",
+  "host.locked_hint": "Personne de nouveau ne peut entrer ; les joueurs assis et l’hôte le peuvent toujours.",
+  "host.spectators": "Autoriser les spectateurs",
+  "host.spectators_hint": "Les personnes sans place peuvent regarder une partie en cours.",
+  "host.turn_seconds": "Minuteur de tour",
+  "host.turn_seconds_hint": "Secondes par coup (5 à 600) pour les jeux sans horloge propre ; à la fin du temps, le coup par défaut est joué.",
+  "host.grace_seconds": "Délai d’absence (secondes)",
+  "host.grace_seconds_hint": "Combien de temps un joueur peut s’absenter avant qu’un robot ne le remplace.",
+  "host.note_locked": "La salle est verrouillée.",
+  "host.note_no_spectators": "Pas de spectateurs pendant les parties.",
+  "host.note_turn": "Minuteur de tour : {s} s.",
+  "host.swap": "Échanger avec {label} ({who})",
+  "host.make_host": "Nommer hôte",
+  "host.kick": "Exclure de la salle",
+  "host.kick_confirm": "Exclure {name} de cette salle ? Cette personne ne pourra pas revenir.",
+  "host.actions": "Actions de l’hôte",
+  "host.actions_for": "Actions de l’hôte pour {name}",
+  "host.shuffle": "Mélanger les places",
+
+  // chat
+  "chat.title": "Discussion",
+  "chat.empty": "Dites bonjour !",
+  "chat.placeholder": "Écrire un message…",
+  "chat.send": "Envoyer",
+  "chat.scope": "Envoyer à",
+  "chat.everyone": "Tout le monde",
+  "chat.team": "Mon équipe",
+  "chat.team_tag": "équipe",
+
+  // closed room
+  "closed.kicked_title": "Vous avez été exclu de cette salle",
+  "closed.forbidden_title": "Vous ne pouvez pas entrer dans cette salle",
+  "closed.gone_title": "Cette salle n’existe pas",
+
+  // server error codes
+  "err.bad_json": "Le serveur n’a pas pu lire ce message.",
+  "err.bad_message": "Ce message n’a pas été compris.",
+  "err.too_large": "Ce message était trop long.",
+  "err.rate_limited": "Doucement !",
+  "err.not_host": "Seul l’hôte peut faire cela.",
+  "err.not_seated": "Asseyez-vous pour jouer.",
+  "err.not_your_turn": "Ce n’est pas votre tour.",
+  "err.stale_version": "La partie a avancé ; votre affichage a été mis à jour.",
+  "err.duplicate": "Ce coup a déjà été envoyé.",
+  "err.illegal": "Ce coup n’est pas permis.",
+  "err.bad_options": "Ces options ne sont pas valables.",
+  "err.seat_taken": "Cette place est déjà prise.",
+  "err.not_in_lobby": "Cela ne se fait que dans le salon.",
+  "err.not_playing": "Aucune partie n’est en cours.",
+  "err.seats_empty": "Toutes les places doivent être occupées pour commencer.",
+  "err.disconnected": "Pas de connexion — votre coup n’a pas été envoyé.",
+  "err.no_bot": "Ce jeu n’a pas encore de robot.",
+  "err.kicked": "L’hôte vous a exclu de cette salle.",
+  "err.internal": "Le serveur a rencontré un problème ; rien n’a été modifié.",
+
+  // error page
+  "error.home": "Retour à l’accueil",
+
+  // language switch, sound, how-to-play dialog
+  "lang.label": "Langue",
+  "lang.switched": "Langue : français",
+  "sound.label": "Effets sonores",
+  "sound.on": "Son activé",
+  "sound.off": "Son coupé",
+  "howto.title": "Comment jouer à {game}",
+  "howto.full": "Lire toutes les règles",
+  "howto.close": "Fermer",
+
+  // seat labels sent by the server ("Player 1", "North"…)
+  "seat.player": "Joueur {n}",
+  "seat.north": "Nord",
+  "seat.east": "Est",
+  "seat.south": "Sud",
+  "seat.west": "Ouest",
+  "room.spectator": "Spectateur",
+
+  // replay page
+  "replay.title": "Rediffusion n° {id}",
+  "replay.read_only": "Ceci est une rediffusion.",
+  "replay.spectator": "Spectateur",
+  "replay.everything": "Tout dévoilé",
+
+  // game options: the server sends English titles and hints (JSON Schema); French ones live here,
+  // as "opt.<game>.<field>", "opt.<game>.<field>.hint" and "opt.<game>.<field>.<enum value>".
+  "opt.tri-tac.size": "Taille du plateau",
+  "opt.tri-tac.size.hint": "Le plateau compte taille × taille cases (3 à 12).",
+  "opt.tri-tac.power_play": "Coup de force",
+  "opt.tri-tac.power_play.hint": "Une fois par partie, avec au moins 5 points, remplacez un pion adverse par le vôtre.",
+  "opt.tri-tac.combo_strike": "Combo",
+  "opt.tri-tac.combo_strike.hint": "+1 point quand vous marquez à deux de vos tours de suite.",
+  "opt.tri-tac.time_challenge": "Contre-la-montre",
+  "opt.tri-tac.time_challenge.hint": "Chaque coup a une limite de temps : trop lent, et le tour est perdu.",
+  "opt.tri-tac.time_seconds": "Secondes par coup",
+  "opt.tri-tac.time_seconds.hint": "La limite du contre-la-montre (5 à 300 secondes) ; utilisée seulement quand il est activé.",
+  "opt.tri-tac.dynamic_board": "Plateau extensible",
+  "opt.tri-tac.dynamic_board.hint": "Quand le plateau est plein, les deux joueurs peuvent voter pour ajouter une couronne de cases (jusqu’à 12×12).",
+  "opt.tri-tac.special_squares": "Cases spéciales",
+  "opt.tri-tac.special_squares.hint": "Environ une case sur dix est spéciale : un nouvel alignement qui la traverse vaut 2 points.",
+  "opt.trick-tac-foe.players": "Joueurs",
+  "opt.trick-tac-foe.players.hint": "2 joueurs en tête-à-tête, ou 4 en deux équipes (Rouge : Nord + Est).",
+  "opt.trick-tac-foe.one_shot": "Partie express",
+  "opt.trick-tac-foe.one_shot.hint": "Jouer une seule manche au lieu de la partie standard (2 manches à 2 joueurs, 3 à 4).",
+  "opt.trick-tac-foe.turn_timer": "Minuteur",
+  "opt.trick-tac-foe.turn_timer.hint": "Chaque étape a une limite de temps : un joueur absent engage sa plus petite carte.",
+  "opt.trick-tac-foe.turn_seconds": "Secondes par étape",
+  "opt.trick-tac-foe.turn_seconds.hint": "Le minuteur (5 à 600 s), quand il est activé.",
+  "opt.tic-tac-match.players": "Joueurs",
+  "opt.tic-tac-match.players.hint": "2 joueurs, ou 4 en deux équipes (les partenaires face à face).",
+  "opt.tic-tac-match.series": "Manches à gagner",
+  "opt.tic-tac-match.series.hint": "Le premier camp à gagner ce nombre de manches l’emporte (1 à 5).",
+  "opt.tricky-tactics.mode": "Mode",
+  "opt.tricky-tactics.mode.hint": "automa : 2 humains + l’automa ; 3 joueurs : 3 humains ; 4 joueurs : 4 humains",
+  "opt.tricky-tactics.mode.automa": "2 joueurs contre l’automa",
+  "opt.tricky-tactics.mode.3p": "3 joueurs",
+  "opt.tricky-tactics.mode.4p": "4 joueurs",
+  "opt.tricky-tactics.rounds": "Manches",
+  "opt.tricky-tactics.rounds.hint": "nombre de manches à jouer",
+  "opt.tricky-tactics.cubes": "Cubes",
+  "opt.tricky-tactics.cubes.hint": "cubes par joueur",
+  "opt.tricky-tactics.value_k": "Valeur du R",
+  "opt.tricky-tactics.value_k.hint": "points pour le contrôle d’un Lieu R (Roi)",
+  "opt.tricky-tactics.value_q": "Valeur de la D",
+  "opt.tricky-tactics.value_q.hint": "points pour le contrôle d’un Lieu D (Dame)",
+  "opt.tricky-tactics.value_j": "Valeur du V",
+  "opt.tricky-tactics.value_j.hint": "points pour le contrôle d’un Lieu V (Valet)",
+  "opt.tricky-tactics.area_bonus": "Bonus de zone",
+  "opt.tricky-tactics.area_bonus.hint": "bonus pour le contrôle des trois Lieux d’une couleur",
+  "opt.tricky-tactics.area_bonus_points": "Points du bonus de zone",
+  "opt.tricky-tactics.area_bonus_points.hint": "valeur du bonus de zone",
+  "opt.tic-tac-top.players": "Joueurs",
+  "opt.tic-tac-top.players.hint": "De 3 à 7 joueurs.",
+  "opt.tic-tac-top.language": "Langue",
+  "opt.tic-tac-top.language.hint": "Paquet de thèmes : anglais ou français.",
+  "opt.tic-tac-top.language.en": "Anglais",
+  "opt.tic-tac-top.language.fr": "Français",
+  "opt.tic-tac-top.hard_timer": "Minuteur de 90 secondes",
+  "opt.tic-tac-top.hard_timer.hint": "Compétitif : l’écriture se termine 90 secondes après le choix du thème, quoi qu’il arrive.",
+  "opt.tic-tac-top.quick_game": "Partie rapide",
+  "opt.tic-tac-top.quick_game.hint": "6 ou 7 joueurs seulement : la partie s’arrête après tout tour où quelqu’un atteint 25 points ou plus.",
+  "opt.tic-tac-top.custom_themes": "Thèmes personnalisés",
+  "opt.tic-tac-top.custom_themes.hint": "Vos propres thèmes (12 mots chacun) ; ils sont proposés avant ceux du paquet.",
+  "opt.tic-tac-top.custom_only": "Thèmes personnalisés seulement",
+  "opt.tic-tac-top.custom_only.hint": "Ne jouer que les thèmes personnalisés (au moins un par joueur).",
+  "opt.tic-tac-top.reveal_pause": "Pause de révélation",
+  "opt.tic-tac-top.reveal_pause.hint": "Secondes entre deux mots annoncés (1 à 10).",
+  "opt.tic-tac-top.score_pause": "Écran des scores",
+  "opt.tic-tac-top.score_pause.hint": "Secondes d’affichage du décompte du tour (2 à 60).",
+};
+
+export const CATALOGS = { en, fr };
+export const LANGUAGES = ["en", "fr"];
+
+const COOKIE = "tf_lang";
+
+function cookieLanguage() {
+  const match = typeof document !== "undefined" ? document.cookie.match(/(?:^|;\s*)tf_lang=([^;]*)/) : null;
+  return match ? decodeURIComponent(match[1]) : null;
+}
+
+/** The server picks the language (the tf_lang cookie, else the browser's Accept-Language) and writes it
+ * into <html lang>, so scripts and templates always agree. */
 function pickLanguage() {
-  try {
-    const saved = localStorage.getItem(STORAGE_KEY);
-    if (saved && CATALOGS[saved]) return saved;
-  } catch {
-    /* storage may be disabled */
-  }
   const doc = document.documentElement.lang;
   if (doc && CATALOGS[doc]) return doc;
+  const saved = cookieLanguage();
+  if (saved && CATALOGS[saved]) return saved;
   for (const lang of navigator.languages || []) {
     const short = lang.slice(0, 2).toLowerCase();
     if (CATALOGS[short]) return short;
@@ -215,16 +521,12 @@ export function language() {
   return current;
 }
 
+/** Remember a language (a cookie for a year, read by the server for the templates). The page reloads to
+ * show it: see static/js/prefs.js. */
 export function setLanguage(lang) {
   if (!CATALOGS[lang]) return;
   current = lang;
-  try {
-    localStorage.setItem(STORAGE_KEY, lang);
-  } catch {
-    /* ignore */
-  }
-  // The server renders the templates in the cookie's language (templates/_i18n.html).
-  document.cookie = `${STORAGE_KEY}=${encodeURIComponent(lang)}; path=/; max-age=31536000; SameSite=Lax`;
+  document.cookie = `${COOKIE}=${encodeURIComponent(lang)}; path=/; max-age=31536000; SameSite=Lax`;
   document.documentElement.lang = lang;
 }
 
@@ -257,8 +559,34 @@ export function formatValue(value) {
   return String(value);
 }
 
+/** A number in the page's language. */
+export function formatNumber(value, options) {
+  return new Intl.NumberFormat(current, options).format(value);
+}
+
+/** A date and/or time in the page's language (options as for Intl.DateTimeFormat). */
+export function formatDate(value, options = { dateStyle: "medium", timeStyle: "short" }) {
+  return new Intl.DateTimeFormat(current, options).format(value instanceof Date ? value : new Date(value));
+}
+
 /** Does the catalogue know this key? (used for optional strings such as game blurbs) */
 export function has(key) {
   const dict = CATALOGS[current] || en;
   return key in dict || key in en;
+}
+
+/** Does the current language itself have this key (no English fallback)? */
+export function hasOwn(key) {
+  return key in (CATALOGS[current] || en);
+}
+
+const SEAT_WORDS = { North: "seat.north", East: "seat.east", South: "seat.south", West: "seat.west" };
+
+/** A seat label from the server ("Player 2", "North") in the page's language. */
+export function seatLabel(label) {
+  if (label === null || label === undefined) return "";
+  const text = String(label);
+  const player = /^Player (\d+)$/.exec(text);
+  if (player) return t("seat.player", { n: Number(player[1]) });
+  return SEAT_WORDS[text] ? t(SEAT_WORDS[text]) : text;
 }

@@ -2,7 +2,7 @@
 // Also the standings table, shared with the game view.
 
 import { $, h } from "./dom.js";
-import { has, t } from "./i18n.js";
+import { formatNumber, has, seatLabel, t } from "./i18n.js";
 import { personMenu, roomSettingsForm, roomSettingsNotes } from "./host.js";
 import { optionsForm, optionsSummary } from "./schema-form.js";
 
@@ -69,10 +69,10 @@ export function standingsTable(room) {
       h("th", { scope: "col", class: "num" }, t("room.standings_points")))),
     h("tbody", {}, sorted.map((r) => h("tr", {},
       h("th", { scope: "row" }, r.name),
-      h("td", { class: "num" }, String(r.played)),
-      h("td", { class: "num" }, String(r.wins)),
-      h("td", { class: "num" }, String(r.draws)),
-      h("td", { class: "num" }, new Intl.NumberFormat().format(r.points))))),
+      h("td", { class: "num" }, formatNumber(r.played)),
+      h("td", { class: "num" }, formatNumber(r.wins)),
+      h("td", { class: "num" }, formatNumber(r.draws)),
+      h("td", { class: "num" }, formatNumber(r.points))))),
   );
 }
 
@@ -154,21 +154,21 @@ export class Lobby {
       const p = seat.player;
       const mine = p && p.id === myId;
       const host = p && p.id === room.host;
-      const label = [seat.label, teamName(seat.team)].filter(Boolean).join(" · ");
+      const label = [seatLabel(seat.label), teamName(seat.team)].filter(Boolean).join(" · ");
       const actions = [];
       const isHost = this.S.isHost();
       if (lobby && !p && this.S.canSit()) {
         actions.push(h("button", { type: "button", class: "btn btn-primary btn-sm", onclick: () => this.send({ type: "sit", seat: seat.index }),
-          "aria-label": `${t("room.sit")}: ${seat.label}` }, t("room.sit")));
+          "aria-label": `${t("room.sit")}: ${seatLabel(seat.label)}` }, t("room.sit")));
         if (isHost) {
           actions.push(h("button", { type: "button", class: "btn btn-ghost btn-sm", onclick: () => this.send({ type: "add_bot", seat: seat.index }),
-            "aria-label": `${t("room.add_bot")}: ${seat.label}`, title: t("room.add_bot") }, botIcon(), h("span", { class: "btn-text-sm" }, t("room.bot"))));
+            "aria-label": `${t("room.add_bot")}: ${seatLabel(seat.label)}`, title: t("room.add_bot") }, botIcon(), h("span", { class: "btn-text-sm" }, t("room.bot"))));
         }
       } else if (lobby && mine) {
         actions.push(h("button", { type: "button", class: "btn btn-ghost btn-sm", onclick: () => this.send({ type: "stand" }) }, t("room.stand")));
       } else if (lobby && p && p.bot && isHost && this.S.canSit()) {
         actions.push(h("button", { type: "button", class: "btn btn-ghost btn-sm", onclick: () => this.send({ type: "remove_bot", seat: seat.index }),
-          "aria-label": `${t("room.remove_bot")}: ${seat.label}` }, t("room.remove_bot")));
+          "aria-label": `${t("room.remove_bot")}: ${seatLabel(seat.label)}` }, t("room.remove_bot")));
       }
       if (isHost && this.S.canSit()) {
         const menu = personMenu(this.S, this.send, p, seat.index);
@@ -238,10 +238,10 @@ export class Lobby {
       if (game) {
         parts.push(h("h3", { class: "subhead" }, t("room.options")));
         if (isHost) {
-          this.form = optionsForm(game.options_schema, room.options, (options) => this.send({ type: "configure", options }));
+          this.form = optionsForm(game.options_schema, room.options, (options) => this.send({ type: "configure", options }), `opt.${game.name}`);
           parts.push(this.form.el);
         } else {
-          this.summaryHolder = h("div", {}, optionsSummary(game.options_schema, room.options));
+          this.summaryHolder = h("div", {}, optionsSummary(game.options_schema, room.options, `opt.${game.name}`));
           parts.push(this.summaryHolder, h("p", { class: "muted small" }, t("room.options_readonly")));
         }
       } else if (!games) {
@@ -250,7 +250,7 @@ export class Lobby {
       this.setup.replaceChildren(...parts);
     } else if (game) {
       if (this.form) this.form.setValues(room.options);
-      else if (this.summaryHolder) this.summaryHolder.replaceChildren(optionsSummary(game.options_schema, room.options));
+      else if (this.summaryHolder) this.summaryHolder.replaceChildren(optionsSummary(game.options_schema, room.options, `opt.${game.name}`));
     }
     // keep the picker in step with the server
     for (const input of this.setup.querySelectorAll("input[name=game-pick]")) input.checked = input.value === room.game;

@@ -1,7 +1,7 @@
 // Replay of a finished game: step through it as any seat saw it ("what did I know then"), as a spectator,
 // or with everything revealed (every seat's view side by side). Uses each game's own renderer, read-only.
 
-import { t } from "./i18n.js";
+import { formatNumber, seatLabel, t } from "./i18n.js";
 
 const root = document.getElementById("replay");
 const gameId = root.dataset.gameId;
@@ -15,7 +15,7 @@ let meta = null;
 let mounted = []; // [{seat, renderer, steps}]
 let step = 0;
 
-const readOnly = () => Promise.reject({ code: "replay", message: "This is a replay." });
+const readOnly = () => Promise.reject({ code: "replay", message: t("replay.read_only") });
 
 function fakeRoom(data) {
   return {
@@ -72,7 +72,7 @@ async function mountAll(choice) {
     const title = document.createElement("h2");
     title.className = "panel-title";
     title.textContent =
-      seat === null ? t("room.spectator") : `${meta.players[seat] || meta.seats[seat].label} — ${meta.seats[seat].label}`;
+      seat === null ? t("room.spectator") : `${meta.players[seat] || seatLabel(meta.seats[seat].label)} — ${seatLabel(meta.seats[seat].label)}`;
     const el = document.createElement("div");
     frame.append(title, el);
     boards.append(frame);
@@ -86,7 +86,7 @@ function show(index) {
   step = Math.max(0, Math.min(index, meta.spectatorSteps.steps.length - 1));
   slider.value = String(step);
   const total = meta.spectatorSteps.steps.length - 1;
-  count.textContent = `${step} / ${total}`;
+  count.textContent = `${formatNumber(step)} / ${formatNumber(total)}`;
   lineEl.textContent = meta.spectatorSteps.steps[step].line || "";
   for (const m of mounted) {
     try {
@@ -100,13 +100,13 @@ function show(index) {
 async function start() {
   const spectator = await fetchViews(null);
   meta = { ...spectator, spectatorSteps: spectator };
-  document.getElementById("replay-title").textContent = `Replay #${gameId}`;
+  document.getElementById("replay-title").textContent = t("replay.title", { id: gameId });
   document.getElementById("replay-export").href = `/api/history/${gameId}/export`;
   slider.max = String(spectator.steps.length - 1);
   const options = [
-    ["spectator", "Spectator"],
-    ...spectator.seats.map((info, i) => [String(i), `${spectator.players[i] || info.label} (${info.label})`]),
-    ["all", "Everything revealed"],
+    ["spectator", t("replay.spectator")],
+    ...spectator.seats.map((info, i) => [String(i), `${spectator.players[i] || seatLabel(info.label)} (${seatLabel(info.label)})`]),
+    ["all", t("replay.everything")],
   ];
   seatSelect.replaceChildren(
     ...options.map(([value, label]) => {

@@ -4,7 +4,7 @@
 // Titles and descriptions from the schema label each field.
 
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { hasOwn, t } from "./i18n.js";
 
 let formCounter = 0;
 
@@ -86,21 +86,40 @@ function displayValue(info, value) {
   return String(value);
 }
 
-/** Properties of the options schema, in schema order, analysed. */
-export function fields(schema) {
+/** A translation of a schema text when the page's language has one ("opt.<game>.<field>…"), else null. */
+function localText(ns, key) {
+  return ns && hasOwn(`${ns}.${key}`) ? t(`${ns}.${key}`) : null;
+}
+
+/**
+ * Properties of the options schema, in schema order, analysed. `ns` ("opt.<game>") names the catalogue keys
+ * that translate the server's English titles, hints and choices: "<ns>.<field>", "<ns>.<field>.hint" and
+ * "<ns>.<field>.<value>".
+ */
+export function fields(schema, ns = null) {
   const root = schema || {};
   const props = resolve(root, root).properties || {};
   return Object.entries(props).map(([key, prop]) => {
     const info = analyse(prop, root);
     // Optional extension: "x-show-if": "<boolean field>" shows this field only while that field is on.
     const showIf = prop["x-show-if"] ?? info.node["x-show-if"] ?? prop.depends_on ?? null;
-    return { key, ...info, showIf, title: info.node.title || prop.title || humanise(key), description: info.node.description || prop.description || "" };
+    if (info.kind === "enum" && ns) {
+      const titles = info.node.enum.map((v, i) => localText(ns, `${key}.${v}`) ?? info.node.enumTitles?.[i] ?? null);
+      if (titles.some((x) => x !== null)) info.node = { ...info.node, enumTitles: titles };
+    }
+    return {
+      key,
+      ...info,
+      showIf,
+      title: localText(ns, key) ?? (info.node.title || prop.title || humanise(key)),
+      description: localText(ns, `${key}.hint`) ?? (info.node.description || prop.description || ""),
+    };
   });
 }
 
 /** A read-only summary (definition list) for non-hosts. */
-export function optionsSummary(schema, values) {
-  const list = fields(schema).filter((f) => f.kind !== "const" && (!f.showIf || !values || values[f.showIf]));
+export function optionsSummary(schema, values, ns = null) {
+  const list = fields(schema, ns).filter((f) => f.kind !== "const" && (!f.showIf || !values || values[f.showIf]));
   if (!list.length) return h("p", { class: "muted" }, t("room.no_options"));
   return h(
     "dl",
@@ -116,9 +135,9 @@ export function optionsSummary(schema, values) {
  * The editable form for the host. onChange(values) is called with every option (debounced for text).
  * Returns {el, setValues(values)}; setValues leaves the focused control alone.
  */
-export function optionsForm(schema, values, onChange) {
+export function optionsForm(schema, values, onChange, ns = null) {
   const id = `opt${(formCounter += 1)}`;
-  const list = fields(schema);
+  const list = fields(schema, ns);
   const controls = new Map(); // key -> {get(), set(v), el}
   let timer = 0;
   let lastLocal = 0; // when the user last changed something

@@ -10,6 +10,8 @@
 //   with its circles and lines, "First line!", the scoring line by line (A, C, B, D) and the standings.
 // It decides no rule: the view says what is possible, the server is the judge.
 
+import { addStrings, seatLabel } from "../i18n.js";
+
 const CSS_HREF = "/static/css/games/tic-tac-top.css";
 const SVG_NS = "http://www.w3.org/2000/svg";
 const RANK_SIZE = 7;
@@ -17,7 +19,7 @@ const CELLS = 9;
 const DRAFT_DEBOUNCE_MS = 2000;
 const ROW_STEP_MS = 650;
 
-/** English fallbacks; ctx.t wins when the shared catalogue knows the key. */
+/** English strings (registered with addStrings below, and kept as the fallback when ctx.t lacks a key). */
 const EN = {
   "tic-tac-top.turn": "Turn {turn} of {turns}",
   "tic-tac-top.game_over": "Game over",
@@ -110,6 +112,101 @@ const EN = {
   "tic-tac-top.sr_word": "Word {k}: {word}.",
   "tic-tac-top.sr_grid": "{name}'s grid: {cells}. {lines}.",
 };
+
+
+addStrings("en", EN);
+addStrings("fr", {
+  "tic-tac-top.turn": "Tour {turn} sur {turns}",
+  "tic-tac-top.game_over": "Partie terminée",
+  "tic-tac-top.leader": "Meneur",
+  "tic-tac-top.leader_is": "{name} mène ce tour",
+  "tic-tac-top.you_lead": "Vous êtes le Meneur",
+  "tic-tac-top.you_write": "Vous remplissez une grille",
+  "tic-tac-top.tv": "Vue télé",
+  "tic-tac-top.tv_host": "Écran de l’hôte",
+  "tic-tac-top.bot": "Robot",
+  "tic-tac-top.choose_title": "Choisissez le thème de ce tour",
+  "tic-tac-top.choose_hint": "Touchez le thème que tout le monde jouera. Vous classerez ensuite 7 de ses mots.",
+  "tic-tac-top.choose_pick": "Jouer « {name} »",
+  "tic-tac-top.choosing": "{name} choisit un thème…",
+  "tic-tac-top.choosing_or": "ou",
+  "tic-tac-top.theme": "Thème",
+  "tic-tac-top.words": "Les 12 mots",
+  "tic-tac-top.rank_title": "Classez 7 mots, du plus pertinent au moins pertinent",
+  "tic-tac-top.rank_hint": "Touchez les mots dans l’ordre. Touchez de nouveau un mot classé pour le retirer ; faites glisser un numéro ou utilisez les flèches pour réordonner.",
+  "tic-tac-top.drag_hint": "Faire glisser pour réordonner",
+  "tic-tac-top.rank_slot_empty": "n° {n} — touchez un mot",
+  "tic-tac-top.rank_up": "Monter « {word} »",
+  "tic-tac-top.rank_down": "Descendre « {word} »",
+  "tic-tac-top.rank_remove": "Retirer « {word} » du classement",
+  "tic-tac-top.undo": "Annuler",
+  "tic-tac-top.clear": "Effacer",
+  "tic-tac-top.submit": "Valider mon classement",
+  "tic-tac-top.submit_need": "Encore {n} à choisir",
+  "tic-tac-top.ranked_title": "Votre classement est enregistré",
+  "tic-tac-top.ranked_hint": "Gardez le secret ! Les mots seront annoncés un par un.",
+  "tic-tac-top.leader_ranking": "{name} classe 7 mots…",
+  "tic-tac-top.leader_ranked": "{name} a classé 7 mots !",
+  "tic-tac-top.grid_title": "Votre grille",
+  "tic-tac-top.grid_hint": "Touchez un mot, puis une case (ou une case, puis un mot). 9 mots différents.",
+  "tic-tac-top.grid_hint_word": "Touchez maintenant une case pour « {word} ».",
+  "tic-tac-top.grid_hint_cell": "Touchez maintenant un mot pour la ligne {r}, colonne {c} — ou une autre case pour l’y déplacer.",
+  "tic-tac-top.grid_label": "Votre grille 3×3",
+  "tic-tac-top.cell": "Ligne {r}, colonne {c}",
+  "tic-tac-top.empty": "vide",
+  "tic-tac-top.in_cell": "en ligne {r}, colonne {c}",
+  "tic-tac-top.erase": "Gommer",
+  "tic-tac-top.lock": "Verrouiller ma grille",
+  "tic-tac-top.lock_confirm": "Touchez encore pour verrouiller ({n} vide(s))",
+  "tic-tac-top.locked_title": "Votre grille est verrouillée",
+  "tic-tac-top.locked_hint": "Attendez les mots du Meneur…",
+  "tic-tac-top.filled": "{n}/9",
+  "tic-tac-top.writing": "écrit",
+  "tic-tac-top.done": "fini",
+  "tic-tac-top.locked": "verrouillée",
+  "tic-tac-top.writers": "Grilles",
+  "tic-tac-top.countdown": "Fin de l’écriture dans",
+  "tic-tac-top.countdown_s": "{s}",
+  "tic-tac-top.countdown_sr": "Fin de l’écriture dans {s} secondes !",
+  "tic-tac-top.hard_timer": "Temps restant",
+  "tic-tac-top.reveal_title": "La révélation",
+  "tic-tac-top.word_of": "Mot {k} sur 7",
+  "tic-tac-top.get_ready": "Stylos posés ! Les mots du Meneur arrivent…",
+  "tic-tac-top.next_word": "Mot suivant",
+  "tic-tac-top.next_turn": "Tour suivant",
+  "tic-tac-top.auto_next": "Suite dans {s} s",
+  "tic-tac-top.your_ranking": "Votre classement",
+  "tic-tac-top.ranking": "Le classement du Meneur",
+  "tic-tac-top.first_line": "Première ligne !",
+  "tic-tac-top.first_line_who": "{names} au mot {k}",
+  "tic-tac-top.first_line_badge": "première ligne",
+  "tic-tac-top.lines": "{n} lignes",
+  "tic-tac-top.line": "1 ligne",
+  "tic-tac-top.no_lines": "pas encore de ligne",
+  "tic-tac-top.no_grid": "Pas de grille",
+  "tic-tac-top.score_title": "Tour {turn} : le décompte",
+  "tic-tac-top.standings": "Classement",
+  "tic-tac-top.final_title": "Classement final",
+  "tic-tac-top.points": "{n} pts",
+  "tic-tac-top.part_A": "Meneur : première ligne au mot 3 / 4 / 5 → +3 / +2 / +1",
+  "tic-tac-top.part_B": "Meneur : lignes de la meilleure grille − 1",
+  "tic-tac-top.part_C": "Première ligne : +2 pour chacun de ceux qui l’ont faite",
+  "tic-tac-top.part_D": "+1 par ligne (5 au plus)",
+  "tic-tac-top.history": "Tours précédents",
+  "tic-tac-top.last_grids": "Les grilles du dernier tour",
+  "tic-tac-top.history_turn": "Tour",
+  "tic-tac-top.history_theme": "Thème",
+  "tic-tac-top.winner": "gagnant",
+  "tic-tac-top.quick_target": "Premier à {n} points (partie rapide)",
+  "tic-tac-top.sr_choose": "Tour {turn}. {leader} choisit un thème.",
+  "tic-tac-top.sr_write": "Tour {turn}, thème {theme}. {done} grilles finies sur {total}.",
+  "tic-tac-top.sr_reveal": "Tour {turn}, thème {theme}. Annoncés jusqu’ici : {words}.",
+  "tic-tac-top.sr_score": "Tour {turn} compté. {standings}.",
+  "tic-tac-top.sr_over": "La partie est terminée. {standings}.",
+  "tic-tac-top.sr_theme": "Thème choisi : {theme}.",
+  "tic-tac-top.sr_word": "Mot {k} : {word}.",
+  "tic-tac-top.sr_grid": "Grille de {name} : {cells}. {lines}.",
+});
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -256,7 +353,7 @@ export function mount(root, ctx) {
     const p = s?.player;
     if (p?.bot) return `${tr("tic-tac-top.bot")} ${seat + 1}`;
     if (p?.name) return p.name;
-    return view?.labels?.[seat] || s?.label || `Player ${seat + 1}`;
+    return seatLabel(view?.labels?.[seat] || s?.label || `Player ${seat + 1}`);
   }
   const listNames = (seats) => seats.map(nameOf).join(" & ");
   const isHostViewer = () => {
@@ -279,7 +376,7 @@ export function mount(root, ctx) {
   const baseSig = () => [ctx.room?.game_number ?? "", view.turn, view.phase, (ctx.room?.seats || []).map((s) => (s.player ? `${s.player.name}/${s.player.bot}` : "")).join(",")].join("|");
 
   function seatChip(seat) {
-    return el("span", { class: ["ttt-seat", `ttt-c${seat % 7}`], title: view?.labels?.[seat] },
+    return el("span", { class: ["ttt-seat", `ttt-c${seat % 7}`], title: seatLabel(view?.labels?.[seat]) },
       el("span", { class: "ttt-seat-glyph", "aria-hidden": "true" }, SEAT_GLYPHS[seat % 7]),
       el("span", { class: "ttt-seat-name" }, nameOf(seat)),
       seat === view?.leader ? el("span", { class: "ttt-crown", title: tr("tic-tac-top.leader"), "aria-label": `(${tr("tic-tac-top.leader")})` }, "♛") : null);

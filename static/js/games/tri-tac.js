@@ -5,7 +5,7 @@
 // drawn in), the last move ringed. It decides no rule: it offers empty cells on your turn, opponent markers
 // in Power Play mode, and the two ballots during a vote; the server is the judge.
 
-import { addStrings } from "../i18n.js";
+import { addStrings, seatLabel } from "../i18n.js";
 
 addStrings("en", {
   "tri-tac.board": "Tri-Tac board, {n} by {n}",
@@ -36,6 +36,37 @@ addStrings("en", {
   "tri-tac.special_legend": "Special square: a new line through it is worth 2",
   "tri-tac.place_hint": "place an {marker} on an empty cell.",
   "tri-tac.tap_again": "Tap the cell again to place your marker there.",
+});
+
+addStrings("fr", {
+  "tri-tac.board": "Plateau de Tri-Tac, {n} sur {n}",
+  "tri-tac.cell": "ligne {r}, colonne {c}",
+  "tri-tac.empty": "vide",
+  "tri-tac.special": "case spéciale",
+  "tri-tac.last": "dernier coup",
+  "tri-tac.scored": "dans un alignement marqué",
+  "tri-tac.you_play": "Vous jouez les {marker}",
+  "tri-tac.power": "Coup de force",
+  "tri-tac.power_hint": "Coup de force : choisissez un pion adverse pour le remplacer par le vôtre. Une fois par partie.",
+  "tri-tac.power_used": "Coup de force utilisé",
+  "tri-tac.power_cancel": "Annuler le coup de force",
+  "tri-tac.power_locked": "Disponible à 5 points",
+  "tri-tac.vote_title": "Le plateau est plein !",
+  "tri-tac.vote_text": "Ajouter une couronne de cases vides autour du plateau ({from}×{from} → {to}×{to}) et continuer ? Les deux joueurs doivent être d’accord.",
+  "tri-tac.vote_yes": "Agrandir le plateau",
+  "tri-tac.vote_no": "Finir la partie",
+  "tri-tac.voted": "A voté",
+  "tri-tac.vote_waiting": "En attente de l’autre vote…",
+  "tri-tac.vote_you": "Votre vote : {choice}",
+  "tri-tac.summary_turn": "{marker} joue.",
+  "tri-tac.summary_scores": "Scores : {scores}.",
+  "tri-tac.summary_last": "Dernier coup : {marker} en ligne {r}, colonne {c}.",
+  "tri-tac.summary_lines": "{n} alignement(s) marqué(s) sur le plateau.",
+  "tri-tac.summary_over": "La partie est terminée.",
+  "tri-tac.summary_vote": "Le plateau est plein ; vote pour l’agrandir.",
+  "tri-tac.special_legend": "Case spéciale : un nouvel alignement qui la traverse vaut 2",
+  "tri-tac.place_hint": "posez un {marker} sur une case vide.",
+  "tri-tac.tap_again": "Touchez de nouveau la case pour y poser votre pion.",
 });
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -164,7 +195,7 @@ export function mount(root, ctx) {
   // ---- helpers -------------------------------------------------------------------------------
   const markers = () => view?.markers || ["X", "O"];
   const markerOf = (seat) => markers()[seat] ?? (seat === 0 ? "X" : "O");
-  const nameOf = (seat) => ctx.room?.seats?.[seat]?.player?.name || ctx.room?.seats?.[seat]?.label || `Player ${seat + 1}`;
+  const nameOf = (seat) => ctx.room?.seats?.[seat]?.player?.name || seatLabel(ctx.room?.seats?.[seat]?.label || `Player ${seat + 1}`);
   const who = (seat) => `${nameOf(seat)} (${markerOf(seat)})`;
   const isMyTurn = () => Boolean(view && mySeat !== null && mySeat !== undefined && view.phase === "turn" && view.to_move === mySeat && lastMsg && (lastMsg.to_act || []).includes(mySeat) && !lastMsg.outcome);
   const canPower = () => Boolean(view?.power_play && mySeat !== null && view.power_play[mySeat]?.available);

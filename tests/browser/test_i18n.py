@@ -1,0 +1,77 @@
+"""The header's EN/FR switch: remembered in a cookie, applied to the server's templates and to the scripts;
+numbers and dates follow the language."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.async_api import Browser, Page, expect
+
+from tests.browser.conftest import PHONE, NewPlayer
+from tests.support.server import ServerProcess
+
+
+async def lang_cookie(page: Page) -> str | None:
+    for cookie in await page.context.cookies():
+        if cookie["name"] == "tf_lang":
+            return cookie["value"]
+    return None
+
+
+async def test_switch_to_french_and_back(new_player: NewPlayer) -> None:
+    page = await new_player("Ada", viewport=PHONE)
+    await page.goto("/")
+    await expect(page.locator("html")).to_have_attribute("lang", "en")
+    await expect(page.locator(".hero-title")).to_have_text("Three in a row, five ways.")
+
+    # The switch is reachable and labelled for assistive technology.
+    french = page.get_by_role("button", name=re.compile("Français"))
+    await expect(french).to_have_attribute("aria-pressed", "false")
+    await french.click()
+    await expect(page.locator("html")).to_have_attribute("lang", "fr")
+    await expect(page.locator(".hero-title")).to_have_text("Trois en ligne, de cinq façons.")
+    await expect(page.get_by_role("button", name=re.compile("Français"))).to_have_attribute("aria-pressed", "true")
+    assert await lang_cookie(page) == "fr"
+
+    # Remembered: a new page load (and the room page's scripts) stay in French.
+    await page.locator('.game-card-create[data-game="tri-tac"]').click()
+    await page.wait_for_url(re.compile(r"/r/[A-Z0-9]{5}$"))
+    await expect(page.locator("html")).to_have_attribute("lang", "fr")
+    await expect(page.locator("#seat-list")).to_contain_text("S’asseoir ici")  # drawn by lobby.js
+    await expect(page.locator("#setup")).to_contain_text("Taille du plateau")  # an option's French title
+    await expect(page.locator("#conn-text")).to_have_text("Connecté")
+
+    # Numbers and dates in the page's language.
+    formatted = await page.evaluate(
+        """async () => {
+            const i18n = await import('/static/js/i18n.js');
+            const date = i18n.formatDate(Date.UTC(2026, 0, 31, 12), {dateStyle: 'long', timeZone: 'UTC'});
+            return [i18n.formatNumber(1234.5), date];
+        }"""
+    )
+    assert formatted[0].replace("\u202f", " ").replace("\xa0", " ") == "1 234,5"
+    assert formatted[1] == "31 janvier 2026"
+
+    # Seat labels from the server ("Player 1") are shown in French.
+    await expect(page.locator("#seat-list")).to_contain_text(re.compile("Joueur 1", re.I))
+
+    # Back to English.
+    await page.get_by_role("button", name=re.compile("English")).click()
+    await expect(page.locator("html")).to_have_attribute("lang", "en")
+    await expect(page.locator("#seat-list")).to_contain_text("Sit here")
+    assert await lang_cookie(page) == "en"
+
+
+async def test_french_browser_gets_french_pages(browser: Browser, sqlite_server: ServerProcess) -> None:
+    """Without a cookie, the browser's language decides (Accept-Language)."""
+    context = await browser.new_context(locale="fr-FR", base_url=sqlite_server.url)
+    try:
+        page = await context.new_page()
+        await page.goto("/rules/tri-tac")
+        await expect(page.locator("html")).to_have_attribute("lang", "fr")
+        await expect(page.locator(".rules")).to_contain_text("CC BY-SA 4.0")
+        await expect(page.locator(".rules")).to_contain_text("Marquer")
+        await page.goto("/rules/tricky-tactics")
+        await expect(page.locator(".rules")).to_contain_text("reconstitution")
+    finally:
+        await context.close()
