@@ -383,6 +383,7 @@ export function mount(root, ctx) {
   let lastMsg = null;
   let prevView = null;
   let pending = false;
+  let wildFocusedFor = "";
   let waitVersion = -1; // the version our last ack announced
   let selected = null; // a card code chosen in the hand, not yet played
   let preview = null; // a card whose target is shown on the grid (hover / focus / selection)
@@ -1028,6 +1029,18 @@ export function mount(root, ctx) {
     summary.textContent = bits.join(" ");
   }
 
+  /** Your wild 10 won: once per choice, the grid takes the keyboard focus (unless you type elsewhere). */
+  function focusWild() {
+    const key = `${view.round}|${view.trick}|${view.step}`;
+    if (!canWild() || wildFocusedFor === key) return;
+    wildFocusedFor = key;
+    gridFocus = 4;
+    for (const cell of cells) cell.g.setAttribute("tabindex", "-1");
+    cells[4].g.setAttribute("tabindex", "0");
+    const active = document.activeElement;
+    if (!active || active === document.body || container.contains(active)) cells[4].g.focus({ preventScroll: true });
+  }
+
   function render() {
     if (!view) return;
     drawBar();
@@ -1039,6 +1052,7 @@ export function mount(root, ctx) {
     drawHand();
     drawDiscard();
     drawSummary();
+    focusWild();
     container.classList.toggle("tf-4p", view.players === 4);
     container.classList.toggle("tf-2p", view.players !== 4);
     table.classList.toggle("tf-4p", view.players === 4);
@@ -1144,14 +1158,6 @@ export function mount(root, ctx) {
       if (preview && !(view.hand || []).includes(preview)) preview = null;
       render();
       if (before && playable) playEvents(events, before);
-      if (canWild() && !gridSvg.contains(document.activeElement) && prevView?.phase !== "wild") {
-        // your wild 10 won: the grid takes the keyboard focus (unless you are typing elsewhere, e.g. chat)
-        gridFocus = 4;
-        for (const cell of cells) cell.g.setAttribute("tabindex", "-1");
-        cells[4].g.setAttribute("tabindex", "0");
-        const active = document.activeElement;
-        if (!active || active === document.body || container.contains(active)) cells[4].g.focus({ preventScroll: true });
-      }
     },
     destroy() {
       animToken += 1;
