@@ -1,0 +1,56 @@
+"""Shared set-up for browser tests that need a game in progress: the page's player holds seat 0 and the
+host's add_bot fills every other seat (as `make screenshots` does)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.async_api import Page, expect
+
+from app.client import ThreefoldClient
+
+GAMES = ("tri-tac", "trick-tac-foe", "tic-tac-match", "tricky-tactics", "tic-tac-top")
+# Small, quick tables: every game at its smallest size.
+OPTIONS: dict[str, dict[str, Any]] = {
+    "tri-tac": {"size": 5},
+    "trick-tac-foe": {"players": 2},
+    "tic-tac-match": {"players": 2},
+    "tricky-tactics": {"mode": "automa"},
+    "tic-tac-top": {"players": 3},
+}
+
+
+async def token_of(page: Page) -> str:
+    for cookie in await page.context.cookies():
+        if cookie["name"] == "tf_token":
+            return cookie["value"]
+    raise AssertionError("the page's player has no tf_token cookie (name them with new_player first)")
+
+
+async def open_table(
+    page: Page,
+    base_url: str,
+    game: str,
+    options: dict[str, Any] | None = None,
+    seed: int = 7,
+    start: bool = True,
+) -> str:
+    """Create a room for `game` hosted by the page's player, seated at 0 with bots elsewhere; open it in the
+    page; start the game if asked (and wait for the board). Returns the room code."""
+    async with ThreefoldClient(base_url, token=await token_of(page)) as me:
+        code = await me.create_room(game, options if options is not None else OPTIONS.get(game, {}), seed=seed)
+        seats = len((await me.room(code))["seats"])
+        async with me.connect(code) as sock:
+            await sock.next(lambda m: m["type"] == "room")
+            await sock.send({"type": "sit", "seat": 0})
+            for seat in range(1, seats):
+                await sock.send({"type": "add_bot", "seat": seat})
+            await sock.wait_room(lambda r: sum(1 for s in r["seats"] if s["player"]) == seats)
+            await page.goto(f"/r/{code}")
+            await expect(page.locator("#conn")).to_have_attribute("data-status", "online")
+            await expect(page.locator("#seat-list .seat-card")).to_have_count(seats)
+            if start:
+                await sock.send({"type": "start"})
+                await expect(page.locator("#game")).to_be_visible()
+                await expect(page.locator("#board > *").first).to_be_visible()
+    return code
