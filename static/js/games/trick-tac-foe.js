@@ -85,9 +85,11 @@ const EN = {
   rec_none: "{label}'s {n}: already {colour}, no change",
   rec_scored: "line! +1 {colour}",
   discard_title: "Played this round",
+  played: "played",
+  unseen: "unseen",
   discard_count: "{n} cards played",
   discard_none: "No cards played yet this round.",
-  discard_hint: "Cards already seen this round (filled) and still unseen (faint).",
+  discard_hint: "White cards are still unseen this round; grey struck-through ones have been played.",
   history: "After round {n}: Red {red}, Black {black}",
   banner_score: "{colour} completes a line: +1",
   banner_round_end: "Round {n} is over",
@@ -165,9 +167,11 @@ addStrings("fr", {
   "trick-tac-foe.rec_none": "{n} de {label} : déjà {colour}, rien ne change",
   "trick-tac-foe.rec_scored": "ligne ! +1 {colour}",
   "trick-tac-foe.discard_title": "Joué cette manche",
+  "trick-tac-foe.played": "jouée",
+  "trick-tac-foe.unseen": "pas encore vue",
   "trick-tac-foe.discard_count": "{n} cartes jouées",
   "trick-tac-foe.discard_none": "Aucune carte jouée dans cette manche.",
-  "trick-tac-foe.discard_hint": "Cartes déjà vues cette manche (pleines) et encore invisibles (pâles).",
+  "trick-tac-foe.discard_hint": "Les cartes blanches n’ont pas encore été vues cette manche ; les grises barrées ont été jouées.",
   "trick-tac-foe.history": "Après la manche {n} : Rouge {red}, Noir {black}",
   "trick-tac-foe.banner_score": "{colour} aligne trois jetons : +1",
   "trick-tac-foe.banner_round_end": "La manche {n} est terminée",
@@ -575,8 +579,7 @@ export function mount(root, ctx) {
 
   function drawSlot(slot, s, model) {
     if (!model) {
-      slot.replaceChildren(el("div", { class: "tf-slot-empty", "aria-hidden": "true" }));
-      slot.setAttribute("aria-label", `${nameOf(s)}: ${tr("no_card")}`);
+      slot.replaceChildren(el("div", { class: "tf-slot-empty", "aria-hidden": "true" }), el("span", { class: "visually-hidden" }, `${nameOf(s)}: ${tr("no_card")}`));
       return;
     }
     let label;
@@ -588,7 +591,6 @@ export function mount(root, ctx) {
     if (model.win) parts.push(el("span", { class: "tf-win-tag" }, "✓ ", tr("wins")));
     else if (model.mine) parts.push(el("span", { class: "tf-mine-tag" }, tr("your_card_down")));
     slot.replaceChildren(...parts);
-    slot.removeAttribute("aria-label");
     if (flip) {
       void card.offsetWidth;
       requestAnimationFrame(() => card.classList.replace("is-down", "is-up"));
@@ -790,7 +792,7 @@ export function mount(root, ctx) {
       const members = team.seats.map((s) => nameOf(s)).join(" + ");
       const mine = view.your_team === team.team;
       const teamName = colourName(team.colour);
-      return el("div", { class: ["tf-score", `tf-team-${team.colour}`, lead && "is-leading", mine && "is-mine"], "aria-label": `${teamName}: ${team.score} (${members})` },
+      return el("div", { class: ["tf-score", `tf-team-${team.colour}`, lead && "is-leading", mine && "is-mine"], role: "group", "aria-label": `${teamName}: ${team.score} (${members})` },
         tokenBadge(team.colour, 26),
         el("span", { class: "tf-score-text", "aria-hidden": "true" }, el("span", { class: "tf-score-name" }, teamName), el("span", { class: "tf-score-members" }, members)),
         el("span", { class: "tf-score-num", "aria-hidden": "true" }, String(team.score)));
@@ -808,7 +810,7 @@ export function mount(root, ctx) {
     bar.replaceChildren(...parts);
     if (view.players === 4 && (view.order || []).length === 2 && !over()) {
       const pairText = (p) => p.map((s) => seatWord(s)).join(` ${tr("vs")} `);
-      bar.append(el("div", { class: "tf-order", "aria-label": `${tr("reveal_order")}: 1. ${pairText(view.order[0])}, 2. ${pairText(view.order[1])}` },
+      bar.append(el("div", { class: "tf-order", role: "group", "aria-label": `${tr("reveal_order")}: 1. ${pairText(view.order[0])}, 2. ${pairText(view.order[1])}` },
         el("span", { class: "tf-order-title" }, tr("reveal_order")),
         el("span", { class: ["tf-order-pair", view.step === 0 && "is-now"] }, "① ", pairText(view.order[0])),
         el("span", { class: ["tf-order-pair", view.step === 1 && "is-now"] }, "② ", pairText(view.order[1]))));
@@ -1006,7 +1008,7 @@ export function mount(root, ctx) {
         RANKS.map((rank) => {
           const code = rank + suit;
           const played = seen.has(code);
-          return el("span", { class: ["tf-chart-cell", played && "is-played", RED_SUITS.has(suit) ? "tf-ink-red" : "tf-ink-black"], role: "cell", "aria-label": `${cardText(code)}${played ? "" : " –"}` }, rank);
+          return el("span", { class: ["tf-chart-cell", played && "is-played", RED_SUITS.has(suit) ? "tf-ink-red" : "tf-ink-black"], role: "cell", "aria-label": `${cardText(code)}: ${tr(played ? "played" : "unseen")}` }, rank);
         })));
     discardPanel.replaceChildren(
       el("summary", {}, pile, el("span", { class: "tf-discard-title" }, tr("discard_title")), el("span", { class: "muted small" }, discard.length ? tr("discard_count", { n: discard.length }) : tr("discard_none"))),
