@@ -67,6 +67,8 @@ const EN = {
   target_hint: "If it wins: your cell {n}",
   target_hint_wild: "If it wins: any cell you like (wild)",
   card_wild: "{card}, wild",
+  card_name: "{rank} of {suit}",
+  ace: "Ace",
   card_target: "{card}, targets your cell {n}",
   card_selected: "selected",
   cell: "Cell {n}",
@@ -149,6 +151,8 @@ addStrings("fr", {
   "trick-tac-foe.target_hint": "Si elle gagne : votre case {n}",
   "trick-tac-foe.target_hint_wild": "Si elle gagne : la case de votre choix (joker)",
   "trick-tac-foe.card_wild": "{card}, joker",
+  "trick-tac-foe.card_name": "{rank} de {suit}",
+  "trick-tac-foe.ace": "As",
   "trick-tac-foe.card_target": "{card}, vise votre case {n}",
   "trick-tac-foe.card_selected": "choisie",
   "trick-tac-foe.cell": "Case {n}",
@@ -490,11 +494,12 @@ export function mount(root, ctx) {
     const angle = ((DIR_ANGLE[label] ?? 0) + (view?.rotation ?? 0)) % 360;
     return POS_OF_ANGLE[angle] || "top";
   };
-  const cardLabel = (card) => {
-    const suit = tr(`suit.${cardSuit(card)}`);
-    const base = `${cardRankText(card)} ${suit} (${cardText(card)})`;
-    return cardRank(card) === 10 ? tr("card_wild", { card: base }) : base;
+  /** "7 of spades (7♠)"; a 10 adds ", wild". */
+  const cardBase = (card) => {
+    const rank = cardRankText(card) === "A" ? tr("ace") : cardRankText(card);
+    return `${tr("card_name", { rank, suit: tr(`suit.${cardSuit(card)}`) })} (${cardText(card)})`;
   };
+  const cardLabel = (card) => (cardRank(card) === 10 ? tr("card_wild", { card: cardBase(card) }) : cardBase(card));
 
   // ---- the seat plates -----------------------------------------------------------------------
   function ensureSeats() {
@@ -854,7 +859,7 @@ export function mount(root, ctx) {
     shownHand = hand.slice();
     const cardsEls = hand.map((card, i) => {
       const k = cardRank(card);
-      const label = `${k === 10 ? tr("card_wild", { card: cardLabel(card).replace(/, wild$/, "") }) : tr("card_target", { card: cardLabel(card), n: k })}${card === selected ? `, ${tr("card_selected")}` : ""}`;
+      const label = `${k === 10 ? cardLabel(card) : tr("card_target", { card: cardBase(card), n: k })}${card === selected ? `, ${tr("card_selected")}` : ""}`;
       const btn = el("button", {
         type: "button",
         class: ["tf-hand-card", card === selected && "is-selected", fresh.has(card) && !reducedMotion() && "is-dealt"],
