@@ -7,6 +7,8 @@
 // Locations, the Action chooser (only the view's `pending_action` targets), round scoring Location by
 // Location and the final standings with tie-breaks. It decides no rule: the server is the judge.
 
+import { addStrings } from "../i18n.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 const CSS_HREF = "/static/css/games/tricky-tactics.css";
 const SUITS = ["S", "H", "D", "C"];
@@ -15,7 +17,7 @@ const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const TRICK_HOLD_MS = 1700;
 const FEED_MAX = 14;
 
-// English fallbacks; ctx.t("tricky-tactics.<key>") wins when the catalogue has the key.
+// English strings; the room page's t() is asked first for "tricky-tactics.<key>" (French below).
 const EN = {
   "suit.S": "Spades",
   "suit.H": "Hearts",
@@ -23,9 +25,9 @@ const EN = {
   "suit.C": "Clubs",
   automa: "Automa",
   bot: "Bot",
-  you: "you",
   you_paren: "{name} (you)",
   title: "Tricky Tactics table",
+  players: "Players",
   round: "Round {n} of {total}",
   trick_n: "Trick {n} of {total}",
   dealer: "Dealer",
@@ -48,7 +50,6 @@ const EN = {
   spectating: "You are watching: every hand is hidden from you.",
   led: "{suit} led",
   wins_with: "{name} wins with {card}",
-  won_trick: "{name} won trick {n}",
   empty_slot: "no card yet",
   last_trick: "Last trick",
   last_trick_line: "{name} won with {card}",
@@ -69,11 +70,11 @@ const EN = {
   mode_remove_none: "Remove (no opponent cube here)",
   add_to: "Add to {loc}",
   remove_from: "Remove {owner}'s cube from {loc}",
-  add_here: "Add here",
   map_title: "The map",
   map_legend: "Strict majority controls a Location: K {k} · Q {q} · J {j} points",
   map_bonus: "All three Locations of a suit: +{n}",
   area_holds: "{name} holds all three (+{n})",
+  cubes_key: "Whose cubes",
   loc_label: "{loc}, worth {value}: {cubes}; {ctl}",
   loc_cubes_none: "no cubes",
   loc_ctl: "controlled by {name}",
@@ -81,7 +82,6 @@ const EN = {
   loc_empty: "empty",
   tied: "tied",
   cube_count: "{name} {n}",
-  automa_title: "Automa",
   automa_face_down: "{n} face down",
   automa_row: "Reveal Row",
   left: "Left",
@@ -89,7 +89,7 @@ const EN = {
   automa_hidden_next: "revealed at its next play",
   automa_row_empty: "revealed when it plays",
   automa_played: "Played {card}",
-  automa_action: "Action",
+  automa_action: "Its Action",
   automa_waiting: "The automa has not played yet this round.",
   automa_chose_from: "chose from",
   feed_title: "What happened",
@@ -107,6 +107,8 @@ const EN = {
   ev_round_end: "Automa's {n} unrevealed cards were discarded unseen.",
   ev_round_end_plain: "{n} set-aside cards were discarded unseen.",
   ev_carryover: "Its carryover {cards} was discarded face up.",
+  short_add: "{name} added a cube to {loc}",
+  short_remove: "{name} removed {owner}'s cube from {loc}",
   scored_banner: "Round {round} scored: {points}",
   show_scoring: "Show scoring",
   scoring_title: "Round {round} scoring",
@@ -126,6 +128,7 @@ const EN = {
   final_you_win: "You win!",
   final_share: "{names} share the win",
   final_automa: "The automa wins: no human seat wins.",
+  final_points_line: "Points: {scores}.",
   final_place: "Place",
   final_points: "Points",
   final_controlled: "Locations",
@@ -140,7 +143,182 @@ const EN = {
   summary_hand: "Your hand: {cards}.",
   summary_row: "Automa's public card: {cards}.",
   and: " and ",
+  // The automa's one-line reasons (the engine words them in English; see reasonText()).
+  r_last: "played {card}, its last revealed card",
+  r_lead_equal: "led {card}: its two revealed cards have equal rank, so Left",
+  r_lead_higher: "led {card}, the higher of its two revealed cards",
+  r_follow_two: "followed {suit} with the higher of its two revealed {suit} cards, {card}",
+  r_follow_one: "followed {suit} with {card}, its only revealed {suit} card",
+  r_none_equal: "had no {suit} in its Reveal Row; equal ranks, so played Left, {card}",
+  r_none_higher: "had no {suit} in its Reveal Row, so played the higher card, {card}",
+  r_add_empty: "added to the empty {loc}",
+  r_add_most: "added to {loc}, the Location of that suit with the most cubes ({n})",
+  r_add_most_tied: "added to {loc}, the Location of that suit with the most cubes ({n}; tied, so K, then Q, then J)",
+  r_skip: "no cube in supply and no opponent cube in {suit}: skipped",
+  r_remove: "removed {owner}'s cube from {loc}, the Location of that suit with an opponent cube and the most cubes ({n})",
+  r_remove_tied: "removed {owner}'s cube from {loc}, the Location of that suit with an opponent cube and the most cubes ({n}; tied, so K, then Q, then J)",
+  r_remove_next: "; opponents tied there, so the next player clockwise",
 };
+
+addStrings("fr", {
+  "tricky-tactics.suit.S": "Piques",
+  "tricky-tactics.suit.H": "Cœurs",
+  "tricky-tactics.suit.D": "Carreaux",
+  "tricky-tactics.suit.C": "Trèfles",
+  "tricky-tactics.automa": "Automa",
+  "tricky-tactics.bot": "Robot",
+  "tricky-tactics.you_paren": "{name} (vous)",
+  "tricky-tactics.title": "Table de Tricky Tactics",
+  "tricky-tactics.players": "Joueurs",
+  "tricky-tactics.round": "Manche {n} sur {total}",
+  "tricky-tactics.trick_n": "Pli {n} sur {total}",
+  "tricky-tactics.dealer": "Donneur",
+  "tricky-tactics.leads": "Entame",
+  "tricky-tactics.to_play": "doit jouer",
+  "tricky-tactics.pts": "{n} points",
+  "tricky-tactics.score_label": "{n} points au total",
+  "tricky-tactics.supply": "{n} en réserve",
+  "tricky-tactics.on_map": "{n} sur la carte",
+  "tricky-tactics.cards": "{n} cartes",
+  "tricky-tactics.tricks": "{n} plis",
+  "tricky-tactics.set_aside": "{n} cartes écartées sans être vues",
+  "tricky-tactics.status_over": "Partie terminée",
+  "tricky-tactics.status_play_lead": "À vous : entamez avec la carte de votre choix",
+  "tricky-tactics.status_play_follow": "À vous : fournissez {suit} si vous le pouvez",
+  "tricky-tactics.status_play_free": "À vous : vous n’avez pas de {suit}, jouez n’importe quelle carte",
+  "tricky-tactics.status_action": "Vous remportez le pli ! Choisissez votre action dans la zone {suit}",
+  "tricky-tactics.status_wait_play": "En attente de {name}",
+  "tricky-tactics.status_wait_action": "{name} a remporté le pli et choisit son action",
+  "tricky-tactics.spectating": "Vous regardez la partie : toutes les mains vous sont cachées.",
+  "tricky-tactics.led": "Entame à {suit}",
+  "tricky-tactics.wins_with": "{name} gagne avec {card}",
+  "tricky-tactics.empty_slot": "pas encore de carte",
+  "tricky-tactics.last_trick": "Dernier pli",
+  "tricky-tactics.last_trick_line": "{name} l’a gagné avec {card}",
+  "tricky-tactics.hand_title": "Votre main",
+  "tricky-tactics.hand_count": "{n} cartes",
+  "tricky-tactics.hand_hint_follow": "Vous devez fournir {suit} : seules vos cartes {suit} sont relevées.",
+  "tricky-tactics.hand_hint_any": "Vous pouvez jouer n’importe quelle carte.",
+  "tricky-tactics.hand_hint_wait": "Vos cartes deviennent jouables à votre tour.",
+  "tricky-tactics.hand_empty": "Votre main est vide.",
+  "tricky-tactics.card_playable": "{card}, jouable",
+  "tricky-tactics.card_unplayable": "{card}, pas jouable maintenant",
+  "tricky-tactics.hand_label": "Votre main, triée par couleur",
+  "tricky-tactics.action_title": "Votre action dans la zone {suit}",
+  "tricky-tactics.action_hint": "Vous avez gagné le pli dans la couleur demandée {suit} : posez un de vos cubes sur l’un de ses lieux, ou retirez-y le cube d’un adversaire.",
+  "tricky-tactics.mode_add": "Poser un cube",
+  "tricky-tactics.mode_remove": "Retirer un cube",
+  "tricky-tactics.mode_add_none": "Poser (plus de cube en réserve)",
+  "tricky-tactics.mode_remove_none": "Retirer (aucun cube adverse ici)",
+  "tricky-tactics.add_to": "Poser sur {loc}",
+  "tricky-tactics.remove_from": "Retirer le cube de {owner} de {loc}",
+  "tricky-tactics.map_title": "La carte",
+  "tricky-tactics.map_legend": "La majorité stricte contrôle un lieu : K {k} · Q {q} · J {j} points",
+  "tricky-tactics.map_bonus": "Les trois lieux d’une couleur : +{n}",
+  "tricky-tactics.area_holds": "{name} tient les trois (+{n})",
+  "tricky-tactics.cubes_key": "À qui sont les cubes",
+  "tricky-tactics.loc_label": "{loc}, vaut {value} : {cubes} ; {ctl}",
+  "tricky-tactics.loc_cubes_none": "aucun cube",
+  "tricky-tactics.loc_ctl": "contrôlé par {name}",
+  "tricky-tactics.loc_tied": "égalité, personne ne le contrôle",
+  "tricky-tactics.loc_empty": "vide",
+  "tricky-tactics.tied": "égalité",
+  "tricky-tactics.cube_count": "{name} {n}",
+  "tricky-tactics.automa_face_down": "{n} face cachée",
+  "tricky-tactics.automa_row": "Rangée révélée",
+  "tricky-tactics.left": "Gauche",
+  "tricky-tactics.right": "Droite",
+  "tricky-tactics.automa_hidden_next": "révélée à son prochain coup",
+  "tricky-tactics.automa_row_empty": "révélée quand il joue",
+  "tricky-tactics.automa_played": "A joué {card}",
+  "tricky-tactics.automa_action": "Son action",
+  "tricky-tactics.automa_waiting": "L’automa n’a pas encore joué dans cette manche.",
+  "tricky-tactics.automa_chose_from": "parmi",
+  "tricky-tactics.feed_title": "Ce qui s’est passé",
+  "tricky-tactics.feed_empty": "Les coups, les raisons de l’automa et les décomptes s’affichent ici.",
+  "tricky-tactics.ev_deal": "Manche {round} distribuée. Donneur : {dealer} ; {leader} entame.",
+  "tricky-tactics.ev_reveal": "L’automa retourne {cards} (rangée révélée : {row}).",
+  "tricky-tactics.ev_play": "{name} joue {card}.",
+  "tricky-tactics.ev_automa_play": "L’automa joue {card} : {reason}.",
+  "tricky-tactics.ev_trick": "{name} remporte le pli {n} avec {card}.",
+  "tricky-tactics.ev_add": "{name} pose un cube sur {loc}.",
+  "tricky-tactics.ev_remove": "{name} retire le cube de {owner} de {loc}.",
+  "tricky-tactics.ev_automa_action": "L’automa : {reason}.",
+  "tricky-tactics.ev_skip": "L’action de {name} est passée : {reason}.",
+  "tricky-tactics.ev_scored": "Décompte de la manche {round} : {points}.",
+  "tricky-tactics.ev_round_end": "Les {n} cartes non révélées de l’automa sont défaussées sans être vues.",
+  "tricky-tactics.ev_round_end_plain": "Les {n} cartes écartées sont défaussées sans être vues.",
+  "tricky-tactics.ev_carryover": "Sa carte conservée {cards} est défaussée face visible.",
+  "tricky-tactics.short_add": "{name} pose un cube sur {loc}",
+  "tricky-tactics.short_remove": "{name} retire le cube de {owner} de {loc}",
+  "tricky-tactics.scored_banner": "Décompte de la manche {round} : {points}",
+  "tricky-tactics.show_scoring": "Voir le décompte",
+  "tricky-tactics.scoring_title": "Décompte de la manche {round}",
+  "tricky-tactics.scoring_loc": "Lieu",
+  "tricky-tactics.scoring_cubes": "Cubes posés",
+  "tricky-tactics.scoring_to": "Rapporte",
+  "tricky-tactics.scoring_nobody": "personne",
+  "tricky-tactics.scoring_bonus": "Tout {suit} : {name} +{n}",
+  "tricky-tactics.scoring_round": "Cette manche",
+  "tricky-tactics.scoring_controlled": "Lieux tenus",
+  "tricky-tactics.scoring_total": "Cumul",
+  "tricky-tactics.scoring_player": "Joueur",
+  "tricky-tactics.by_round": "Points par manche",
+  "tricky-tactics.round_short": "M{n}",
+  "tricky-tactics.final_title": "Résultat final",
+  "tricky-tactics.final_win": "{name} gagne !",
+  "tricky-tactics.final_you_win": "Vous gagnez !",
+  "tricky-tactics.final_share": "{names} se partagent la victoire",
+  "tricky-tactics.final_automa": "L’automa gagne : aucun joueur humain ne l’emporte.",
+  "tricky-tactics.final_points_line": "Scores : {scores}.",
+  "tricky-tactics.final_place": "Rang",
+  "tricky-tactics.final_points": "Score",
+  "tricky-tactics.final_controlled": "Lieux",
+  "tricky-tactics.final_on_map": "Cubes sur la carte",
+  "tricky-tactics.final_tiebreak": "Égalités : le plus de lieux contrôlés au dernier décompte, puis le plus de cubes sur la carte, sinon victoire partagée.",
+  "tricky-tactics.final_by_ctl": "égalité de points, devant aux lieux",
+  "tricky-tactics.final_by_map": "égalité de points et de lieux, devant aux cubes",
+  "tricky-tactics.final_shared": "égalité parfaite : partagé",
+  "tricky-tactics.summary_scores": "Scores : {scores}.",
+  "tricky-tactics.summary_turn": "{status}.",
+  "tricky-tactics.summary_trick": "Sur la table : {cards}.",
+  "tricky-tactics.summary_hand": "Votre main : {cards}.",
+  "tricky-tactics.summary_row": "Carte visible de l’automa : {cards}.",
+  "tricky-tactics.and": " et ",
+  "tricky-tactics.r_last": "a joué {card}, sa dernière carte révélée",
+  "tricky-tactics.r_lead_equal": "a entamé {card} : ses deux cartes révélées sont de même rang, donc celle de gauche",
+  "tricky-tactics.r_lead_higher": "a entamé {card}, la plus forte de ses deux cartes révélées",
+  "tricky-tactics.r_follow_two": "a fourni {suit} avec la plus forte de ses deux cartes {suit} révélées, {card}",
+  "tricky-tactics.r_follow_one": "a fourni {suit} avec {card}, sa seule carte {suit} révélée",
+  "tricky-tactics.r_none_equal": "pas de {suit} dans sa rangée révélée ; rangs égaux, donc la carte de gauche, {card}",
+  "tricky-tactics.r_none_higher": "pas de {suit} dans sa rangée révélée, donc la plus forte carte, {card}",
+  "tricky-tactics.r_add_empty": "a posé sur {loc}, vide",
+  "tricky-tactics.r_add_most": "a posé sur {loc}, le lieu de cette couleur qui a le plus de cubes ({n})",
+  "tricky-tactics.r_add_most_tied": "a posé sur {loc}, le lieu de cette couleur qui a le plus de cubes ({n} ; égalité, donc K, puis Q, puis J)",
+  "tricky-tactics.r_skip": "aucun cube en réserve et aucun cube adverse à {suit} : action passée",
+  "tricky-tactics.r_remove": "a retiré le cube de {owner} de {loc}, le lieu de cette couleur avec un cube adverse et le plus de cubes ({n})",
+  "tricky-tactics.r_remove_tied": "a retiré le cube de {owner} de {loc}, le lieu de cette couleur avec un cube adverse et le plus de cubes ({n} ; égalité, donc K, puis Q, puis J)",
+  "tricky-tactics.r_remove_next": " ; adversaires à égalité, donc le suivant dans le sens horaire",
+});
+
+// The engine's reason sentences (engines/tricky_tactics.py automa_choose / automa_action_choice), read back
+// into a key and its parameters so they can be shown in the page's language. Unknown text is shown as is.
+const REASONS = [
+  [/^played (\S+), its last revealed card$/, "r_last", ["card"]],
+  [/^led (\S+): its two revealed cards have equal rank, so Left$/, "r_lead_equal", ["card"]],
+  [/^led (\S+), the higher of its two revealed cards$/, "r_lead_higher", ["card"]],
+  [/^followed (\S+) with the higher of its two \w+, (\S+)$/, "r_follow_two", ["suit", "card"]],
+  [/^followed (\S+) with (\S+), its only revealed \w+$/, "r_follow_one", ["suit", "card"]],
+  [/^had no (\S+) in its Reveal Row; equal ranks, so played Left, (\S+)$/, "r_none_equal", ["suit", "card"]],
+  [/^had no (\S+) in its Reveal Row, so played the higher card, (\S+)$/, "r_none_higher", ["suit", "card"]],
+  [/^added to the empty (\S+)$/, "r_add_empty", ["loc"]],
+  [/^added to (\S+), the \w+ Location with the most cubes \((\d+)\)$/, "r_add_most", ["loc", "n"]],
+  [/^added to (\S+), the \w+ Location with the most cubes \((\d+); tied, so K, then Q, then J\)$/, "r_add_most_tied", ["loc", "n"]],
+  [/^no cube in supply and no opponent cube in (\S+): (?:Action )?skipped$/, "r_skip", ["suit"]],
+  [/^removed (.+)'s cube from (\S+), the \w+ Location with an opponent cube and the most cubes \((\d+)\)$/, "r_remove", ["owner", "loc", "n"]],
+  [/^removed (.+)'s cube from (\S+), the \w+ Location with an opponent cube and the most cubes \((\d+); tied, so K, then Q, then J\)$/, "r_remove_tied", ["owner", "loc", "n"]],
+];
+const NEXT_CLOCKWISE = "; opponents tied there, so the next player clockwise";
 
 const PIPS = {
   2: [[1, 0], [1, 1]],
@@ -250,7 +428,7 @@ export function mount(root, ctx) {
   const defs = buildDefs();
   const bar = el("div", { class: "tk-bar" });
   const banner = el("div", { class: "tk-banner", hidden: true });
-  const players = el("ol", { class: "tk-players", "aria-label": tr("title") });
+  const players = el("ol", { class: "tk-players", "aria-label": tr("players") });
   const table = el("section", { class: "tk-table", "aria-labelledby": `${uid}-table-title` });
   const automaPanel = el("section", { class: "tk-automa", hidden: true, "aria-labelledby": `${uid}-automa-title` });
   const feedList = el("ol", { class: "tk-feed-list", "aria-live": "polite", "aria-relevant": "additions" });
@@ -320,6 +498,31 @@ export function mount(root, ctx) {
   }
   /** Engine texts name seats "Player 1", "Player 2"…: show the people's names instead. */
   const named = (text) => String(text ?? "").replace(/\bPlayer (\d+)\b/g, (m, n) => (ctx.room?.seats?.[Number(n) - 1]?.player?.name ? nameOf(Number(n) - 1) : m));
+  /** An automa reason in the page's language: the engine's English sentence, or its translation when the
+   * catalogue has one (read back through REASONS). */
+  function reasonText(raw) {
+    if (!raw) return "";
+    let text = String(raw);
+    let tail = "";
+    if (text.endsWith(NEXT_CLOCKWISE)) {
+      text = text.slice(0, -NEXT_CLOCKWISE.length);
+      tail = "r_remove_next";
+    }
+    for (const [re, key, names] of REASONS) {
+      const m = re.exec(text);
+      if (!m) continue;
+      const params = {};
+      names.forEach((name, i) => {
+        params[name] = name === "owner" ? named(m[i + 1]) : m[i + 1];
+      });
+      const full = `tricky-tactics.${key}`;
+      const translated = typeof ctx.t === "function" ? ctx.t(full, params) : full;
+      if (translated === full) break; // no translation: the engine's own words
+      const more = tail ? ctx.t(`tricky-tactics.${tail}`) : "";
+      return translated + (more && more !== `tricky-tactics.${tail}` ? more : "");
+    }
+    return named(raw);
+  }
   const whoOf = (pid) => (sameId(pid, mySeat) ? tr("you_paren", { name: nameOf(pid) }) : nameOf(pid));
   const cubeLabel = (pid) => (pid === "automa" ? "A" : String(Number(pid) + 1));
   const suitName = (s) => tr(`suit.${s}`);
@@ -403,13 +606,13 @@ export function mount(root, ctx) {
       case "reveal":
         return tr("ev_reveal", { cards: (ev.cards || []).map(cardText).join(" "), row: (ev.row || []).map(cardText).join(" ") });
       case "play":
-        if (ev.player === "automa") return tr("ev_automa_play", { card: cardText(ev.card), reason: named(ev.reason) });
+        if (ev.player === "automa") return tr("ev_automa_play", { card: cardText(ev.card), reason: reasonText(ev.reason) });
         return tr("ev_play", { name: whoOf(ev.player), card: cardText(ev.card) });
       case "trick":
         return tr("ev_trick", { name: whoOf(ev.winner), n: ev.number, card: cardText(ev.card) });
       case "action":
-        if (ev.type === "skip") return tr("ev_skip", { name: whoOf(ev.player), reason: named(ev.reason) });
-        if (ev.player === "automa" && ev.reason) return tr("ev_automa_action", { reason: named(ev.reason) });
+        if (ev.type === "skip") return tr("ev_skip", { name: whoOf(ev.player), reason: reasonText(ev.reason) });
+        if (ev.player === "automa" && ev.reason) return tr("ev_automa_action", { reason: reasonText(ev.reason) });
         if (ev.type === "add") return tr("ev_add", { name: whoOf(ev.player), loc: locText(ev.location) });
         return tr("ev_remove", { name: whoOf(ev.player), owner: whoOf(ev.owner), loc: locText(ev.location) });
       case "round_scored":
@@ -421,7 +624,7 @@ export function mount(root, ctx) {
         return text.trim() || null;
       }
       case "game_over":
-        return named(ev.summary) || null;
+        return view?.standings ? `${finalHeadline(view.standings)} ${finalPoints(view.standings)}` : null;
       default:
         return null;
     }
@@ -438,7 +641,7 @@ export function mount(root, ctx) {
       const text = eventText(ev);
       if (text) feed.unshift({ text, kind: ev.kind, automa: ev.player === "automa" || (ev.kind === "trick" && ev.winner === "automa"), seq: (feedSeq += 1), fresh: true });
       if (ev.kind === "action" && ev.player === "automa") {
-        automaAction = { reason: named(ev.reason), type: ev.type, location: ev.location ?? null };
+        automaAction = { reason: reasonText(ev.reason), type: ev.type, location: ev.location ?? null };
         automaLatest = "action";
       }
       if (ev.kind === "play" && ev.player === "automa") automaLatest = "play";
@@ -575,7 +778,7 @@ export function mount(root, ctx) {
         const key = `${entry.player}:${entry.card}`;
         newKeys.add(key);
         const fresh = animate && !shownTrickKeys.has(key);
-        const label = `${whoOf(pid)}: ${cardText(entry.card)}${entry.reason ? ` (${named(entry.reason)})` : ""}`;
+        const label = `${whoOf(pid)}: ${cardText(entry.card)}${entry.reason ? ` (${reasonText(entry.reason)})` : ""}`;
         holder = cardEl(entry.card, [fresh && `tk-from-${where}`, winner && "is-winner", shown.complete && !winner && "is-beaten"].filter(Boolean).join(" "), label);
         if (winner) holder.append(el("span", { class: "tk-win-ribbon" }, "★"));
       } else {
@@ -613,10 +816,10 @@ export function mount(root, ctx) {
   }
 
   function actionText(a, short = false) {
-    if (a.type === "skip") return named(a.reason);
-    if (a.player === "automa" && a.reason && !short) return named(a.reason);
-    if (a.type === "add") return tr("ev_add", { name: nameOf(a.player), loc: locText(a.location) }).replace(/\.$/, "");
-    return tr("ev_remove", { name: nameOf(a.player), owner: nameOf(a.owner), loc: locText(a.location) }).replace(/\.$/, "");
+    if (a.type === "skip") return reasonText(a.reason);
+    if (a.player === "automa" && a.reason && !short) return reasonText(a.reason);
+    if (a.type === "add") return tr("short_add", { name: nameOf(a.player), loc: locText(a.location) });
+    return tr("short_remove", { name: nameOf(a.player), owner: nameOf(a.owner), loc: locText(a.location) });
   }
 
   /** The previous finished trick in small, when the table already shows a newer one. */
@@ -660,7 +863,7 @@ export function mount(root, ctx) {
       const chose = (a.last_row || []).map((c) => cardEl(c, ["tk-card-xs", c === a.last_card && "is-played"].filter(Boolean).join(" "), cardText(c)));
       lines.push(el("li", { class: ["tk-reason", automaLatest === "play" && "is-latest"], dataset: { kind: "play" } },
         el("span", { class: "tk-reason-head" }, tr("automa_played", { card: cardText(a.last_card) })),
-        el("span", { class: "tk-reason-text" }, named(a.last_reason)),
+        el("span", { class: "tk-reason-text" }, reasonText(a.last_reason)),
         chose.length ? el("span", { class: "tk-reason-row" }, el("span", { class: "muted small" }, tr("automa_chose_from")), chose) : null));
     }
     const action = latestAutomaAction();
@@ -671,7 +874,7 @@ export function mount(root, ctx) {
     }
     if (!lines.length) lines.push(el("li", { class: "tk-reason muted" }, tr("automa_waiting")));
     put(automaPanel,
-      el("h3", { class: "tk-h tk-automa-title", id: `${uid}-automa-title` }, cube("automa"), el("span", {}, tr("automa_title")), el("span", { class: "tk-automa-score" }, tr("pts", { n: p?.score ?? 0 }))),
+      el("h3", { class: "tk-h tk-automa-title", id: `${uid}-automa-title` }, cube("automa"), el("span", {}, tr("automa")), el("span", { class: "tk-automa-score" }, tr("pts", { n: p?.score ?? 0 }))),
       el("div", { class: "tk-automa-cards" }, stack, rowEl),
       el("ul", { class: "tk-speech" }, lines),
     );
@@ -899,7 +1102,7 @@ export function mount(root, ctx) {
       el("div", { class: "tk-map-head" },
         el("h3", { class: "tk-h", id: `${uid}-map-title` }, tr("map_title")),
         el("p", { class: "tk-map-legend muted small" }, legend.join(" · ")),
-        el("ul", { class: "tk-key", "aria-label": "Cubes" }, ids.map((pid) => el("li", {}, cube(pid), el("span", {}, whoOf(pid)))))),
+        el("ul", { class: "tk-key", "aria-label": tr("cubes_key") }, ids.map((pid) => el("li", {}, cube(pid), el("span", {}, whoOf(pid)))))),
       el("div", { class: "tk-map" }, areas),
     );
   }
@@ -961,6 +1164,20 @@ export function mount(root, ctx) {
   }
 
   // ---- the final result ----------------------------------------------------------------------
+  const ranked = (st) => [...st].sort((a, b) => a.place - b.place || indexOf(a.player) - indexOf(b.player));
+
+  function finalHeadline(st) {
+    const first = ranked(st).filter((s) => s.place === 0).map((s) => s.player);
+    if (first.length > 1) return tr("final_share", { names: first.map(whoOf).join(tr("and")) });
+    if (first[0] === "automa") return tr("final_automa");
+    if (sameId(first[0], mySeat)) return tr("final_you_win");
+    return tr("final_win", { name: nameOf(first[0]) });
+  }
+
+  function finalPoints(st) {
+    return tr("final_points_line", { scores: ranked(st).map((s) => `${nameOf(s.player)} ${s.points}`).join(", ") });
+  }
+
   function drawFinal() {
     const st = view.standings;
     if (view.phase !== "over" || !Array.isArray(st)) {
@@ -968,13 +1185,8 @@ export function mount(root, ctx) {
       finalPanel.replaceChildren();
       return;
     }
-    const order = [...st].sort((a, b) => a.place - b.place || indexOf(a.player) - indexOf(b.player));
-    const first = order.filter((s) => s.place === 0).map((s) => s.player);
-    let headline;
-    if (first.length > 1) headline = tr("final_share", { names: first.map(whoOf).join(tr("and")) });
-    else if (first[0] === "automa") headline = tr("final_automa");
-    else if (sameId(first[0], mySeat)) headline = tr("final_you_win");
-    else headline = tr("final_win", { name: nameOf(first[0]) });
+    const order = ranked(st);
+    const headline = finalHeadline(st);
     const why = (s) => {
       const same = order.filter((o) => o !== s && o.points === s.points);
       if (!same.length) return "";
@@ -987,7 +1199,7 @@ export function mount(root, ctx) {
     put(finalPanel,
       el("p", { class: "tk-final-kicker" }, tr("final_title")),
       el("h3", { class: "tk-final-title", id: `${uid}-final-title` }, headline),
-      lastMsg?.outcome?.summary ? el("p", { class: "tk-final-summary" }, named(lastMsg.outcome.summary)) : null,
+      el("p", { class: "tk-final-summary" }, finalPoints(st)),
       el("div", { class: "tk-table-wrap" }, el("table", { class: "tk-final-table" },
         el("thead", {}, el("tr", {},
           el("th", { scope: "col", "aria-label": tr("final_place"), title: tr("final_place") }, "#"), el("th", { scope: "col" }, tr("scoring_player")), el("th", { scope: "col" }, tr("final_points")),
