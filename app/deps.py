@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request
+from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.requests import HTTPConnection
 
@@ -15,6 +16,26 @@ from app.limits import AttemptLimiter
 from app.live.hub import Hub
 from app.models import Player
 from app.settings import Settings
+
+
+class ErrorOut(BaseModel):
+    """Every error response of the REST API."""
+
+    detail: str
+    code: str
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorOut, "description": text}
+    for status, text in (
+        (400, "The body is not valid JSON"),
+        (401, "No identity yet: POST /api/me first"),
+        (403, "Not allowed"),
+        (404, "Not found"),
+        (422, "Invalid request: the detail names the field"),
+        (429, "Too many attempts"),
+    )
+}
 
 
 @dataclass
@@ -66,8 +87,11 @@ def request_token(request: Request) -> str | None:
     return request.cookies.get(COOKIE)
 
 
-async def get_optional_player(request: Request, session: SessionDep) -> Player | None:
-    return await player_for_token(session, request_token(request))
+async def get_optional_player(request: Request, services: ServicesDep) -> Player | None:
+    """Look the player up on a connection of its own, returned to the pool at once: a route that then
+    opens another session (the hub's store) must never hold two connections and deadlock the pool."""
+    async with services.sessions() as session:
+        return await player_for_token(session, request_token(request))
 
 
 OptionalPlayer = Annotated[Player | None, Depends(get_optional_player)]

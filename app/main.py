@@ -97,6 +97,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 def _code_for(status: int) -> str:
-    return {401: "unauthorized", 403: "forbidden", 404: "not_found", 422: "bad_request", 429: "rate_limited"}.get(
-        status, "error"
-    )
+    return {
+        400: "bad_json",
+        401: "unauthorized",
+        403: "forbidden",
+        404: "not_found",
+        422: "bad_request",
+        429: "rate_limited",
+    }.get(status, "error")

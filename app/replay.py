@@ -48,6 +48,8 @@ def replay(engine_name: str, options: dict[str, Any], seed: int, actions: list[d
         seat, action = entry.get("seat"), entry.get("action")
         if not isinstance(seat, int) or not isinstance(action, dict):
             raise ReplayError(f"action {index + 1}: needs an integer seat and an action object")
+        if not 0 <= seat < len(engine.seats_of(state)):
+            raise ReplayError(f"action {index + 1}: {engine.title} has no seat {seat}")
         try:
             log.append(engine.describe_action(state, seat, action))
             state, _ = engine.apply(state, seat, action)

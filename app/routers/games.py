@@ -7,9 +7,10 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel
 
+from app.deps import ERROR_RESPONSES
 from engines.registry import all_engines
 
-router = APIRouter(prefix="/api/games", tags=["games"])
+router = APIRouter(prefix="/api/games", tags=["games"], responses=ERROR_RESPONSES)
 
 
 class GameInfo(BaseModel):

@@ -4,24 +4,28 @@ seed would reveal every hidden card."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException
-from pydantic import BaseModel
+from fastapi import APIRouter, HTTPException, Path, Query
+from pydantic import BaseModel, Field
 from sqlalchemy import select
 
-from app.deps import SessionDep
+from app.deps import ERROR_RESPONSES, SessionDep
 from app.models import Game, GameAction, Room
 from app.replay import ReplayError, replay
 
-router = APIRouter(prefix="/api/history", tags=["history"])
+router = APIRouter(prefix="/api/history", tags=["history"], responses=ERROR_RESPONSES)
+
+GameId = Annotated[int, Path(ge=1, le=2**31 - 1)]
+SeatQuery = Annotated[int | None, Query(ge=0, le=63)]
+StepQuery = Annotated[int, Query(ge=0, le=1_000_000)]
 
 
 class GameExport(BaseModel):
     format: str = "threefold-game/1"
     engine: str
     options: dict[str, Any]
-    seed: int
+    seed: int = Field(ge=-(2**63), le=2**63 - 1)
     seats: list[dict[str, Any]]
     actions: list[dict[str, Any]]
     result: dict[str, Any] | None = None
@@ -34,7 +38,7 @@ class ImportResult(BaseModel):
     log: list[str]
 
 
-async def _finished_game(session: SessionDep, game_id: int) -> Game:
+async def _finished_game(session: SessionDep, game_id: GameId) -> Game:
     game = await session.get(Game, game_id)
     if game is None or game.status != "finished":
         raise HTTPException(status_code=404, detail=f"no finished game {game_id}")
@@ -54,7 +58,7 @@ async def room_games(code: str, session: SessionDep) -> list[dict[str, Any]]:
 
 
 @router.get("/{game_id}/export", response_model=GameExport)
-async def export_game(game_id: int, session: SessionDep) -> GameExport:
+async def export_game(game_id: GameId, session: SessionDep) -> GameExport:
     game = await _finished_game(session, game_id)
     rows = await session.execute(
         select(GameAction.seat, GameAction.action, GameAction.actor)
@@ -84,7 +88,7 @@ async def import_game(export: GameExport) -> ImportResult:
 
 @router.get("/{game_id}/replay")
 async def replay_step(
-    game_id: int, session: SessionDep, step: int = 0, seat: int | None = None, reveal: bool = False
+    game_id: GameId, session: SessionDep, step: StepQuery = 0, seat: SeatQuery = None, reveal: bool = False
 ) -> dict[str, Any]:
     """The view at ``step`` (0 = before the first action) as ``seat`` saw it (none: a spectator), or the full
     state with ``reveal``."""
@@ -110,7 +114,7 @@ async def replay_step(
 
 
 @router.get("/{game_id}/views")
-async def all_views(game_id: int, session: SessionDep, seat: int | None = None) -> dict[str, Any]:
+async def all_views(game_id: GameId, session: SessionDep, seat: SeatQuery = None) -> dict[str, Any]:
     """Every step of a finished game as ``seat`` saw it (no seat: a spectator), for stepping through a
     replay in the browser without a request per step."""
     export = await export_game(game_id, session)

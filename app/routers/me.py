@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from fastapi import APIRouter, HTTPException, Response
 from pydantic import BaseModel
+from sqlalchemy import update
 
-from app.deps import OptionalPlayer, SessionDep, SettingsDep
+from app.deps import ERROR_RESPONSES, OptionalPlayer, SessionDep, SettingsDep
 from app.identity import COOKIE, BadName, clean_name, hash_token, new_token
 from app.models import Player
 
-router = APIRouter(prefix="/api/me", tags=["identity"])
+router = APIRouter(prefix="/api/me", tags=["identity"], responses=ERROR_RESPONSES)
 
 
 class NameIn(BaseModel):
@@ -38,7 +39,7 @@ async def set_name(
     except BadName as err:
         raise HTTPException(status_code=422, detail=str(err)) from None
     if player is not None:
-        player.name = name
+        await session.execute(update(Player).where(Player.id == player.id).values(name=name))
         await session.commit()
         return MeOut(id=player.id, name=name)
     token = new_token()

@@ -6,12 +6,12 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException
 
-from app.deps import SessionDep
+from app.deps import ERROR_RESPONSES, SessionDep
 from app.ratings import leaderboard
 from engines.base import EngineError
 from engines.registry import get_engine
 
-router = APIRouter(prefix="/api/ratings", tags=["ratings"])
+router = APIRouter(prefix="/api/ratings", tags=["ratings"], responses=ERROR_RESPONSES)
 
 
 @router.get("/{game}")

@@ -10,17 +10,28 @@ from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import BaseModel, Field
 
 from app.codes import is_well_formed, normalise
-from app.deps import CurrentPlayer, HubDep, Services, ServicesDep, SettingsDep, base_url, client_address
+from app.deps import (
+    ERROR_RESPONSES,
+    CurrentPlayer,
+    HubDep,
+    Services,
+    ServicesDep,
+    SettingsDep,
+    base_url,
+    client_address,
+)
 from app.live.room import LiveRoom
 from engines.base import EngineError
 
-router = APIRouter(prefix="/api/rooms", tags=["rooms"])
+router = APIRouter(prefix="/api/rooms", tags=["rooms"], responses=ERROR_RESPONSES)
 
 
 class RoomIn(BaseModel):
     game: str = Field(max_length=32)
     options: dict[str, Any] | None = None
-    seed: int | None = Field(default=None, description="Only accepted when the server runs in testing mode.")
+    seed: int | None = Field(
+        default=None, ge=0, le=2**62, description="Only accepted when the server runs in testing mode."
+    )
 
 
 class RoomCreated(BaseModel):
