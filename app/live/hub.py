@@ -238,41 +238,47 @@ class Hub:
         try:
             if isinstance(msg, Ping):
                 conn.send(b'{"type":"pong"}')
-                return
-            if isinstance(msg, Sync):
+            elif isinstance(msg, Sync):
                 async with live.lock:
                     if live.game is not None and (msg.version is None or msg.version != live.game.version):
                         conn.send(live.game.state_message(live.seat_of(conn.player_id), []))
                     conn.send(self._room_message(live))
-                return
-            async with live.lock:
-                if isinstance(msg, Act):
-                    await self._act(live, conn, msg)
-                elif isinstance(msg, Sit):
-                    await self._sit(live, conn, msg.seat)
-                elif isinstance(msg, Stand):
-                    await self._stand(live, conn)
-                elif isinstance(msg, Configure):
-                    await self._configure(live, conn, msg)
-                elif isinstance(msg, AddBot | RemoveBot):
-                    await self._set_bot(live, conn, msg.seat, isinstance(msg, AddBot))
-                elif isinstance(msg, RoomSettingsMsg):
-                    await self._room_settings(live, conn, msg)
-                elif isinstance(msg, Kick):
-                    await self._kick(live, conn, msg.player)
-                elif isinstance(msg, MakeHost):
-                    await self._make_host(live, conn, msg.player)
-                elif isinstance(msg, MoveSeat):
-                    await self._move_seat(live, conn, msg.seat, msg.to)
-                elif isinstance(msg, ShuffleTeams):
-                    await self._shuffle(live, conn)
-                elif isinstance(msg, Chat):
-                    self._chat(live, conn, msg)
-                elif isinstance(msg, Start | Rematch):
-                    await self._start(live, conn)
+            else:
+                await self._handle_locked(live, conn, msg)
         except ProtocolError as err:
             self.refused(err.code)
             conn.send(error(err.code, err.message, err.msg_id or msg_id))
+            return
+        if msg_id is not None and not isinstance(msg, Act):  # an act's ack carries its version (see _act)
+            conn.send(encode({"type": "ack", "id": msg_id}))
+
+    async def _handle_locked(self, live: LiveRoom, conn: Connection, msg: ClientMessage) -> None:
+        """Every message that changes the room runs under the room's lock."""
+        async with live.lock:
+            if isinstance(msg, Act):
+                await self._act(live, conn, msg)
+            elif isinstance(msg, Sit):
+                await self._sit(live, conn, msg.seat)
+            elif isinstance(msg, Stand):
+                await self._stand(live, conn)
+            elif isinstance(msg, Configure):
+                await self._configure(live, conn, msg)
+            elif isinstance(msg, AddBot | RemoveBot):
+                await self._set_bot(live, conn, msg.seat, isinstance(msg, AddBot))
+            elif isinstance(msg, RoomSettingsMsg):
+                await self._room_settings(live, conn, msg)
+            elif isinstance(msg, Kick):
+                await self._kick(live, conn, msg.player)
+            elif isinstance(msg, MakeHost):
+                await self._make_host(live, conn, msg.player)
+            elif isinstance(msg, MoveSeat):
+                await self._move_seat(live, conn, msg.seat, msg.to)
+            elif isinstance(msg, ShuffleTeams):
+                await self._shuffle(live, conn)
+            elif isinstance(msg, Chat):
+                self._chat(live, conn, msg)
+            elif isinstance(msg, Start | Rematch):
+                await self._start(live, conn)
 
     def refused(self, code: str) -> None:
         self.errors += 1

@@ -108,11 +108,15 @@ async def test_seat_swap_and_shuffle(quick_server: ServerProcess) -> None:
         for seat in (1, 2):
             await host.send({"type": "add_bot", "seat": seat})
         room = await host.wait_room(lambda r: all(s["player"] for s in r["seats"]))
-        names = sorted(s["player"]["name"] for s in room["seats"])
+        def people(r: dict) -> tuple[list[str], int]:  # bots are named by seat, so count them instead
+            humans = sorted(s["player"]["name"] for s in r["seats"] if not s["player"]["bot"])
+            return humans, sum(1 for s in r["seats"] if s["player"]["bot"])
+
+        before = people(room)
         await host.send({"type": "shuffle"})
         await host.next(lambda m: m["type"] == "room")
         assert host.room is not None
-        assert sorted(s["player"]["name"] for s in host.room["seats"]) == names
+        assert people(host.room) == before == (["P1", "P2"], 2)
     finally:
         await table.close()
 
