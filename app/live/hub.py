@@ -563,7 +563,7 @@ class Hub:
             state, events = engine.apply(game.state, seat, action)
         except IllegalAction as err:
             raise ProtocolError("illegal", str(err), msg_id) from None
-        line = describe(engine, game.state, seat, action, actor)
+        line = describe(engine, game.state, seat, action, actor, game.seats)
         before = game.to_act
         previous = (game.state, game.version, game.timer_key, game.deadline, dict(game.since))
         game.state, game.version = state, game.version + 1

@@ -74,7 +74,7 @@ class LiveGame:
         replay = engine.new_game(engine.parse_options(record.options), record.seed)
         try:
             for _version, seat, action, actor in actions:
-                log.append(describe(engine, replay, seat, action, actor))
+                log.append(describe(engine, replay, seat, action, actor, record.seats))
                 replay, _ = engine.apply(replay, seat, action)
         except Exception:
             log.append("(earlier moves cannot be replayed with the current rules)")
@@ -98,8 +98,23 @@ def bot_name(seat: Seat) -> str:
     return f"Bot {seat + 1}"
 
 
-def describe(engine: Engine[Any, Any], state: Any, seat: Seat, action: dict[str, Any], actor: str) -> str:
+def describe(
+    engine: Engine[Any, Any],
+    state: Any,
+    seat: Seat,
+    action: dict[str, Any],
+    actor: str,
+    seats: list[dict[str, Any]] | None = None,
+) -> str:
+    """The public log line for an action, with people's names where the game only numbers its seats."""
     text = engine.describe_action(state, seat, action)
+    if seats:
+        labels = engine.seats_of(state)
+        for index in sorted(range(len(labels)), key=lambda i: -len(labels[i].label)):
+            label = labels[index].label
+            name = seats[index].get("name") if index < len(seats) else None
+            if name and label.startswith("Player "):
+                text = text.replace(label, str(name))
     if actor == "timer":
         return f"{text} (time ran out)"
     if actor == "standin":

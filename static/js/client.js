@@ -41,6 +41,7 @@ export class RoomClient {
     this.everConnected = false;
     this.listeners = new Map();
     this.pending = new Map(); // id -> {resolve, reject, timer}
+    this.outbox = []; // messages sent while the socket was not open yet
     this.retryTimer = 0;
     this.pingTimer = 0;
     this.lastMessageAt = 0;
@@ -109,6 +110,7 @@ export class RoomClient {
       this.attempt = 0;
       this.lastMessageAt = Date.now();
       this._setStatus("online");
+      for (const queued of this.outbox.splice(0)) this.ws.send(JSON.stringify(queued));
       if (wasReconnect) {
         // The server sends a fresh state anyway; this asks explicitly, with what we already have.
         this.send(this.lastVersion === null ? { type: "sync" } : { type: "sync", version: this.lastVersion });
@@ -209,7 +211,11 @@ export class RoomClient {
 
   /** Send a raw message; returns false when not connected. */
   send(msg) {
-    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+      // A lobby click before the socket is open is sent on open, not lost (a move is refused instead).
+      if (!["ping", "sync", "act"].includes(msg.type)) this.outbox.push(msg);
+      return false;
+    }
     this.ws.send(JSON.stringify(msg));
     return true;
   }

@@ -153,6 +153,13 @@ export class GameView {
     const seats = room?.seats || [];
     const viewScores = state?.view?.scores;
     const team = seats[seat]?.team;
+    // A view that lists its teams (with their seats and score) is the authority: in a 2-player
+    // Trick-Tac-Foe, seat 0 (South) plays for Black, the second entry of the per-team scores.
+    const teams = state?.view?.teams;
+    if (Array.isArray(teams)) {
+      const mine = teams.find((tm) => Array.isArray(tm?.seats) && tm.seats.includes(seat));
+      if (mine && typeof mine.score === "number") return mine.score;
+    }
     if (Array.isArray(viewScores)) {
       if (viewScores.length === seats.length && typeof viewScores[seat] === "number") return viewScores[seat];
       if (team !== null && team !== undefined && typeof viewScores[team] === "number") return viewScores[team];
@@ -315,7 +322,10 @@ export class GameView {
     const nameOf = (i) => seats[i]?.player?.name || seatLabel(seats[i]?.label) || `#${i + 1}`;
     const winners = outcome.winners || [];
     let title;
-    if (!winners.length) title = t("room.draw");
+    const ranks = outcome.ranks || [];
+    const shared = ranks.length > 0 && ranks.every((r) => r === 0);
+    // No winning seat is a draw only when everyone shares first place (the automa may win alone).
+    if (!winners.length) title = shared || !outcome.summary ? t("room.draw") : outcome.summary;
     else if (mySeat !== null && winners.includes(mySeat)) title = t("room.you_win");
     else if (winners.length === 1) title = t("room.winner", { name: nameOf(winners[0]) });
     else title = t("room.winners", { names: winners.map(nameOf).join(" & ") });
