@@ -11,7 +11,7 @@ Actions and views are JSON-compatible ``dict``s: they are the public protocol (d
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -89,6 +89,28 @@ class Outcome:
 
     def to_json(self) -> dict[str, JSON]:
         return {"scores": self.scores, "winners": self.winners, "ranks": self.ranks, "summary": self.summary}
+
+
+def action_type(action: object, fields: Mapping[str, Collection[str]]) -> str:
+    """Check an action's shape and return its type: a JSON object whose ``"type"`` is a key of ``fields``
+    and whose other keys are among that type's fields (``"type"`` itself may be listed or not). Missing
+    fields are the game's to report, with its own wording."""
+    if not isinstance(action, Mapping):
+        raise IllegalAction("an action must be a JSON object")
+    kind = action.get("type")
+    if not isinstance(kind, str) or kind not in fields:
+        raise IllegalAction(f"unknown action type {kind!r}; expected one of: {', '.join(fields)}")
+    extra = set(action) - {"type"} - set(fields[kind])
+    if extra:
+        raise IllegalAction(f"unexpected field(s) for {kind!r}: {', '.join(sorted(map(str, extra)))}")
+    return kind
+
+
+def check_seat(seat: object, count: int) -> int:
+    """``seat`` as a seat number of a game with ``count`` seats (booleans are not numbers here)."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < count:
+        raise IllegalAction(f"there is no seat {seat!r} in this game")
+    return seat
 
 
 def ranks_from_scores(scores: list[float]) -> list[int]:

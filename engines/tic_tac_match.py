@@ -55,6 +55,8 @@ from engines.base import (
     Outcome,
     Seat,
     SeatInfo,
+    action_type,
+    check_seat,
     ranks_from_scores,
 )
 from engines.registry import register
@@ -566,18 +568,10 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
 
     def _validate(self, state: TicTacMatchState, seat: Seat, action: Action) -> str:
         """Check the action's shape, the turn and the phase; return the action type."""
-        if not isinstance(action, Mapping):
-            raise IllegalAction("an action must be a JSON object")
-        kind = action.get("type")
-        if not isinstance(kind, str) or kind not in ACTION_KEYS:
-            raise IllegalAction(f"unknown action type {kind!r}; expected one of: {', '.join(ACTION_KEYS)}")
-        extra = set(action) - ACTION_KEYS[kind]
-        if extra:
-            raise IllegalAction(f"unexpected field(s) {', '.join(sorted(map(str, extra)))} in a {kind} action")
+        kind = action_type(action, ACTION_KEYS)
         if state.turn is None:
             raise IllegalAction("the game is over")
-        if not _is_int(seat) or not 0 <= seat < state.players:
-            raise IllegalAction(f"there is no seat {seat!r}")
+        check_seat(seat, state.players)
         if seat != state.turn:
             raise IllegalAction(f"it is {self._label(state.turn)}'s turn, not yours")
         if kind in ("discard", "forfeit"):

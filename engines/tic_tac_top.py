@@ -72,6 +72,7 @@ from engines.base import (
     Seat,
     SeatInfo,
     Timer,
+    action_type,
     ranks_from_scores,
 )
 from engines.registry import register
@@ -407,14 +408,7 @@ def _words_field(action: Action) -> list[str]:
 
 
 def _check_shape(action: Any) -> str:
-    if not isinstance(action, Mapping):
-        raise IllegalAction("an action must be a JSON object")
-    kind = action.get("type")
-    if not isinstance(kind, str) or kind not in ACTION_FIELDS:
-        raise IllegalAction(f"unknown action type {kind!r}; expected one of {', '.join(ACTION_FIELDS)}")
-    extra = set(action) - {"type"} - ACTION_FIELDS[kind]
-    if extra:
-        raise IllegalAction(f"unexpected field(s) for {kind!r}: {', '.join(sorted(map(str, extra)))}")
+    kind = action_type(action, ACTION_FIELDS)
     missing = ACTION_FIELDS[kind] - set(action)
     if missing:
         raise IllegalAction(f"{kind!r} needs the field(s): {', '.join(sorted(missing))}")

@@ -46,6 +46,8 @@ from engines.base import (
     Seat,
     SeatInfo,
     Timer,
+    action_type,
+    check_seat,
     ranks_from_scores,
 )
 from engines.registry import register
@@ -281,11 +283,7 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
 
     def can_power(self, state: TriTacState, seat: Seat) -> bool:
         """Whether ``seat`` may use Power Play now (on its turn) or could on its turn (score and usage)."""
-        return (
-            state.options.power_play
-            and not state.power_used[seat]
-            and state.scores[seat] >= POWER_PLAY_THRESHOLD
-        )
+        return state.options.power_play and not state.power_used[seat] and state.scores[seat] >= POWER_PLAY_THRESHOLD
 
     def legal_actions(self, state: TriTacState, seat: Seat) -> list[Action]:
         """Every placement and Power Play target; votes while voting. ``pass`` is legal on your turn but is
@@ -305,16 +303,8 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
         return actions
 
     def apply(self, state: TriTacState, seat: Seat, action: Action) -> tuple[TriTacState, list[Event]]:
-        if not isinstance(action, Mapping):
-            raise IllegalAction("an action must be a JSON object")
-        kind = action.get("type")
-        if not isinstance(kind, str) or kind not in _ALLOWED_KEYS:
-            raise IllegalAction(f"unknown action type {kind!r}; expected place, power, vote or pass")
-        extra = set(action) - _ALLOWED_KEYS[kind]
-        if extra:
-            raise IllegalAction(f"unexpected field(s) for {kind!r}: {', '.join(sorted(map(str, extra)))}")
-        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in (0, 1):
-            raise IllegalAction(f"no seat {seat!r} in this game")
+        kind = action_type(action, _ALLOWED_KEYS)
+        check_seat(seat, 2)
         if state.phase == "over":
             raise IllegalAction("the game is over")
         if kind == "vote":
@@ -341,16 +331,12 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
                     f"Power Play needs at least {POWER_PLAY_THRESHOLD} points (you have {state.scores[seat]})"
                 )
             if occupant is None:
-                raise IllegalAction(
-                    f"cell {human_cell(cell)} is empty: Power Play replaces an opponent marker"
-                )
+                raise IllegalAction(f"cell {human_cell(cell)} is empty: Power Play replaces an opponent marker")
             if occupant == seat:
                 raise IllegalAction(f"cell {human_cell(cell)} holds your own marker")
         return self._mark(state, seat, cell, power=(kind == "power"))
 
-    def _mark(
-        self, state: TriTacState, seat: Seat, cell: Cell, *, power: bool
-    ) -> tuple[TriTacState, list[Event]]:
+    def _mark(self, state: TriTacState, seat: Seat, cell: Cell, *, power: bool) -> tuple[TriTacState, list[Event]]:
         new = state.copy()
         r, c = cell
         opponent = 1 - seat
@@ -359,9 +345,7 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
             new.power_used[seat] = True
             for cells in new.scored[opponent]:
                 cells.discard(cell)
-            events.append(
-                Event("power", {"seat": seat, "cell": [r, c], "marker": MARKERS[seat], "replaced": opponent})
-            )
+            events.append(Event("power", {"seat": seat, "cell": [r, c], "marker": MARKERS[seat], "replaced": opponent}))
         else:
             events.append(Event("placed", {"seat": seat, "cell": [r, c], "marker": MARKERS[seat]}))
         new.board[r][c] = seat
@@ -474,9 +458,7 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
         new.special = {(r + 1, c + 1) for r, c in new.special}
         added: list[Cell] = []
         if new.options.special_squares:
-            ring = [
-                (r, c) for r in range(size) for c in range(size) if r in (0, size - 1) or c in (0, size - 1)
-            ]
+            ring = [(r, c) for r in range(size) for c in range(size) if r in (0, size - 1) or c in (0, size - 1)]
             rng = random.Random(new.ring_seed * 16 + size)
             added = sorted(rng.sample(ring, special_count(len(ring))))
             new.special.update(added)
@@ -496,8 +478,7 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
         votes: list[dict[str, JSON]] | None = None
         if state.phase == "vote":
             votes = [
-                {"voted": state.votes[s] is not None, "expand": state.votes[s] if s == seat else None}
-                for s in (0, 1)
+                {"voted": state.votes[s] is not None, "expand": state.votes[s] if s == seat else None} for s in (0, 1)
             ]
         board = state.board
         lines = [
@@ -626,9 +607,7 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
             votes=[None if v is None else bool(v) for v in data["votes"]],
             last_vote=_plain(data["last_vote"]),
             power_used=[bool(v) for v in data["power_used"]],
-            scored=[
-                [{(int(r), int(c)) for r, c in cells} for cells in per_dir] for per_dir in data["scored"]
-            ],
+            scored=[[{(int(r), int(c)) for r, c in cells} for cells in per_dir] for per_dir in data["scored"]],
             lines=_plain(data["lines"]),
             scored_last_turn=[bool(v) for v in data["scored_last_turn"]],
             move=int(data["move"]),

@@ -57,6 +57,8 @@ from engines.base import (
     Seat,
     SeatInfo,
     Timer,
+    action_type,
+    check_seat,
     ranks_from_scores,
 )
 from engines.registry import register
@@ -408,16 +410,8 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
         return [{"type": "commit", "card": card} for card in sort_cards(state.hands[seat])]
 
     def apply(self, state: TrickTacFoeState, seat: Seat, action: Action) -> tuple[TrickTacFoeState, list[Event]]:
-        if not isinstance(action, Mapping):
-            raise IllegalAction("an action must be a JSON object")
-        kind = action.get("type")
-        if not isinstance(kind, str) or kind not in _ALLOWED_KEYS:
-            raise IllegalAction(f'unknown action type {kind!r}; expected "commit" or "wild"')
-        extra = set(action) - _ALLOWED_KEYS[kind]
-        if extra:
-            raise IllegalAction(f"unexpected field(s) for {kind!r}: {', '.join(sorted(map(str, extra)))}")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
-            raise IllegalAction(f"no seat {seat!r} in this game")
+        kind = action_type(action, _ALLOWED_KEYS)
+        check_seat(seat, state.players)
         if state.phase == "over":
             raise IllegalAction("the game is over")
         who = self.label(state, seat)

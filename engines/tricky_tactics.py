@@ -47,6 +47,8 @@ from engines.base import (
     Outcome,
     Seat,
     SeatInfo,
+    action_type,
+    check_seat,
 )
 from engines.registry import register
 
@@ -90,6 +92,13 @@ def sort_hand(cards: list[str]) -> list[str]:
 
 
 # ---- options -------------------------------------------------------------------------------------
+
+
+_ACTION_FIELDS: dict[str, frozenset[str]] = {
+    "play": frozenset({"card"}),
+    "add": frozenset({"location"}),
+    "remove": frozenset({"location", "owner"}),
+}
 
 
 class TrickyTacticsOptions(GameOptions):
@@ -513,13 +522,8 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
         return actions
 
     def apply(self, state: State, seat: Seat, action: Action) -> tuple[State, list[Event]]:
-        if not isinstance(action, Mapping):
-            raise IllegalAction("an action must be a JSON object")
-        kind = action.get("type")
-        if kind not in ("play", "add", "remove"):
-            raise IllegalAction(f"unknown action type {kind!r}; expected play, add or remove")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.seats_of(state)):
-            raise IllegalAction(f"no such seat {seat!r}")
+        kind = action_type(action, _ACTION_FIELDS)
+        check_seat(seat, len(self.seats_of(state)))
         if state["phase"] == "over":
             raise IllegalAction("the game is over")
         if seat not in self.to_act(state):
