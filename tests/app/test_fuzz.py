@@ -176,9 +176,9 @@ def judge(raw: str | bytes, sender: Sender, world: World) -> Verdict:
     except ProtocolError as err:
         return Verdict(True, "error", frozenset({err.code}), echo)
     if isinstance(msg, Ping):
-        return Verdict(True, "pong")
+        return Verdict(True, "pong", echo=echo)
     if isinstance(msg, Sync):
-        return Verdict(True, "sync")
+        return Verdict(True, "sync", echo=echo)
     playing = world.status == "playing"
     is_host = sender.player_id == world.host_id
     if isinstance(msg, Act):
@@ -768,7 +768,11 @@ def check_replies(sender: Sender, verdicts: list[Verdict], replies: list[Message
         assert err["code"] != "internal", f"{sender.name}: internal error: {err}"
         assert err["code"] in DOCUMENTED_CODES, f"{sender.name}: undocumented error code: {err}"
         assert isinstance(err.get("message"), str) and err["message"], err
-    assert kinds["ack"] == 0, f"{sender.name}: an invalid message was accepted: {replies}"
+    # The only acks are for harmless pings and syncs that carried an id (every message with an id is answered);
+    # an ack for anything else means an invalid message was accepted.
+    acked = [m.get("id") for m in replies if m["type"] == "ack"]
+    harmless = [v.echo for v in verdicts if v.reply in ("pong", "sync") and v.echo is not None]
+    assert acked == harmless, f"{sender.name}: an invalid message was accepted: {replies}"
     assert kinds["welcome"] == 0, f"{sender.name}: seats changed: {replies}"
     expected_errors = [v for v in verdicts if v.reply == "error"]
     assert len(errors) == len(expected_errors), (
