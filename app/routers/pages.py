@@ -86,6 +86,11 @@ async def leaderboard_page(game: str, request: Request, player: OptionalPlayer, 
     )
 
 
+@router.get("/replay/import", response_class=HTMLResponse)
+async def replay_import_page(request: Request, player: OptionalPlayer) -> HTMLResponse:
+    return TEMPLATES.TemplateResponse(request, "replay_import.html", {"me": _me(player)})
+
+
 @router.get("/replay/{game_id}", response_class=HTMLResponse)
 async def replay_page(game_id: int, request: Request, player: OptionalPlayer) -> HTMLResponse:
     """Step through a finished game (the data comes from /api/history)."""

@@ -54,6 +54,17 @@ async def test_full_game_with_spectator(server: ServerProcess) -> None:
         assert fresh["view"]["board"] == [[None] * 4 for _ in range(4)]
         room = await table.sockets[1].wait_room(lambda r: r["game_number"] == 2)
         assert [s["player"]["name"] for s in room["seats"]] == ["P1", "P2"]
+        first = {row["name"]: row for row in room["standings"]}
+        # The second game adds to the same table of standings.
+        while table.sockets[0].state and table.sockets[0].state["outcome"] is None:
+            await play_one(table)
+        room = await table.sockets[1].wait_room(lambda r: r["status"] == "finished" and r["game_number"] == 2)
+        second = {row["name"]: row for row in room["standings"]}
+        assert {name: row["played"] for name, row in second.items()} == {"P1": 2, "P2": 2}
+        outcome = table.sockets[0].state["outcome"]  # type: ignore[index]
+        for seat, name in enumerate(("P1", "P2")):
+            assert second[name]["points"] == first[name]["points"] + outcome["scores"][seat]
+            assert second[name]["wins"] == first[name]["wins"] + (seat in outcome["winners"])
     finally:
         await table.close()
 

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from playwright.async_api import expect
 
 from app.client import ThreefoldClient
+from app.replay import replay
 from tests.browser.conftest import NewPlayer
 from tests.support.server import ServerProcess
 
 
-async def test_step_through_a_finished_game(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
+async def test_step_through_a_finished_game(
+    new_player: NewPlayer, sqlite_server: ServerProcess, tmp_path: Path
+) -> None:
     async with ThreefoldClient(sqlite_server.url) as host:
         await host.set_name("Host")
         code = await host.create_room("tri-tac", {"size": 3}, seed=12)
@@ -35,3 +41,13 @@ async def test_step_through_a_finished_game(new_player: NewPlayer, sqlite_server
     await expect(page.locator(".replay-board")).to_have_count(2)
     await page.locator("#replay-last").click()
     await expect(count).to_have_text(f"{final['version']} / {final['version']}")
+
+    # Export → import in the browser → the same final state.
+    exported = await (await page.request.get(f"/api/history/{room['game_id']}/export")).json()
+    local = replay(exported["engine"], exported["options"], exported["seed"], exported["actions"])
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(exported))
+    await page.goto("/replay/import")
+    await page.locator("#import-file").set_input_files(str(path))
+    await expect(page.locator("#import-result")).to_contain_text(local.fingerprint())
+    await expect(page.locator("#import-result")).to_contain_text(f"{final['version']} moves replayed")
