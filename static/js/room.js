@@ -4,6 +4,7 @@ import { Chat } from "./chat.js";
 import { ActError, CLOSE_FORBIDDEN, CLOSE_UNAUTHORISED, CLOSE_UNKNOWN_ROOM, RoomClient } from "./client.js";
 import { $, api, embedded, toast } from "./dom.js";
 import { GameView } from "./game.js";
+import { setupHowTo } from "./howto.js";
 import { t } from "./i18n.js";
 import { Lobby, gameIcon } from "./lobby.js";
 import { getMe, nameProblem, onMeChange, saveName } from "./me.js";
@@ -313,6 +314,10 @@ async function measureClock() {
   }
 }
 measureClock();
+
+// ---- how to play ------------------------------------------------------------------------------
+
+setupHowTo(() => ({ game: S.room?.game || "tri-tac", title: S.room?.title || "" }));
 
 // ---- start -----------------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from axe_playwright_python.async_playwright import Axe
-from playwright.async_api import Browser, Page
+from playwright.async_api import Browser, Page, expect
 
 from tests.browser.conftest import LAPTOP, PHONE, NewPlayer
 from tests.browser.tables import GAMES, open_table
@@ -64,6 +64,14 @@ async def test_lobby_and_game_pages(
     await page.emulate_media(color_scheme=scheme, reduced_motion="reduce")  # type: ignore[arg-type]
     await open_table(page, sqlite_server.url, game, start=False)
     await audit(page, f"{game} lobby ({scheme}, {viewport['width']} px)")
+    # The "How to play" dialog with the game's summary.
+    await page.locator("#room-rules-link").click()
+    await expect(page.locator("#howto-dialog")).to_be_visible()
+    await expect(page.locator("#howto-body svg").first).to_be_visible()
+    await audit(page, f"{game} how-to-play dialog ({scheme}, {viewport['width']} px)")
+    await page.keyboard.press("Escape")
+    await expect(page.locator("#howto-dialog")).to_be_hidden()
+    await expect(page.locator("#room-rules-link")).to_be_focused()
     await open_table(page, sqlite_server.url, game)
     await page.wait_for_timeout(1200)  # let the bots make a move or two
     await audit(page, f"{game} game ({scheme}, {viewport['width']} px)")
