@@ -2,6 +2,9 @@
 
 import { h } from "./dom.js";
 import { language, t } from "./i18n.js";
+import { play } from "./sound.js";
+
+const OPENED = Date.now();
 
 const MAX_LENGTH = 300;
 const KEEP = 100;
@@ -61,6 +64,7 @@ export class Chat {
         time ? h("time", { class: "chat-time", datetime: new Date(msg.at).toISOString() }, time) : null),
       h("span", { class: "chat-text" }, String(msg.text ?? "")));
     this.list.append(item);
+    if (!mine && typeof msg.at === "number" && msg.at > OPENED) play("chat"); // not the history replayed on connect
     while (this.list.children.length > KEEP) this.list.firstElementChild.remove();
     this.list.scrollTop = this.list.scrollHeight;
   }

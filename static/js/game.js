@@ -5,6 +5,7 @@ import { $, h, prefersReducedMotion } from "./dom.js";
 import { formatNumber, seatLabel, t } from "./i18n.js";
 import { personMenu, roomSettingsForm } from "./host.js";
 import { avatar, presence, renderStandings, teamName } from "./lobby.js";
+import { play } from "./sound.js";
 
 /** A renderer for games that have none yet: the view as text, so a game is at least watchable. */
 const fallbackRenderer = {
@@ -59,6 +60,7 @@ export class GameView {
       this.ensureRenderer();
       if (this.renderer) this.safeUpdate(state);
     }
+    this.sound = null;
     this.renderPlayers();
     this.renderResult();
     this.renderHostPanel();
@@ -66,15 +68,26 @@ export class GameView {
     if (stateChanged) {
       this.announceTurn(state);
       this.renderLog(state);
+      if (!state.outcome) this.sawPlay = true;
     }
+    if (this.sound) play(this.sound);
     this.tickDeadline();
+  }
+
+  /** The sound for this update: the most telling one wins (a result over a turn over a move). */
+  cue(name) {
+    const rank = ["move", "turn", "draw", "lose", "win"];
+    if (!this.sound || rank.indexOf(name) > rank.indexOf(this.sound)) this.sound = name;
   }
 
   /** "Your turn" for screen readers, and in the tab title while the page is in the background. */
   announceTurn(state) {
     const seat = this.S.mySeat();
     const mine = seat !== null && !state.outcome && (state.to_act || []).includes(seat);
-    if (mine && !this.wasMyTurn) this.announcer.textContent = t("room.your_turn");
+    if (mine && !this.wasMyTurn) {
+      this.announcer.textContent = t("room.your_turn");
+      this.cue("turn");
+    }
     this.wasMyTurn = mine;
     const base = document.title.replace(/^\(\S[^)]*\) /, "");
     document.title = mine && document.hidden ? `(${t("room.your_turn")}) ${base}` : base;
@@ -204,6 +217,17 @@ export class GameView {
       );
     });
     this.players.replaceChildren(...items);
+    // A score that went up gets a brief bump (none with reduced motion).
+    const scores = new Map(room.seats.map((seat) => [seat.index, this.scoreOf(seat.index)]));
+    if (this.lastScores && !prefersReducedMotion()) {
+      for (const [index, score] of scores) {
+        const before = this.lastScores.get(index);
+        if (score !== null && before !== null && before !== undefined && score > before) {
+          this.players.querySelector(`[data-seat="${index}"] .player-score`)?.classList.add("score-bump");
+        }
+      }
+    }
+    this.lastScores = scores;
     this.tickDeadline();
   }
 
@@ -300,6 +324,7 @@ export class GameView {
     } else {
       this.logEl.querySelector(".log-empty")?.remove();
       for (const l of fresh) this.logEl.append(h("li", { class: "log-new" }, l));
+      if (fresh.length) this.cue("move");
       while (this.logEl.children.length > 200) this.logEl.firstElementChild.remove();
     }
     this.logLines = lines;
@@ -370,6 +395,8 @@ export class GameView {
     const key = `${room.game_number}|${state.version}`;
     if (!this.resultShownFor) {
       this.resultShownFor = key;
+      // A result seen live (not on opening a finished room) gets its sound.
+      if (this.sawPlay) this.cue(!winners.length ? "draw" : mySeat === null || winners.includes(mySeat) ? "win" : "lose");
       if (!prefersReducedMotion()) this.resultEl.classList.add("result-enter");
       // Move focus to the result only if the user is not typing somewhere.
       const active = document.activeElement;

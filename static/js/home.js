@@ -1,6 +1,6 @@
 // Home page: save a name, join a room by code, create a room for a game.
 
-import { $, $$, api, isValidCode, normaliseCode, toast } from "./dom.js";
+import { $, $$, api, isValidCode, normaliseCode, prefersReducedMotion, toast } from "./dom.js";
 import { language, t } from "./i18n.js";
 import { getMe, nameProblem, onMeChange, saveName } from "./me.js";
 
@@ -26,7 +26,7 @@ async function ensureName() {
   if (problem) {
     showError(nameError, nameInput, problem);
     nameInput.focus();
-    nameInput.scrollIntoView({ block: "center", behavior: "smooth" });
+    nameInput.scrollIntoView({ block: "center", behavior: prefersReducedMotion() ? "auto" : "smooth" });
     return false;
   }
   try {

@@ -5,6 +5,7 @@ import { ActError, CLOSE_FORBIDDEN, CLOSE_UNAUTHORISED, CLOSE_UNKNOWN_ROOM, Room
 import { $, api, embedded, toast } from "./dom.js";
 import { GameView } from "./game.js";
 import { setupHowTo } from "./howto.js";
+import { play, soundToggle } from "./sound.js";
 import { t } from "./i18n.js";
 import { Lobby, gameIcon } from "./lobby.js";
 import { getMe, nameProblem, onMeChange, saveName } from "./me.js";
@@ -195,6 +196,7 @@ function connect() {
     if (msg.code === "kicked" || msg.code === "forbidden" || msg.code === "unknown_room") closedReason = msg;
     if (msg.code === "stale_version") client.send({ type: "sync", version: client.lastVersion ?? undefined });
     if (msg.code === "bad_options") lobby.resetOptions();
+    play("error");
     toast(errorText(msg), "error");
   });
   client.connect();
@@ -318,6 +320,7 @@ measureClock();
 // ---- how to play ------------------------------------------------------------------------------
 
 setupHowTo(() => ({ game: S.room?.game || "tri-tac", title: S.room?.title || "" }));
+soundToggle($("#sound-toggle"));
 
 // ---- start -----------------------------------------------------------------------------------
 

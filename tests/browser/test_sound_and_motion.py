@@ -1,0 +1,116 @@
+"""Sound effects are off until switched on, remembered, and synthesised with WebAudio as the game goes on;
+moves and results are animated briefly, and not at all when the browser asks for reduced motion."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.async_api import Page, expect
+
+from tests.browser.conftest import PHONE, NewPlayer
+from tests.browser.tables import GAMES, open_table
+from tests.support.server import ServerProcess
+
+# Records every CSS animation and transition that starts, with its computed duration in seconds.
+MOTION_RECORDER = """
+window.__motion = [];
+const seconds = (raw) => Math.max(0, ...String(raw).split(',').map((x) => {
+  const v = parseFloat(x);
+  return x.trim().endsWith('ms') ? v / 1000 : v;
+}));
+const note = (kind) => (event) => {
+  const style = getComputedStyle(event.target);
+  const raw = kind === 'animation' ? style.animationDuration : style.transitionDuration;
+  const cls = event.target.getAttribute && event.target.getAttribute('class');
+  window.__motion.push({kind, name: event.animationName || event.propertyName, secs: seconds(raw), cls});
+};
+document.addEventListener('animationstart', note('animation'), true);
+document.addEventListener('transitionstart', note('transition'), true);
+"""
+
+# Counts the oscillators the page creates (every synthesised blip uses at least one).
+AUDIO_COUNTER = """
+window.__oscillators = 0;
+for (const Ctor of [window.AudioContext, window.webkitAudioContext].filter(Boolean)) {
+  const original = Ctor.prototype.createOscillator;
+  Ctor.prototype.createOscillator = function () {
+    window.__oscillators += 1;
+    return original.call(this);
+  };
+}
+"""
+
+# Small tables that bots play quickly.
+QUICK = {
+    "tri-tac": {"size": 3},
+    "trick-tac-foe": {"players": 2, "one_shot": True},
+    "tic-tac-match": {"players": 2},
+    "tricky-tactics": {"mode": "automa", "rounds": 1},
+    "tic-tac-top": {"players": 3},
+}
+
+
+async def log_lines(page: Page) -> int:
+    return await page.locator("#log li:not(.log-empty)").count()
+
+
+async def watch_bots(page: Page, server: ServerProcess, game: str, moves: int = 3) -> None:
+    """Open a room where bots hold every seat and the page's player watches, until `moves` log lines."""
+    await open_table(page, server.url, game, QUICK[game], seat=None)
+    await expect(page.locator("#log li:not(.log-empty)").nth(moves - 1)).to_be_attached(timeout=30_000)
+    await page.wait_for_timeout(300)
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_moves_are_animated_unless_motion_is_reduced(
+    new_player: NewPlayer, sqlite_server: ServerProcess, game: str
+) -> None:
+    for reduced in ("no-preference", "reduce"):
+        page = await new_player(f"Viewer {reduced}", viewport=PHONE)
+        await page.add_init_script(MOTION_RECORDER)
+        await page.emulate_media(reduced_motion=reduced)  # type: ignore[arg-type]
+        await watch_bots(page, sqlite_server, game)
+        motion = await page.evaluate("window.__motion")
+        moving = [m for m in motion if m["secs"] > 0.05]
+        if reduced == "reduce":
+            assert not moving, f"{game}: animations with reduced motion: {moving[:8]}"
+        else:
+            # The board itself moves, not only the page around it (the log's fade, the connection dot).
+            board = [m for m in moving if not any(c in (m["cls"] or "") for c in ("log-new", "conn-dot", "result"))]
+            assert board, f"{game}: no move animation on the board while bots played ({moving[:8]})"
+        await page.close()
+
+
+async def test_sound_is_off_until_switched_on_and_remembered(
+    new_player: NewPlayer, sqlite_server: ServerProcess
+) -> None:
+    page = await new_player("Ada", viewport=PHONE)
+    await page.add_init_script(AUDIO_COUNTER)
+    await open_table(page, sqlite_server.url, "tri-tac", QUICK["tri-tac"], start=False, seat=None)
+    toggle = page.locator("#sound-toggle")
+    await expect(toggle).to_have_attribute("aria-pressed", "false")
+    await expect(toggle).to_have_accessible_name("Sound effects")
+
+    # Off: bots play a whole game in silence.
+    await open_table(page, sqlite_server.url, "tri-tac", QUICK["tri-tac"], seat=None)
+    await expect(page.locator("#result")).to_be_visible(timeout=30_000)
+    assert await page.evaluate("window.__oscillators") == 0
+
+    # Switched on from the keyboard: a confirming blip, and the choice survives a reload.
+    await toggle.focus()
+    await page.keyboard.press("Enter")
+    await expect(toggle).to_have_attribute("aria-pressed", "true")
+    assert await page.evaluate("localStorage.getItem('tf_sound')") == "on"
+    assert await page.evaluate("window.__oscillators") >= 1
+    await page.reload()
+    await expect(page.locator("#sound-toggle")).to_have_attribute("aria-pressed", "true")
+
+    # On: a live game makes sounds (moves, the result).
+    await open_table(page, sqlite_server.url, "tri-tac", QUICK["tri-tac"], seat=None)
+    await expect(page.locator("#result")).to_be_visible(timeout=30_000)
+    await page.wait_for_function("window.__oscillators >= 3")
+
+    # And off again.
+    await page.locator("#sound-toggle").focus()
+    await page.keyboard.press("Enter")
+    await expect(page.locator("#sound-toggle")).to_have_attribute("aria-pressed", "false")
+    assert await page.evaluate("localStorage.getItem('tf_sound')") == "off"
