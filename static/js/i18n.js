@@ -212,6 +212,12 @@ const en = {
   "replay.read_only": "This is a replay.",
   "replay.spectator": "Spectator",
   "replay.everything": "Everything revealed",
+  "import.replaying": "Replaying {file}…",
+  "import.not_json": "That file is not JSON.",
+  "import.refused": "It does not replay: {reason}",
+  "import.done": "{n} moves replayed.",
+  "import.unfinished": "The game was not finished.",
+  "import.fingerprint": "Final state fingerprint: {fingerprint}",
 };
 
 const fr = {
@@ -423,6 +429,12 @@ const fr = {
   "replay.read_only": "Ceci est une rediffusion.",
   "replay.spectator": "Spectateur",
   "replay.everything": "Tout dévoilé",
+  "import.replaying": "Relecture de {file}…",
+  "import.not_json": "Ce fichier n’est pas du JSON.",
+  "import.refused": "La partie ne se rejoue pas : {reason}",
+  "import.done": "{n} coups rejoués.",
+  "import.unfinished": "La partie n’était pas terminée.",
+  "import.fingerprint": "Empreinte de l’état final : {fingerprint}",
 
   // game options: the server sends English titles and hints (JSON Schema); French ones live here,
   // as "opt.<game>.<field>", "opt.<game>.<field>.hint" and "opt.<game>.<field>.<enum value>".

@@ -1,6 +1,8 @@
 // Import an exported game: the server replays it and reports the result it reaches (and a fingerprint of the
 // final state, equal to the original's when the file is unchanged).
 
+import { t } from "./i18n.js";
+
 const input = document.getElementById("import-file");
 const out = document.getElementById("import-result");
 
@@ -14,12 +16,12 @@ function para(text, cls = "") {
 input.addEventListener("change", async () => {
   const file = input.files?.[0];
   if (!file) return;
-  out.replaceChildren(para(`Replaying ${file.name}…`));
+  out.replaceChildren(para(t("import.replaying", { file: file.name })));
   let body;
   try {
     body = JSON.parse(await file.text());
   } catch {
-    out.replaceChildren(para("That file is not JSON.", "field-error"));
+    out.replaceChildren(para(t("import.not_json"), "field-error"));
     return;
   }
   const response = await fetch("/api/history/import", {
@@ -29,7 +31,7 @@ input.addEventListener("change", async () => {
   });
   const data = await response.json();
   if (!response.ok) {
-    out.replaceChildren(para(`It does not replay: ${data.detail}`, "field-error"));
+    out.replaceChildren(para(t("import.refused", { reason: data.detail }), "field-error"));
     return;
   }
   const list = document.createElement("ol");
@@ -40,8 +42,8 @@ input.addEventListener("change", async () => {
     list.append(li);
   }
   out.replaceChildren(
-    para(`${data.steps} moves replayed. ${data.outcome ? data.outcome.summary : "The game was not finished."}`),
-    para(`Final state fingerprint: ${data.fingerprint}`, "mono small"),
+    para(`${t("import.done", { n: data.steps })} ${data.outcome ? data.outcome.summary : t("import.unfinished")}`),
+    para(t("import.fingerprint", { fingerprint: data.fingerprint }), "mono small"),
     list,
   );
 });

@@ -1,4 +1,5 @@
-"""`make screenshots`: every game page at phone and laptop size, light and dark, into screenshots/.
+"""`make screenshots`: every game page at phone and laptop size, light and dark, into screenshots/; also each
+game's lobby and "How to play" dialog, the home page (English and French) and every rules page.
 
 Each game is played for a few moves by bots while the page's player holds seat 0 (their hand and board in
 view), so the pictures show a real position rather than an empty board."""
@@ -51,6 +52,13 @@ async def shoot(server: ServerProcess) -> list[Path]:
                             if size_name == "laptop" and scheme == "light":
                                 await page.screenshot(path=str(lobby), full_page=True)
                                 made.append(lobby)
+                            if size_name == "phone" and scheme == "dark":
+                                await page.locator("#room-rules-link").click()
+                                await page.wait_for_selector("#howto-dialog[open] #howto-body svg")
+                                howto = OUT / f"howto-{engine.name}-phone-dark.png"
+                                await page.screenshot(path=str(howto))
+                                made.append(howto)
+                                await page.keyboard.press("Escape")
                             await sock.send({"type": "start"})
                             await page.wait_for_selector("#game:not([hidden])")
                             await page.wait_for_timeout(2500)
@@ -58,9 +66,13 @@ async def shoot(server: ServerProcess) -> list[Path]:
                             await page.screenshot(path=str(path), full_page=True)
                             made.append(path)
                     await context.close()
-        for name, url in (("home", "/"), ("rules", "/rules/tri-tac")):
+        pages = [("home", "/", "en"), ("home-fr", "/", "fr"), ("rules", "/rules", "en")]
+        pages += [(f"rules-{e.name}", f"/rules/{e.name}", "en") for e in all_engines()]
+        pages += [(f"rules-{e.name}-fr", f"/rules/{e.name}", "fr") for e in all_engines()]
+        for name, url, lang in pages:
             for size_name, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
                 context = await browser.new_context(viewport=viewport, base_url=server.url)
+                await context.add_cookies([{"name": "tf_lang", "value": lang, "url": server.url}])
                 page = await context.new_page()
                 await page.goto(url)
                 path = OUT / f"{name}-{size_name}.png"
