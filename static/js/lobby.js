@@ -2,7 +2,7 @@
 // Also the standings table, shared with the game view.
 
 import { $, h } from "./dom.js";
-import { formatNumber, has, seatLabel, t } from "./i18n.js";
+import { formatNumber, has, language, seatLabel, t } from "./i18n.js";
 import { personMenu, roomSettingsForm, roomSettingsNotes } from "./host.js";
 import { optionsForm, optionsSummary } from "./schema-form.js";
 
@@ -271,7 +271,11 @@ export class Lobby {
         const id = `pick-${g.name}`;
         const input = h("input", { type: "radio", name: "game-pick", id, value: g.name, class: "visually-hidden", checked: g.name === current });
         input.addEventListener("change", () => {
-          if (input.checked) this.send({ type: "configure", game: g.name });
+          if (!input.checked) return;
+          // Tic Tac Top's theme decks come in English and French: start with the page's language.
+          const msg = { type: "configure", game: g.name };
+          if (g.name === "tic-tac-top" && language() === "fr") msg.options = { language: "fr" };
+          this.send(msg);
         });
         return h("div", { class: "game-pick" },
           input,
