@@ -72,7 +72,7 @@ async def leaderboard(session: AsyncSession, game: str, limit: int = 50) -> list
             "sigma": round(r.sigma, 2),
             "games": r.games,
         }
-        for r, name in rows.tuples()
+        for r, name in rows
     ]
     table.sort(key=lambda row: row["rating"], reverse=True)
     return table[:limit]

@@ -70,7 +70,7 @@ class Store:
             return {}
         async with self.sessions() as s:
             rows = await s.execute(select(Player.id, Player.name).where(Player.id.in_(ids)))
-            return {pid: name for pid, name in rows.tuples()}
+            return {pid: name for pid, name in rows}
 
     # ---- rooms ---------------------------------------------------------------------------------
 
@@ -219,7 +219,7 @@ class Store:
                 .where(GameAction.game_id == game_id)
                 .order_by(GameAction.version)
             )
-            return [(v, seat, dict(a), actor) for v, seat, a, actor in rows.tuples()]
+            return [(v, seat, dict(a), actor) for v, seat, a, actor in rows]
 
     async def finish_room_game(
         self, room_id: int, outcome: dict[str, Any], seats: list[dict[str, Any]], game: str, infos: list[SeatInfo]
@@ -264,7 +264,7 @@ class Store:
                     "draws": st.draws,
                     "points": st.points,
                 }
-                for st, name in rows.tuples()
+                for st, name in rows
             ]
 
 

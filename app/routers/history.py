@@ -65,7 +65,7 @@ async def export_game(game_id: GameId, session: SessionDep) -> GameExport:
         .where(GameAction.game_id == game_id)
         .order_by(GameAction.version)
     )
-    actions = [{"seat": seat, "action": action, "actor": actor} for seat, action, actor in rows.tuples()]
+    actions = [{"seat": seat, "action": action, "actor": actor} for seat, action, actor in rows]
     return GameExport(
         engine=game.engine, options=game.options, seed=game.seed, seats=game.seats, actions=actions, result=game.result
     )
