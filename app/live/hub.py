@@ -15,8 +15,6 @@ import secrets
 import time
 from typing import Any
 
-import orjson
-
 from app.codes import new_code
 from app.live.bus import Bus
 from app.live.connection import Connection
@@ -65,7 +63,6 @@ class Hub:
         self.rooms: dict[str, LiveRoom] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.moves = 0
-        self.errors = 0
 
     # ---- rooms -----------------------------------------------------------------------------------
 
@@ -281,7 +278,6 @@ class Hub:
                 await self._start(live, conn)
 
     def refused(self, code: str) -> None:
-        self.errors += 1
         self.metrics.errors.labels(code).inc()
 
     def _require_host(self, live: LiveRoom, conn: Connection) -> None:
@@ -746,6 +742,3 @@ class Hub:
                 with contextlib.suppress(Exception):
                     await conn.close()
 
-
-def dumps(value: Any) -> str:
-    return orjson.dumps(value).decode()
