@@ -2,7 +2,7 @@
 // renderer (static/js/games/<game>.js, see docs/protocol.md "Browser renderers"), the log, the result.
 
 import { $, h, prefersReducedMotion } from "./dom.js";
-import { formatNumber, seatLabel, t } from "./i18n.js";
+import { formatNumber, language, seatLabel, t } from "./i18n.js";
 import { personMenu, roomSettingsForm } from "./host.js";
 import { avatar, presence, renderStandings, teamName } from "./lobby.js";
 import { play } from "./sound.js";
@@ -140,6 +140,11 @@ export class GameView {
         }
         if (this.S.state) this.safeUpdate(this.S.state);
         this.renderPlayers();
+        if (this.S.state && language() !== "en" && this.renderer?.logLine) {
+          this.logLines = []; // draw the log again, in the page's language
+          this.renderLog(this.S.state);
+          this.renderResult();
+        }
       });
   }
 
@@ -304,6 +309,40 @@ export class GameView {
 
   // ---- log -----------------------------------------------------------------------------------
 
+  /**
+   * A log line in the page's language. The server writes the log in English: the room's own notes
+   * ("(stand-in)"…) are translated here, and the game's sentences by its renderer's optional
+   * logLine(text) hook (which returns the text unchanged when it does not recognise it).
+   */
+  logText(line) {
+    let text = String(line);
+    if (language() === "en") return text;
+    let suffix = "";
+    for (const [english, key] of [[" (time ran out)", "log.timeout"], [" (stand-in)", "log.standin"], [" (by the host)", "log.host"]]) {
+      if (text.endsWith(english)) {
+        text = text.slice(0, -english.length);
+        suffix = ` (${t(key)})`;
+        break;
+      }
+    }
+    try {
+      text = this.renderer?.logLine?.(text) ?? text;
+    } catch (err) {
+      console.error(err);
+    }
+    return text + suffix;
+  }
+
+  /** The outcome's summary line in the page's language (the renderer's optional summaryLine hook). */
+  summaryText(summary) {
+    if (language() === "en") return summary;
+    try {
+      return this.renderer?.summaryLine?.(summary) ?? summary;
+    } catch {
+      return summary;
+    }
+  }
+
   renderLog(state) {
     const lines = Array.isArray(state.log) ? state.log.map(String) : [];
     const old = this.logLines;
@@ -320,10 +359,10 @@ export class GameView {
       }
     }
     if (fresh === null) {
-      this.logEl.replaceChildren(...(lines.length ? lines.map((l) => h("li", {}, l)) : [h("li", { class: "muted log-empty" }, t("room.log_empty"))]));
+      this.logEl.replaceChildren(...(lines.length ? lines.map((l) => h("li", {}, this.logText(l))) : [h("li", { class: "muted log-empty" }, t("room.log_empty"))]));
     } else {
       this.logEl.querySelector(".log-empty")?.remove();
-      for (const l of fresh) this.logEl.append(h("li", { class: "log-new" }, l));
+      for (const l of fresh) this.logEl.append(h("li", { class: "log-new" }, this.logText(l)));
       if (fresh.length) this.cue("move");
       while (this.logEl.children.length > 200) this.logEl.firstElementChild.remove();
     }
@@ -373,7 +412,7 @@ export class GameView {
         h("div", {},
           h("p", { class: "result-kicker" }, t("room.result")),
           h("h2", { class: "result-title", id: "result-title" }, title))),
-      outcome.summary ? h("p", { class: "result-summary" }, outcome.summary) : null,
+      outcome.summary ? h("p", { class: "result-summary" }, this.summaryText(outcome.summary)) : null,
       h("ol", { class: "result-scores" },
         order.map((i) => h("li", { class: winners.includes(i) ? "is-winner" : "" },
           h("span", { class: "result-rank" }, String((outcome.ranks?.[i] ?? 0) + 1)),

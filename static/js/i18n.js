@@ -206,6 +206,9 @@ const en = {
   "seat.south": "South",
   "seat.west": "West",
   "room.spectator": "Spectator",
+  "log.timeout": "time ran out",
+  "log.standin": "stand-in",
+  "log.host": "by the host",
 
   // replay page
   "replay.title": "Replay #{id}",
@@ -423,6 +426,9 @@ const fr = {
   "seat.south": "Sud",
   "seat.west": "Ouest",
   "room.spectator": "Spectateur",
+  "log.timeout": "temps écoulé",
+  "log.standin": "remplaçant",
+  "log.host": "par l’hôte",
 
   // replay page
   "replay.title": "Rediffusion n° {id}",

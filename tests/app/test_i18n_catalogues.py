@@ -40,6 +40,8 @@ SAME_IN_BOTH = {
     "opt.tricky-tactics.mode",  # Mode
     "opt.tricky-tactics.cubes",  # Cubes
     "tic-tac-top.points",  # "{n} pts"
+    "tri-tac.log_points",  # "{n} points"
+    "tri-tac.log_points_one",  # "1 point"
     "trick-tac-foe.title_short",
     "tricky-tactics.automa",  # Automa
 }

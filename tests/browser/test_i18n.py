@@ -8,6 +8,7 @@ import re
 from playwright.async_api import Browser, Page, expect
 
 from tests.browser.conftest import PHONE, NewPlayer
+from tests.browser.tables import open_table
 from tests.support.server import ServerProcess
 
 
@@ -75,3 +76,16 @@ async def test_french_browser_gets_french_pages(browser: Browser, sqlite_server:
         await expect(page.locator(".rules")).to_contain_text("reconstitution")
     finally:
         await context.close()
+
+
+async def test_game_log_and_result_in_french(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
+    """The server writes the log in English; in French the page shows the renderer's translation."""
+    page = await new_player("Ada")
+    await page.context.add_cookies([{"name": "tf_lang", "value": "fr", "url": sqlite_server.url}])
+    await open_table(page, sqlite_server.url, "tri-tac", {"size": 3}, seat=None)
+    await expect(page.locator("#result")).to_be_visible(timeout=30_000)
+    log = page.locator("#log")
+    await expect(log).to_contain_text("joue en ligne")
+    assert "placed at" not in (await log.inner_text())
+    summary = await page.locator(".result-summary").inner_text()
+    assert re.match(r"^(Joueur \d \([XO]\) gagne|Match nul)", summary), summary

@@ -111,6 +111,19 @@ const EN = {
   "tic-tac-top.sr_theme": "Theme chosen: {theme}.",
   "tic-tac-top.sr_word": "Word {k}: {word}.",
   "tic-tac-top.sr_grid": "{name}'s grid: {cells}. {lines}.",
+  "tic-tac-top.log_choose": "{who} (Leader) chose the theme “{theme}”",
+  "tic-tac-top.log_drafting": "{who} (Leader) is ranking words",
+  "tic-tac-top.log_ranked_countdown": "{who} (Leader) submitted a ranking: 5-second countdown!",
+  "tic-tac-top.log_ranked": "{who} (Leader) submitted a ranking",
+  "tic-tac-top.log_wrote": "{who} wrote a word",
+  "tic-tac-top.log_erased": "{who} erased a word",
+  "tic-tac-top.log_done": "{who} finished their grid",
+  "tic-tac-top.log_locked": "{who}'s grid was locked as it was",
+  "tic-tac-top.log_announce": "{who} (Leader) announced word {k}: {word}",
+  "tic-tac-top.log_next_turn": "Turn {n}: {who} leads",
+  "tic-tac-top.result_win": "{who} wins with {n} points",
+  "tic-tac-top.result_shared": "{who} share the win with {n} points",
+  "tic-tac-top.and": "and",
 };
 
 
@@ -206,7 +219,53 @@ addStrings("fr", {
   "tic-tac-top.sr_theme": "Thème choisi : {theme}.",
   "tic-tac-top.sr_word": "Mot {k} : {word}.",
   "tic-tac-top.sr_grid": "Grille de {name} : {cells}. {lines}.",
+  "tic-tac-top.log_choose": "{who} (Meneur) a choisi le thème « {theme} »",
+  "tic-tac-top.log_drafting": "{who} (Meneur) classe les mots",
+  "tic-tac-top.log_ranked_countdown": "{who} (Meneur) a validé son classement : compte à rebours de 5 secondes !",
+  "tic-tac-top.log_ranked": "{who} (Meneur) a validé son classement",
+  "tic-tac-top.log_wrote": "{who} a écrit un mot",
+  "tic-tac-top.log_erased": "{who} a gommé un mot",
+  "tic-tac-top.log_done": "{who} a fini sa grille",
+  "tic-tac-top.log_locked": "La grille de {who} a été verrouillée en l’état",
+  "tic-tac-top.log_announce": "{who} (Meneur) a annoncé le mot {k} : {word}",
+  "tic-tac-top.log_next_turn": "Tour {n} : {who} mène",
+  "tic-tac-top.result_win": "{who} gagne avec {n} points",
+  "tic-tac-top.result_shared": "{who} se partagent la victoire avec {n} points",
+  "tic-tac-top.and": "et",
 });
+
+/** The server's English log lines and result, in the page's language (see game.js logText). */
+const LOG_PATTERNS = [
+  [/^(.+) \(Leader\) chose the theme “(.+)”$/, "tic-tac-top.log_choose", ["who", "theme"]],
+  [/^(.+) \(Leader\) is ranking words$/, "tic-tac-top.log_drafting", ["who"]],
+  [/^(.+) \(Leader\) submitted a ranking: 5-second countdown!$/, "tic-tac-top.log_ranked_countdown", ["who"]],
+  [/^(.+) \(Leader\) submitted a ranking$/, "tic-tac-top.log_ranked", ["who"]],
+  [/^(.+) \(Leader\) announced the (\d+)(?:st|nd|rd|th) word: (.+)$/, "tic-tac-top.log_announce", ["who", "k", "word"]],
+  [/^(.+) wrote a word$/, "tic-tac-top.log_wrote", ["who"]],
+  [/^(.+) erased a word$/, "tic-tac-top.log_erased", ["who"]],
+  [/^(.+) finished their grid$/, "tic-tac-top.log_done", ["who"]],
+  [/^(.+)'s grid was locked as it was$/, "tic-tac-top.log_locked", ["who"]],
+  [/^Turn (\d+): (.+) leads$/, "tic-tac-top.log_next_turn", ["n", "who"]],
+  [/^(.+) share the win with (\d+) points$/, "tic-tac-top.result_shared", ["who", "n"]],
+  [/^(.+) wins? with (\d+) points$/, "tic-tac-top.result_win", ["who", "n"]],
+];
+
+export function translateLine(line, t) {
+  const text = String(line);
+  for (const [re, key, names] of LOG_PATTERNS) {
+    const m = re.exec(text);
+    if (!m) continue;
+    const params = {};
+    names.forEach((name, i) => {
+      const value = m[i + 1];
+      if (name === "who") {
+        params.who = value.split(" and ").map((who) => seatLabel(who)).join(` ${t("tic-tac-top.and")} `);
+      } else params[name] = /^\d+$/.test(value) ? Number(value) : value;
+    });
+    return t(key, params);
+  }
+  return text;
+}
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -1259,6 +1318,13 @@ export function mount(root, ctx) {
       paintBadge(node, seat);
       badges.push([seat, node]);
       return node;
+    },
+    /** Optional hooks of the room page: the server's English log line and result in the page's language. */
+    logLine(line) {
+      return translateLine(line, tr);
+    },
+    summaryLine(summary) {
+      return translateLine(summary, tr);
     },
   };
 }

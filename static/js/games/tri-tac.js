@@ -36,6 +36,19 @@ addStrings("en", {
   "tri-tac.special_legend": "Special square: a new line through it is worth 2",
   "tri-tac.place_hint": "place an {marker} on an empty cell.",
   "tri-tac.tap_again": "Tap the cell again to place your marker there.",
+  "tri-tac.log_place": "{who} placed at row {r}, column {c}",
+  "tri-tac.log_power": "{who} used Power Play on row {r}, column {c}",
+  "tri-tac.log_scored": "{text} and scored {points} ({lines})",
+  "tri-tac.log_points_one": "1 point",
+  "tri-tac.log_points": "{n} points",
+  "tri-tac.log_lines_one": "1 line",
+  "tri-tac.log_lines": "{n} lines",
+  "tri-tac.log_pass": "{who} lost the turn",
+  "tri-tac.log_vote": "{who} voted",
+  "tri-tac.log_vote_grow": "{who} voted; both agreed: the board grows to {n}×{n}",
+  "tri-tac.log_vote_end": "{who} voted; no agreement: the game ends",
+  "tri-tac.result_draw": "Draw, {a}–{b}",
+  "tri-tac.result_win": "{who} wins {a}–{b}",
 });
 
 addStrings("fr", {
@@ -67,7 +80,61 @@ addStrings("fr", {
   "tri-tac.special_legend": "Case spéciale : un nouvel alignement qui la traverse vaut 2",
   "tri-tac.place_hint": "posez un {marker} sur une case vide.",
   "tri-tac.tap_again": "Touchez de nouveau la case pour y poser votre pion.",
+  "tri-tac.log_place": "{who} joue en ligne {r}, colonne {c}",
+  "tri-tac.log_power": "{who} fait un coup de force en ligne {r}, colonne {c}",
+  "tri-tac.log_scored": "{text} et marque {points} ({lines})",
+  "tri-tac.log_points_one": "1 point",
+  "tri-tac.log_points": "{n} points",
+  "tri-tac.log_lines_one": "1 alignement",
+  "tri-tac.log_lines": "{n} alignements",
+  "tri-tac.log_pass": "{who} perd son tour",
+  "tri-tac.log_vote": "{who} a voté",
+  "tri-tac.log_vote_grow": "{who} a voté ; accord : le plateau passe à {n}×{n}",
+  "tri-tac.log_vote_end": "{who} a voté ; pas d’accord : la partie s’arrête",
+  "tri-tac.result_draw": "Match nul, {a}–{b}",
+  "tri-tac.result_win": "{who} gagne {a}–{b}",
 });
+
+/** The server's English log lines and result, in the page's language (see game.js logText). */
+const LOG_PATTERNS = [
+  [/^(.+) placed at row (\d+), column (\d+)$/, "tri-tac.log_place", ["who", "r", "c"]],
+  [/^(.+) used Power Play on row (\d+), column (\d+)$/, "tri-tac.log_power", ["who", "r", "c"]],
+  [/^(.+) lost the turn$/, "tri-tac.log_pass", ["who"]],
+  [/^(.+) voted; both agreed: the board grows to (\d+)×\d+$/, "tri-tac.log_vote_grow", ["who", "n"]],
+  [/^(.+) voted; no agreement: the game ends$/, "tri-tac.log_vote_end", ["who"]],
+  [/^(.+) voted$/, "tri-tac.log_vote", ["who"]],
+  [/^Draw, (\d+)–(\d+)$/, "tri-tac.result_draw", ["a", "b"]],
+  [/^(.+) wins (\d+)–(\d+)$/, "tri-tac.result_win", ["who", "a", "b"]],
+];
+
+/** "Player 1 (X)" → "Joueur 1 (X)"; people's names stay as they are. */
+const whoText = (who) => who.replace(/^Player (\d+)/, (m) => seatLabel(m));
+
+export function translateLine(line, t) {
+  let text = String(line);
+  let scored = null;
+  const score = /^(.*) and scored (\d+) points? \((\d+) lines?\)$/.exec(text);
+  if (score) {
+    text = score[1];
+    const points = Number(score[2]);
+    const lines = Number(score[3]);
+    scored = {
+      points: points === 1 ? t("tri-tac.log_points_one") : t("tri-tac.log_points", { n: points }),
+      lines: lines === 1 ? t("tri-tac.log_lines_one") : t("tri-tac.log_lines", { n: lines }),
+    };
+  }
+  for (const [re, key, names] of LOG_PATTERNS) {
+    const m = re.exec(text);
+    if (!m) continue;
+    const params = {};
+    names.forEach((name, i) => {
+      params[name] = name === "who" ? whoText(m[i + 1]) : Number(m[i + 1]);
+    });
+    text = t(key, params);
+    break;
+  }
+  return scored ? t("tri-tac.log_scored", { text, ...scored }) : text;
+}
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const CELL = 100;
@@ -621,6 +688,13 @@ export function mount(root, ctx) {
     /** Optional hook used by the room page: the marker shown beside each seat. */
     seatBadge(seat) {
       return markerBadge(markerOf(seat), seat);
+    },
+    /** Optional hooks used by the room page: the server's English log line and result in the page's language. */
+    logLine(line) {
+      return translateLine(line, t);
+    },
+    summaryLine(summary) {
+      return translateLine(summary, t);
     },
   };
 }
