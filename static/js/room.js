@@ -6,7 +6,7 @@ import { $, api, embedded, toast } from "./dom.js";
 import { GameView } from "./game.js";
 import { setupHowTo } from "./howto.js";
 import { play, soundToggle } from "./sound.js";
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 import { Lobby, gameIcon } from "./lobby.js";
 import { getMe, nameProblem, onMeChange, saveName } from "./me.js";
 
@@ -150,8 +150,9 @@ function sentence(text) {
 }
 
 function errorText(msg) {
-  // The engine's reason is the best text for an illegal move; otherwise a translated code.
-  if (msg.code === "illegal" && msg.message) return sentence(msg.message);
+  // The engine's reason is the best text for an illegal move (it is written in English); otherwise a
+  // translated code.
+  if (msg.code === "illegal" && msg.message && language() === "en") return sentence(msg.message);
   const key = `err.${msg.code}`;
   const translated = t(key);
   return translated !== key ? translated : sentence(msg.message) || t("common.error");
