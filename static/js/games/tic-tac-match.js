@@ -8,6 +8,8 @@
 // Keyboard: arrows move in the hand and on the grid, Enter/Space selects a card or plays on a cell, Escape
 // cancels.
 
+import { addStrings, seatLabel } from "../i18n.js";
+
 const CSS_HREF = "/static/css/games/tic-tac-match.css";
 const SVG_NS = "http://www.w3.org/2000/svg";
 const COLOURS = {
@@ -71,7 +73,8 @@ const EN = {
   dealer: "dealer",
   to_play: "to play",
   won_by: "{side} won match {n}: three {colour} {sym} in a row — their ID showed {sym}",
-  winner_banner: "{side} win{s}: three {colour} {sym} in a row, and {side_id} showed {sym}",
+  winner_banner: "{side} wins: three {colour} {sym} in a row, and their ID card showed {sym}",
+  winner_banner_team: "{side} win: three {colour} {sym} in a row, and their ID cards showed {sym}",
   ev_flip: "{name} played Flip — every ID card flips ({side} is now {sym})",
   ev_wipe: "{name} wiped out {target}: {target} draws a new hand and plays next",
   ev_double: "{name} played Double Play: two more plays follow",
@@ -95,7 +98,152 @@ const EN = {
   card_sym: "{colour} {sym}",
   you: "you",
   team: "Team {x}",
+  legal_cells: "{n} legal cells",
+  id_title: "ID {sym}",
+  colour_blue: "blue",
+  colour_green: "green",
+  colour_red: "red",
+  colour_yellow: "yellow",
+  letter_blue: "B",
+  letter_green: "G",
+  letter_red: "R",
+  letter_yellow: "Y",
+  pattern_stripes: "stripes",
+  pattern_dots: "dots",
+  pattern_checks: "checks",
+  pattern_bands: "bands",
+  where_00: "top-left",
+  where_01: "top",
+  where_02: "top-right",
+  where_10: "left",
+  where_11: "centre",
+  where_12: "right",
+  where_20: "bottom-left",
+  where_21: "bottom",
+  where_22: "bottom-right",
+  log_play: "{who} played {card} on the {where} cell",
+  log_height: "{text} (now {n} high)",
+  log_win: "{text}: three in a row, {side} wins the match",
+  log_flip: "{who} played Flip: every ID card flips ({who2} is now {sym})",
+  log_wipe: "{who} played Wipe-Out on {target}, who draws a new hand and plays next",
+  log_double: "{who} played Double Play: two more plays follow",
+  log_discard: "{who} discarded {card} as the second play",
+  log_forfeit: "{who} forfeited the second play",
+  result_won: "{side} won with three {colour} {sym} in a row",
+  result_series: "{side} won the series {a}–{b} (last match: three {colour} {sym} in a row)",
+  players_pair: "Players {a} & {b}",
 };
+
+// French (the English is the EN table above, looked up as "tic-tac-match.<key>").
+addStrings("fr", {
+  "tic-tac-match.board": "Grille de Tic Tac Match",
+  "tic-tac-match.your_turn": "À vous",
+  "tic-tac-match.your_turn_hint": "choisissez une carte de votre main",
+  "tic-tac-match.pick_cell": "Choisissez maintenant une case en surbrillance pour votre {card} — {n} possible(s)",
+  "tic-tac-match.pick_cell_none": "Votre {card} ne va sur aucune case pour l’instant",
+  "tic-tac-match.waiting_for": "En attente de {name}",
+  "tic-tac-match.double_you": "Double jeu : encore {n} {plays} — une carte Symbole ou une Inversion",
+  "tic-tac-match.double_pill": "Double jeu : {n} coup(s) sur 2 restant(s)",
+  "tic-tac-match.play_one": "coup",
+  "tic-tac-match.play_many": "coups",
+  "tic-tac-match.double_fallback": "Double jeu : plus aucun coup Symbole ou Inversion — défaussez un Balayage ou un Double jeu, ou renoncez au coup",
+  "tic-tac-match.double_other": "{name} joue un Double jeu ({n} restant(s))",
+  "tic-tac-match.over": "Partie terminée",
+  "tic-tac-match.spectating": "Vous regardez",
+  "tic-tac-match.you_are": "Vous êtes {sym}",
+  "tic-tac-match.your_id": "Votre identité",
+  "tic-tac-match.their_id": "Leur identité",
+  "tic-tac-match.id_of": "Carte d’identité de {name} : {sym}",
+  "tic-tac-match.draw_pile": "Pioche",
+  "tic-tac-match.discard_pile": "Défausse",
+  "tic-tac-match.cards_n": "{n} cartes",
+  "tic-tac-match.empty_pile": "vide",
+  "tic-tac-match.hand": "Votre main",
+  "tic-tac-match.cell_empty": "vide",
+  "tic-tac-match.cell": "case {where}",
+  "tic-tac-match.high": "hauteur {n}",
+  "tic-tac-match.legal": "vous pouvez jouer ici",
+  "tic-tac-match.winning": "alignement gagnant",
+  "tic-tac-match.last": "jouée en dernier",
+  "tic-tac-match.play_flip": "Jouer Inversion — toutes les identités s’inversent",
+  "tic-tac-match.play_double": "Jouer Double jeu — deux coups suivent",
+  "tic-tac-match.wipe_label": "Balayer qui ?",
+  "tic-tac-match.wipe_target": "Balayer {name}",
+  "tic-tac-match.partner": "partenaire",
+  "tic-tac-match.opponent": "adversaire",
+  "tic-tac-match.discard_as_play": "La défausser comme second coup",
+  "tic-tac-match.forfeit": "Renoncer au second coup",
+  "tic-tac-match.cancel": "Annuler",
+  "tic-tac-match.flip_hint": "Inversion : vous devenez {sym}, l’autre camp {other}.",
+  "tic-tac-match.wipe_hint": "Balayage : il défausse sa main, pioche 4 cartes et joue ensuite.",
+  "tic-tac-match.double_hint": "Double jeu : ensuite deux coups Symbole ou Inversion, alignement vérifié après chacun.",
+  "tic-tac-match.not_now": "injouable pour l’instant",
+  "tic-tac-match.next_match": "Manche suivante",
+  "tic-tac-match.match_of": "Manche {n}",
+  "tic-tac-match.first_to": "premier à {n}",
+  "tic-tac-match.dealer": "donneur",
+  "tic-tac-match.to_play": "à jouer",
+  "tic-tac-match.won_by": "{side} remporte la manche {n} : trois {sym} identiques ({colour}) alignés — son identité montrait {sym}",
+  "tic-tac-match.winner_banner": "{side} gagne : trois {sym} identiques ({colour}) alignés, et sa carte d’identité montrait {sym}",
+  "tic-tac-match.winner_banner_team": "{side} gagnent : trois {sym} identiques ({colour}) alignés, et leurs cartes d’identité montraient {sym}",
+  "tic-tac-match.ev_flip": "{name} a joué Inversion — toutes les identités s’inversent ({side} : désormais {sym})",
+  "tic-tac-match.ev_wipe": "{name} a balayé {target} : {target} pioche une nouvelle main et joue ensuite",
+  "tic-tac-match.ev_double": "{name} a joué Double jeu : deux coups suivent",
+  "tic-tac-match.ev_play": "{name} a joué {card} sur la case {where}",
+  "tic-tac-match.ev_discard": "{name} a défaussé {card} comme second coup",
+  "tic-tac-match.ev_forfeit": "{name} a renoncé au second coup",
+  "tic-tac-match.ev_forfeit_auto": "{name} n’avait pas de second coup : abandonné",
+  "tic-tac-match.ev_reshuffle": "Pioche reconstituée : {a} cartes de la défausse et {b} cartes recouvertes mélangées (les cartes du dessus restent)",
+  "tic-tac-match.ev_stuck": "{name} était bloqué : nouvelle main distribuée ({n}e pioche)",
+  "tic-tac-match.ev_pass": "{name} est resté bloqué après 10 pioches : le tour passe",
+  "tic-tac-match.ev_start": "Manche {n} distribuée par {name} : {card} retourné au centre",
+  "tic-tac-match.matches": "Manches",
+  "tic-tac-match.summary": "Manche {m}. {ids}. Score {score}. {turn} Pioche {d}, défausse {x}.",
+  "tic-tac-match.sides_ids": "{side} : {sym}",
+  "tic-tac-match.hand_sizes": "{name} : {n} cartes",
+  "tic-tac-match.legend": "Couleurs des cartes : B bleu (rayures) · V vert (pois) · R rouge (carreaux) · J jaune (bandes)",
+  "tic-tac-match.goal": "Trois cartes identiques alignées font gagner le camp dont l’identité montre ce symbole à cet instant — quel que soit celui qui pose la carte.",
+  "tic-tac-match.flip": "Inversion",
+  "tic-tac-match.wipeout": "Balayage",
+  "tic-tac-match.double": "Double jeu",
+  "tic-tac-match.card_sym": "{sym} {colour}",
+  "tic-tac-match.you": "vous",
+  "tic-tac-match.team": "Équipe {x}",
+  "tic-tac-match.legal_cells": "{n} case(s) possible(s)",
+  "tic-tac-match.id_title": "Identité {sym}",
+  "tic-tac-match.colour_blue": "bleu",
+  "tic-tac-match.colour_green": "vert",
+  "tic-tac-match.colour_red": "rouge",
+  "tic-tac-match.colour_yellow": "jaune",
+  "tic-tac-match.letter_blue": "B",
+  "tic-tac-match.letter_green": "V",
+  "tic-tac-match.letter_red": "R",
+  "tic-tac-match.letter_yellow": "J",
+  "tic-tac-match.pattern_stripes": "rayures",
+  "tic-tac-match.pattern_dots": "pois",
+  "tic-tac-match.pattern_checks": "carreaux",
+  "tic-tac-match.pattern_bands": "bandes",
+  "tic-tac-match.where_00": "en haut à gauche",
+  "tic-tac-match.where_01": "en haut au milieu",
+  "tic-tac-match.where_02": "en haut à droite",
+  "tic-tac-match.where_10": "au milieu à gauche",
+  "tic-tac-match.where_11": "au centre",
+  "tic-tac-match.where_12": "au milieu à droite",
+  "tic-tac-match.where_20": "en bas à gauche",
+  "tic-tac-match.where_21": "en bas au milieu",
+  "tic-tac-match.where_22": "en bas à droite",
+  "tic-tac-match.log_play": "{who} a joué {card} sur la case {where}",
+  "tic-tac-match.log_height": "{text} (hauteur {n})",
+  "tic-tac-match.log_win": "{text} : trois alignées, {side} remporte la manche",
+  "tic-tac-match.log_flip": "{who} a joué Inversion : toutes les identités s’inversent ({who2} est maintenant {sym})",
+  "tic-tac-match.log_wipe": "{who} a joué Balayage sur {target}, qui pioche une nouvelle main et joue ensuite",
+  "tic-tac-match.log_double": "{who} a joué Double jeu : deux coups suivent",
+  "tic-tac-match.log_discard": "{who} a défaussé {card} comme second coup",
+  "tic-tac-match.log_forfeit": "{who} a renoncé au second coup",
+  "tic-tac-match.result_won": "{side} gagne avec trois {sym} identiques ({colour}) alignés",
+  "tic-tac-match.result_series": "{side} remporte la série {a}–{b} (dernière manche : trois {sym} identiques ({colour}) alignés)",
+  "tic-tac-match.players_pair": "Joueurs {a} et {b}",
+});
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -161,6 +309,46 @@ function iconSvg(kind) {
     );
   }
   return box;
+}
+
+/** The server's English log lines and result, in the page's language (see game.js logText). */
+const ENGINE_CELLS = ["top-left", "top-centre", "top-right", "middle-left", "centre", "middle-right", "bottom-left", "bottom-centre", "bottom-right"];
+const ENGINE_KINDS = { Flip: "flip", "Wipe-Out": "wipeout", "Double Play": "double" };
+
+export function translateLine(line, tr) {
+  const who = (text) =>
+    text
+      .replace(/^Team ([AB]) \(Players (\d) & (\d)\)$/, (m, x, a, b) => `${tr("team", { x })} (${tr("players_pair", { a, b })})`)
+      .replace(/^Player (\d+)$/, (m) => seatLabel(m));
+  const card = (text) => {
+    const sym = /^(blue|green|red|yellow) ([XO])$/.exec(text);
+    if (sym) return tr("card_sym", { colour: tr(`colour_${sym[1]}`), sym: sym[2] });
+    return ENGINE_KINDS[text] ? tr(ENGINE_KINDS[text]) : text;
+  };
+  let text = String(line);
+  let m = /^(.+) won the series (\d+)–(\d+) \(last match: three (blue|green|red|yellow) ([XO]) in a row\)$/.exec(text);
+  if (m) return tr("result_series", { side: who(m[1]), a: Number(m[2]), b: Number(m[3]), colour: tr(`colour_${m[4]}`), sym: m[5] });
+  m = /^(.+) won with three (blue|green|red|yellow) ([XO]) in a row$/.exec(text);
+  if (m) return tr("result_won", { side: who(m[1]), colour: tr(`colour_${m[2]}`), sym: m[3] });
+  m = /^(.+) played (.+) on the ([a-z-]+) cell(?: \(now (\d+) high\))?(?:: three in a row, (.+) wins the match)?$/.exec(text);
+  if (m && ENGINE_CELLS.includes(m[3])) {
+    const index = ENGINE_CELLS.indexOf(m[3]);
+    text = tr("log_play", { who: who(m[1]), card: card(m[2]), where: tr(`where_${Math.floor(index / 3)}${index % 3}`) });
+    if (m[4]) text = tr("log_height", { text, n: Number(m[4]) });
+    if (m[5]) text = tr("log_win", { text, side: who(m[5]) });
+    return text;
+  }
+  m = /^(.+) played Flip: every ID card flips \((.+) is now ([XO])\)$/.exec(text);
+  if (m) return tr("log_flip", { who: who(m[1]), who2: who(m[2]), sym: m[3] });
+  m = /^(.+) played Wipe-Out on (.+), who draws a new hand and plays next$/.exec(text);
+  if (m) return tr("log_wipe", { who: who(m[1]), target: who(m[2]) });
+  m = /^(.+) played Double Play: two more plays follow$/.exec(text);
+  if (m) return tr("log_double", { who: who(m[1]) });
+  m = /^(.+) discarded (.+) as the second play$/.exec(text);
+  if (m) return tr("log_discard", { who: who(m[1]), card: card(m[2]) });
+  m = /^(.+) forfeited the second play$/.exec(text);
+  if (m) return tr("log_forfeit", { who: who(m[1]) });
+  return text;
 }
 
 function otherSym(sym) {
@@ -235,7 +423,7 @@ export function mount(root, ctx) {
   // ---- helpers -------------------------------------------------------------------------------
   const nameOf = (seat) => {
     const s = ctx.room?.seats?.[seat];
-    return s?.player?.name || s?.label || `Player ${seat + 1}`;
+    return s?.player?.name || seatLabel(s?.label || `Player ${seat + 1}`);
   };
   const sideOf = (seat) => seat % 2;
   const sideName = (side) => {
@@ -246,13 +434,13 @@ export function mount(root, ctx) {
     }
     return nameOf(view.sides[side].seats[0]);
   };
-  const colourName = (colour) => colour;
+  const colourName = (colour) => tr(`colour_${colour}`);
   const cardName = (card) => {
     if (!card) return "";
     if (card.kind === "symbol") return tr("card_sym", { colour: colourName(card.colour), sym: card.symbol });
     return tr(card.kind);
   };
-  const cellName = (r, c) => CELL_NAMES[r][c];
+  const cellName = (r, c) => (CELL_NAMES[r]?.[c] ? tr(`where_${r}${c}`) : "");
   const isMyTurn = () =>
     Boolean(view && mySeat !== null && !view.over && view.turn === mySeat && lastMsg && !lastMsg.outcome && (lastMsg.to_act || []).includes(mySeat));
   const myHand = () => (Array.isArray(view?.hand) ? view.hand : []);
@@ -275,9 +463,9 @@ export function mount(root, ctx) {
       return el(
         "div",
         { class: `ttm-card ttm-symbol ttm-${card.colour} ttm-pat-${info.pattern} ${extra}`, "data-card": card.id ?? "" },
-        el("span", { class: "ttm-corner ttm-corner-tl", "aria-hidden": "true" }, el("b", {}, card.symbol), el("i", {}, info.letter)),
+        el("span", { class: "ttm-corner ttm-corner-tl", "aria-hidden": "true" }, el("b", {}, card.symbol), el("i", {}, tr(`letter_${card.colour}`))),
         symbolSvg(card.symbol),
-        el("span", { class: "ttm-corner ttm-corner-br", "aria-hidden": "true" }, el("b", {}, card.symbol), el("i", {}, info.letter)),
+        el("span", { class: "ttm-corner ttm-corner-br", "aria-hidden": "true" }, el("b", {}, card.symbol), el("i", {}, tr(`letter_${card.colour}`))),
       );
     }
     return el(
@@ -439,9 +627,9 @@ export function mount(root, ctx) {
 
   function cardLabel(card) {
     const bits = [cardName(card)];
-    if (card.kind === "symbol" && COLOURS[card.colour]) bits[0] += ` (${COLOURS[card.colour].letter}, ${COLOURS[card.colour].pattern})`;
+    if (card.kind === "symbol" && COLOURS[card.colour]) bits[0] += ` (${tr(`letter_${card.colour}`)}, ${tr(`pattern_${COLOURS[card.colour].pattern}`)})`;
     if (isMyTurn()) {
-      if (card.kind === "symbol") bits.push(card.cells?.length ? `${card.cells.length} legal cells` : tr("not_now"));
+      if (card.kind === "symbol") bits.push(card.cells?.length ? tr("legal_cells", { n: card.cells.length }) : tr("not_now"));
       else if (card.discardable) bits.push(tr("discard_as_play"));
       else if (!card.playable) bits.push(tr("not_now"));
     }
@@ -544,7 +732,7 @@ export function mount(root, ctx) {
   }
 
   function matchText(m) {
-    return tr("won_by", { side: sideName(m.side), n: m.match, colour: m.colour, sym: m.symbol });
+    return tr("won_by", { side: sideName(m.side), n: m.match, colour: colourName(m.colour), sym: m.symbol });
   }
 
   function drawMatches() {
@@ -572,12 +760,10 @@ export function mount(root, ctx) {
     }
     const m = view.matches[view.matches.length - 1];
     const side = m.side;
-    const text = tr("winner_banner", {
+    const text = tr(view.players === 4 ? "winner_banner_team" : "winner_banner", {
       side: sideName(side),
-      s: view.players === 4 ? "" : "s",
-      colour: m.colour,
+      colour: colourName(m.colour),
       sym: m.symbol,
-      side_id: view.players === 4 ? "their ID cards" : "their ID card",
     });
     const node = el("div", { class: `ttm-winner ttm-side-${side}`, role: "status" }, idCard(m.symbol, "ttm-id-mini"), el("span", {}, text));
     if (existing) existing.replaceWith(node);
@@ -602,7 +788,7 @@ export function mount(root, ctx) {
         if (!sym || node.dataset.sym === sym) continue;
         node.replaceChildren(symbolSvg(sym, "ttm-id-svg"));
         node.dataset.sym = sym;
-        node.setAttribute("title", `ID ${sym}`);
+        node.setAttribute("title", tr("id_title", { sym }));
         if (flipping && !reducedMotion()) {
           node.classList.remove("is-flipping");
           void node.offsetWidth;
@@ -836,10 +1022,17 @@ export function mount(root, ctx) {
     seatBadge(seat) {
       const sym = view?.ids?.[seat] ?? "X";
       const node = idCard(sym, "ttm-id-mini ttm-badge");
-      node.setAttribute("title", `ID ${sym}`);
+      node.setAttribute("title", tr("id_title", { sym }));
       if (!badges.has(seat)) badges.set(seat, new Set());
       badges.get(seat).add(node);
       return node;
+    },
+    /** Optional hooks of the room page: the server's English log line and result in the page's language. */
+    logLine(line) {
+      return translateLine(line, tr);
+    },
+    summaryLine(summary) {
+      return translateLine(summary, tr);
     },
   };
 }
