@@ -44,6 +44,7 @@ SAME_IN_BOTH = {
     "tri-tac.log_points_one",  # "1 point"
     "tic-tac-match.letter_blue",  # B (bleu)
     "tic-tac-match.letter_red",  # R (rouge)
+    "trick-tac-foe.compass_11",  # centre
     "trick-tac-foe.title_short",
     "tricky-tactics.automa",  # Automa
 }

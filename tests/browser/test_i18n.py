@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.async_api import Browser, Page, expect
 
 from tests.browser.conftest import PHONE, NewPlayer
@@ -78,14 +79,35 @@ async def test_french_browser_gets_french_pages(browser: Browser, sqlite_server:
         await context.close()
 
 
-async def test_game_log_and_result_in_french(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
-    """The server writes the log in English; in French the page shows the renderer's translation."""
+# A few words each game's French log must show while bots play, and English words it must not.
+FRENCH_LOG = {
+    "tri-tac": ({"size": 3}, "joue en ligne"),
+    "trick-tac-foe": ({"players": 2, "one_shot": True}, "a posé une carte"),
+    "tic-tac-match": ({"players": 2}, "a joué"),
+    "tricky-tactics": ({"mode": "automa", "rounds": 1}, "a "),
+    "tic-tac-top": ({"players": 3}, "(Meneur) a choisi le thème"),
+}
+ENGLISH_WORDS = re.compile(r" (placed|played|committed|wrote|led|added|removed|chose|wins|share) ")
+
+
+@pytest.mark.parametrize("game", list(FRENCH_LOG))
+async def test_game_log_in_french(new_player: NewPlayer, sqlite_server: ServerProcess, game: str) -> None:
+    """The server writes the log in English; in French the page shows each renderer's translation."""
+    options, expected = FRENCH_LOG[game]
+    page = await new_player("Ada")
+    await page.context.add_cookies([{"name": "tf_lang", "value": "fr", "url": sqlite_server.url}])
+    await open_table(page, sqlite_server.url, game, options, seat=None)
+    lines = page.locator("#log li:not(.log-empty)")
+    await expect(lines.nth(2)).to_be_attached(timeout=30_000)
+    await expect(page.locator("#log")).to_contain_text(expected)
+    english = [line for line in await lines.all_inner_texts() if ENGLISH_WORDS.search(f" {line} ")]
+    assert not english, f"{game}: log lines left in English: {english[:5]}"
+
+
+async def test_result_in_french(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
     page = await new_player("Ada")
     await page.context.add_cookies([{"name": "tf_lang", "value": "fr", "url": sqlite_server.url}])
     await open_table(page, sqlite_server.url, "tri-tac", {"size": 3}, seat=None)
     await expect(page.locator("#result")).to_be_visible(timeout=30_000)
-    log = page.locator("#log")
-    await expect(log).to_contain_text("joue en ligne")
-    assert "placed at" not in (await log.inner_text())
     summary = await page.locator(".result-summary").inner_text()
     assert re.match(r"^(Joueur \d \([XO]\) gagne|Match nul)", summary), summary

@@ -104,6 +104,30 @@ const EN = {
   colour_black: "Black",
   legend: "Red tokens are discs, Black tokens are squares. Numbers are the cells as you read them.",
   and: " and ",
+  log_commit: "{who} committed a card",
+  log_reveal: "{a} {ca} vs {b} {cb}: {w} wins",
+  log_reveal_wild: "{a} {ca} vs {b} {cb}: {w} wins with a wild {card} and chooses a cell",
+  log_cell: "{seat}'s {k} ({where})",
+  log_picks: "{who} picks {cell}",
+  log_placed: "{cell}: {colour} token placed",
+  log_flipped: "{cell}: flipped to {colour}",
+  log_same: "{cell}: already {colour}, no change",
+  log_score: "{team} completes a line and scores ({red}–{black} Red–Black)",
+  log_cleared: "the grid is cleared",
+  log_starts: "{who} now starts",
+  log_round: "round {n} is over (Red {red}, Black {black})",
+  log_over: "game over: {summary}",
+  res_draw: "Draw, {a}–{b}",
+  res_win: "{who} ({team}) wins {a}–{b}",
+  compass_00: "north-west corner",
+  compass_01: "north edge",
+  compass_02: "north-east corner",
+  compass_10: "west edge",
+  compass_11: "centre",
+  compass_12: "east edge",
+  compass_20: "south-west corner",
+  compass_21: "south edge",
+  compass_22: "south-east corner",
 };
 
 addStrings("en", Object.fromEntries(Object.entries(EN).map(([k, v]) => [`trick-tac-foe.${k}`, v])));
@@ -188,6 +212,30 @@ addStrings("fr", {
   "trick-tac-foe.colour_black": "Noir",
   "trick-tac-foe.legend": "Les jetons Rouges sont des disques, les Noirs des carrés. Les numéros sont les cases telles que vous les lisez.",
   "trick-tac-foe.and": " et ",
+  "trick-tac-foe.log_commit": "{who} a posé une carte",
+  "trick-tac-foe.log_reveal": "{a} {ca} contre {b} {cb} : {w} gagne",
+  "trick-tac-foe.log_reveal_wild": "{a} {ca} contre {b} {cb} : {w} gagne avec un {card} joker et choisit une case",
+  "trick-tac-foe.log_cell": "case {k} de {seat} ({where})",
+  "trick-tac-foe.log_picks": "{who} choisit la {cell}",
+  "trick-tac-foe.log_placed": "{cell} : jeton {colour} posé",
+  "trick-tac-foe.log_flipped": "{cell} : retourné en {colour}",
+  "trick-tac-foe.log_same": "{cell} : déjà {colour}, rien ne change",
+  "trick-tac-foe.log_score": "{team} aligne trois jetons et marque ({red}–{black} Rouge–Noir)",
+  "trick-tac-foe.log_cleared": "la grille est vidée",
+  "trick-tac-foe.log_starts": "{who} commence désormais",
+  "trick-tac-foe.log_round": "la manche {n} est finie (Rouge {red}, Noir {black})",
+  "trick-tac-foe.log_over": "partie terminée : {summary}",
+  "trick-tac-foe.res_draw": "Match nul, {a}–{b}",
+  "trick-tac-foe.res_win": "{who} ({team}) gagne {a}–{b}",
+  "trick-tac-foe.compass_00": "coin nord-ouest",
+  "trick-tac-foe.compass_01": "bord nord",
+  "trick-tac-foe.compass_02": "coin nord-est",
+  "trick-tac-foe.compass_10": "bord ouest",
+  "trick-tac-foe.compass_11": "centre",
+  "trick-tac-foe.compass_12": "bord est",
+  "trick-tac-foe.compass_20": "coin sud-ouest",
+  "trick-tac-foe.compass_21": "bord sud",
+  "trick-tac-foe.compass_22": "coin sud-est",
 });
 
 function el(tag, attrs = {}, ...children) {
@@ -374,6 +422,53 @@ function tokenBadge(colour, size = 22) {
 }
 
 // ---- the renderer ---------------------------------------------------------------------------------------
+
+/** The server's English log lines and result, in the page's language (see game.js logText). Each line is
+ * several parts joined by "; ". */
+const COMPASS = ["north-west corner", "north edge", "north-east corner", "west edge", "centre", "east edge", "south-west corner", "south edge", "south-east corner"];
+const CARD = "((?:10|[A2-9])[♠♥♦♣])";
+
+export function translateLine(line, tr) {
+  const seat = (name) => seatLabel(name);
+  const colour = (name) => (name === "Red" ? tr("colour_red") : name === "Black" ? tr("colour_black") : name);
+  const part = (text) => {
+    let m = /^(\w+) committed a card$/.exec(text);
+    if (m) return tr("log_commit", { who: seat(m[1]) });
+    m = new RegExp(`^(\\w+) ${CARD} vs (\\w+) ${CARD}: (\\w+) wins(?: with a wild ${CARD} and chooses a cell)?$`).exec(text);
+    if (m) {
+      const params = { a: seat(m[1]), ca: m[2], b: seat(m[3]), cb: m[4], w: seat(m[5]) };
+      return m[6] ? tr("log_reveal_wild", { ...params, card: m[6] }) : tr("log_reveal", params);
+    }
+    m = /^(?:(\w+) picks )?(\w+)'s (\d) \(([a-z -]+)\): (?:(Red|Black) token placed|flipped to (Red|Black)|already (Red|Black), no change)$/.exec(text);
+    if (m && COMPASS.includes(m[4])) {
+      const i = COMPASS.indexOf(m[4]);
+      let cell = tr("log_cell", { seat: seat(m[2]), k: Number(m[3]), where: tr(`compass_${Math.floor(i / 3)}${i % 3}`) });
+      if (m[1]) cell = tr("log_picks", { who: seat(m[1]), cell });
+      if (m[5]) return tr("log_placed", { cell, colour: colour(m[5]) });
+      if (m[6]) return tr("log_flipped", { cell, colour: colour(m[6]) });
+      return tr("log_same", { cell, colour: colour(m[7]) });
+    }
+    m = /^(Red|Black) completes a line and scores \((\d+)–(\d+) Red–Black\)$/.exec(text);
+    if (m) return tr("log_score", { team: colour(m[1]), red: Number(m[2]), black: Number(m[3]) });
+    if (text === "the grid is cleared") return tr("log_cleared");
+    m = /^(\w+) now starts$/.exec(text);
+    if (m) return tr("log_starts", { who: seat(m[1]) });
+    m = /^round (\d+) is over \(Red (\d+), Black (\d+)\)$/.exec(text);
+    if (m) return tr("log_round", { n: Number(m[1]), red: Number(m[2]), black: Number(m[3]) });
+    m = /^game over: (.+)$/.exec(text);
+    if (m) return tr("log_over", { summary: part(m[1]) });
+    m = /^Draw, (\d+)–(\d+)$/.exec(text);
+    if (m) return tr("res_draw", { a: Number(m[1]), b: Number(m[2]) });
+    m = /^(\w+(?: \+ \w+)?) \((\w+(?: \+ \w+)?)\) wins (\d+)–(\d+)$/.exec(text);
+    if (m) {
+      // 2 players: "North (Red)"; 4 players: "Red (North + East)".
+      const team = (x) => x.split(" + ").map((w) => (w === "Red" || w === "Black" ? colour(w) : seat(w))).join(" + ");
+      return tr("res_win", { who: team(m[1]), team: team(m[2]), a: Number(m[3]), b: Number(m[4]) });
+    }
+    return text;
+  };
+  return String(line).split("; ").map(part).join(" ; ");
+}
 
 export function mount(root, ctx) {
   const uid = `tf${Math.random().toString(36).slice(2, 8)}`;
@@ -1177,6 +1272,13 @@ export function mount(root, ctx) {
       const wrap = el("span", { class: "tf-badge-wrap", title: colourName(colour) });
       wrap.append(tokenBadge(colour, 26));
       return wrap;
+    },
+    /** Optional hooks of the room page: the server's English log line and result in the page's language. */
+    logLine(line) {
+      return translateLine(line, tr);
+    },
+    summaryLine(summary) {
+      return translateLine(summary, tr);
     },
   };
 }

@@ -7,7 +7,7 @@
 // Locations, the Action chooser (only the view's `pending_action` targets), round scoring Location by
 // Location and the final standings with tie-breaks. It decides no rule: the server is the judge.
 
-import { addStrings } from "../i18n.js";
+import { addStrings, seatLabel } from "../i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const CSS_HREF = "/static/css/games/tricky-tactics.css";
@@ -158,6 +158,18 @@ const EN = {
   r_remove: "removed {owner}'s cube from {loc}, the Location of that suit with an opponent cube and the most cubes ({n})",
   r_remove_tied: "removed {owner}'s cube from {loc}, the Location of that suit with an opponent cube and the most cubes ({n}; tied, so K, then Q, then J)",
   r_remove_next: "; opponents tied there, so the next player clockwise",
+  log_played: "{who} played {card}",
+  log_led: "{who} led {card}",
+  log_added: "{who} added a cube to {loc}",
+  log_removed: "{who} removed {owner}'s cube from {loc}",
+  res_share: "{names} share the win",
+  res_win: "{names} wins",
+  res_win_automa: "{names} wins (no human seat wins)",
+  res_tie_locs: "{names} wins the tie on Locations controlled at the last scoring ({n})",
+  res_tie_cubes: "{names} wins the tie on cubes on the map ({n})",
+  res_no_human: "{text}; no human seat wins",
+  res_points: "{text}. Points: {tally}.",
+  and: "and",
 };
 
 addStrings("fr", {
@@ -299,6 +311,18 @@ addStrings("fr", {
   "tricky-tactics.r_remove": "a retiré le cube de {owner} de {loc}, le lieu de cette couleur avec un cube adverse et le plus de cubes ({n})",
   "tricky-tactics.r_remove_tied": "a retiré le cube de {owner} de {loc}, le lieu de cette couleur avec un cube adverse et le plus de cubes ({n} ; égalité, donc K, puis Q, puis J)",
   "tricky-tactics.r_remove_next": " ; adversaires à égalité, donc le suivant dans le sens horaire",
+  "tricky-tactics.log_played": "{who} a joué {card}",
+  "tricky-tactics.log_led": "{who} a entamé avec {card}",
+  "tricky-tactics.log_added": "{who} a ajouté un cube sur {loc}",
+  "tricky-tactics.log_removed": "{who} a retiré le cube de {owner} sur {loc}",
+  "tricky-tactics.res_share": "{names} se partagent la victoire",
+  "tricky-tactics.res_win": "{names} gagne",
+  "tricky-tactics.res_win_automa": "{names} gagne (aucun joueur humain ne gagne)",
+  "tricky-tactics.res_tie_locs": "{names} gagne au départage par les Lieux contrôlés au dernier décompte ({n})",
+  "tricky-tactics.res_tie_cubes": "{names} gagne au départage par les cubes sur la carte ({n})",
+  "tricky-tactics.res_no_human": "{text} ; aucun joueur humain ne gagne",
+  "tricky-tactics.res_points": "{text}. Points : {tally}.",
+  "tricky-tactics.and": "et",
 });
 
 // The engine's reason sentences (engines/tricky_tactics.py automa_choose / automa_action_choice), read back
@@ -392,6 +416,33 @@ function put(node, ...kids) {
 function fill(text, params) {
   if (!params) return text;
   return text.replace(/\{(\w+)\}/g, (m, name) => (Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : m));
+}
+
+/** The server's English log lines and result, in the page's language (see game.js logText). */
+export function translateLine(line, tr) {
+  const who = (name) => (name === "Automa" ? tr("automa") : seatLabel(name));
+  const names = (text) => text.split(" and ").map(who).join(` ${tr("and")} `);
+  const text = String(line);
+  let m = /^(.+) (played|led) ((?:10|[AKQJ2-9])[♠♥♦♣])$/.exec(text);
+  if (m) return tr(m[2] === "led" ? "log_led" : "log_played", { who: who(m[1]), card: m[3] });
+  m = /^(.+) added a cube to ([KQJ][♠♥♦♣])$/.exec(text);
+  if (m) return tr("log_added", { who: who(m[1]), loc: m[2] });
+  m = /^(.+) removed (.+)'s cube from ([KQJ][♠♥♦♣])$/.exec(text);
+  if (m) return tr("log_removed", { who: who(m[1]), owner: who(m[2]), loc: m[3] });
+  m = /^(.+?) (share the win|wins(?: \(no human seat wins\)| the tie on Locations controlled at the last scoring \((\d+)\)| the tie on cubes on the map \((\d+)\))?)(; no human seat wins)?\. Points: (.+)\.$/.exec(text);
+  if (m) {
+    const params = { names: names(m[1]) };
+    let head;
+    if (m[2] === "share the win") head = tr("res_share", params);
+    else if (m[3] !== undefined) head = tr("res_tie_locs", { ...params, n: Number(m[3]) });
+    else if (m[4] !== undefined) head = tr("res_tie_cubes", { ...params, n: Number(m[4]) });
+    else if (m[2].includes("no human")) head = tr("res_win_automa", params);
+    else head = tr("res_win", params);
+    if (m[5]) head = tr("res_no_human", { text: head });
+    const tally = m[6].replace(/(Player \d+|Automa)(?= -?\d)/g, (name) => who(name));
+    return tr("res_points", { text: head, tally });
+  }
+  return text;
 }
 
 export function mount(root, ctx) {
@@ -1343,6 +1394,13 @@ export function mount(root, ctx) {
       wrap.append(cube(seat, "tk-cube-lg"));
       // The badge lives outside the renderer's container: it needs the pattern defs, so inline a copy.
       return wrap;
+    },
+    /** Optional hooks of the room page: the server's English log line and result in the page's language. */
+    logLine(line) {
+      return translateLine(line, tr);
+    },
+    summaryLine(summary) {
+      return translateLine(summary, tr);
     },
   };
 }
