@@ -1,7 +1,7 @@
 // Replay of a finished game: step through it as any seat saw it ("what did I know then"), as a spectator,
 // or with everything revealed (every seat's view side by side). Uses each game's own renderer, read-only.
 
-import { formatNumber, seatLabel, t } from "./i18n.js";
+import { formatNumber, language, seatLabel, t } from "./i18n.js";
 
 const root = document.getElementById("replay");
 const gameId = root.dataset.gameId;
@@ -87,7 +87,10 @@ function show(index) {
   slider.value = String(step);
   const total = meta.spectatorSteps.steps.length - 1;
   count.textContent = `${formatNumber(step)} / ${formatNumber(total)}`;
-  lineEl.textContent = meta.spectatorSteps.steps[step].line || "";
+  const line = meta.spectatorSteps.steps[step].line || "";
+  // The server's log line is English; the game's renderer translates it (logLine hook) for other languages.
+  const renderer = mounted[0]?.renderer;
+  lineEl.textContent = language() !== "en" && line && renderer?.logLine ? renderer.logLine(line) : line;
   for (const m of mounted) {
     try {
       m.renderer.update(stateAt(m.steps, step));
