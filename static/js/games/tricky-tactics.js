@@ -544,7 +544,8 @@ export function mount(root, ctx) {
     if (pid === "automa") return tr("automa");
     const seat = ctx.room?.seats?.[pid];
     const player = seat?.player;
-    if (player?.bot) return `${player.name || tr("bot")} ${Number(pid) + 1}`; // two bots must not look alike
+    // Two bots must not look alike: the server names them by seat ("Bot 2"); number them if it does not.
+    if (player?.bot) return player.name && /\d$/.test(player.name) ? player.name : `${player.name || tr("bot")} ${Number(pid) + 1}`;
     return player?.name || playerOf(pid)?.label || seat?.label || `Player ${Number(pid) + 1}`;
   }
   /** Engine texts name seats "Player 1", "Player 2"…: show the people's names instead. */
