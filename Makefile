@@ -52,5 +52,8 @@ test: lint pytest
 screenshots: dev
 	$(BIN)/python -m tests.browser.screenshots
 
+bench: dev
+	$(BIN)/python -m bench.fanout $(BENCH_ARGS)
+
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache .mypy_cache .ruff_cache
