@@ -119,4 +119,8 @@ async def rules_page(game: str, request: Request, player: OptionalPlayer) -> HTM
             },
             status_code=404,
         )
-    return TEMPLATES.TemplateResponse(request, "rules.html", {"me": _me(player), "game": games[game].model_dump()})
+    return TEMPLATES.TemplateResponse(
+        request,
+        "rules.html",
+        {"me": _me(player), "game": games[game].model_dump(), "games": [g.model_dump() for g in games.values()]},
+    )
