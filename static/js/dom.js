@@ -9,7 +9,13 @@ function applyAttrs(el, attrs) {
     if (value === undefined || value === null || value === false) continue;
     if (key === "class") el.setAttribute("class", Array.isArray(value) ? value.filter(Boolean).join(" ") : value);
     else if (key === "dataset") Object.assign(el.dataset, value);
-    else if (key === "style" && typeof value === "object") Object.assign(el.style, value);
+    else if (key === "style" && typeof value === "object") {
+      // Custom properties ("--hue") need setProperty; plain ones may be camelCase.
+      for (const [name, v] of Object.entries(value)) {
+        if (name.startsWith("--")) el.style.setProperty(name, String(v));
+        else el.style[name] = v;
+      }
+    }
     else if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
     else if (key === "text") el.textContent = value;
     else if (value === true) el.setAttribute(key, "");
@@ -38,6 +44,19 @@ export function s(tag, attrs, ...children) {
   applyAttrs(el, attrs);
   appendChildren(el, children);
   return el;
+}
+
+/** Insert a stylesheet once (a game renderer's own CSS); resolves when loaded, or after 1.5 s at most so a
+ * slow stylesheet never keeps a board hidden. */
+export function ensureStylesheet(href) {
+  if (document.querySelector(`link[href="${href}"]`)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const link = h("link", { rel: "stylesheet", href });
+    link.addEventListener("load", () => resolve());
+    link.addEventListener("error", () => resolve());
+    document.head.append(link);
+    setTimeout(resolve, 1500);
+  });
 }
 
 export const $ = (selector, root = document) => root.querySelector(selector);

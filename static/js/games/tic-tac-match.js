@@ -8,10 +8,10 @@
 // Keyboard: arrows move in the hand and on the grid, Enter/Space selects a card or plays on a cell, Escape
 // cancels.
 
+import { ensureStylesheet, h as el, s as svg } from "../dom.js";
 import { addStrings, seatLabel } from "../i18n.js";
 
 const CSS_HREF = "/static/css/games/tic-tac-match.css";
-const SVG_NS = "http://www.w3.org/2000/svg";
 const COLOURS = {
   blue: { letter: "B", pattern: "stripes" },
   green: { letter: "G", pattern: "dots" },
@@ -245,37 +245,6 @@ addStrings("fr", {
   "tic-tac-match.players_pair": "Joueurs {a} et {b}",
 });
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
-    else if (v === true) node.setAttribute(k, "");
-    else node.setAttribute(k, String(v));
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c instanceof Node ? c : String(c));
-  return node;
-}
-
-function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined && v !== false) node.setAttribute(k, String(v));
-  for (const c of children.flat()) if (c) node.append(c);
-  return node;
-}
-
-function ensureCss() {
-  if (document.querySelector(`link[href="${CSS_HREF}"]`)) return Promise.resolve();
-  return new Promise((resolve) => {
-    const link = el("link", { rel: "stylesheet", href: CSS_HREF });
-    link.addEventListener("load", () => resolve());
-    link.addEventListener("error", () => resolve());
-    document.head.append(link);
-    setTimeout(resolve, 1500);
-  });
-}
-
 const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 
 /** The big X or O of a card, in a 100×140 box. */
@@ -416,7 +385,7 @@ export function mount(root, ctx) {
   const legend = el("p", { class: "ttm-legend muted small" }, tr("goal"), el("br"), tr("legend"));
   const container = el("div", { class: "ttm", hidden: true }, label, topbar, news, seatsBox, tableArea, handArea, matchesBox, summary, legend);
   root.append(container);
-  ensureCss().then(() => {
+  ensureStylesheet(CSS_HREF).then(() => {
     container.hidden = false;
   });
 

@@ -10,10 +10,10 @@
 //   with its circles and lines, "First line!", the scoring line by line (A, C, B, D) and the standings.
 // It decides no rule: the view says what is possible, the server is the judge.
 
+import { ensureStylesheet, h as el, s as svg } from "../dom.js";
 import { addStrings, seatLabel } from "../i18n.js";
 
 const CSS_HREF = "/static/css/games/tic-tac-top.css";
-const SVG_NS = "http://www.w3.org/2000/svg";
 const RANK_SIZE = 7;
 const CELLS = 9;
 const DRAFT_DEBOUNCE_MS = 2000;
@@ -267,46 +267,6 @@ export function translateLine(line, t) {
   return text;
 }
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") node.className = Array.isArray(v) ? v.filter(Boolean).join(" ") : v;
-    else if (k === "dataset") Object.assign(node.dataset, v);
-    else if (k === "style" && typeof v === "object") {
-      for (const [p, val] of Object.entries(v)) node.style.setProperty(p, String(val));
-    } else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
-    else if (v === true) node.setAttribute(k, "");
-    else node.setAttribute(k, String(v));
-  }
-  for (const c of children.flat(Infinity)) {
-    if (c === null || c === undefined || c === false) continue;
-    node.append(c instanceof Node ? c : String(c));
-  }
-  return node;
-}
-
-function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    node.setAttribute(k, String(v));
-  }
-  for (const c of children.flat()) if (c) node.append(c);
-  return node;
-}
-
-function ensureCss() {
-  if (document.querySelector(`link[href="${CSS_HREF}"]`)) return Promise.resolve();
-  return new Promise((resolve) => {
-    const link = el("link", { rel: "stylesheet", href: CSS_HREF });
-    link.addEventListener("load", () => resolve());
-    link.addEventListener("error", () => resolve());
-    document.head.append(link);
-    setTimeout(resolve, 1500); // never stay hidden because a stylesheet is slow
-  });
-}
-
 const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 const rc = (cell) => ({ r: Math.floor(cell / 3) + 1, c: (cell % 3) + 1 });
 const centre = (cell) => [(cell % 3) * 100 + 50, Math.floor(cell / 3) * 100 + 50];
@@ -374,7 +334,7 @@ export function mount(root, ctx) {
   const container = el("section", { class: ["ttt", tv && "ttt-tv"], hidden: true, "aria-describedby": `${uid}-summary` }, head, banner, main, summary, live);
   root.append(container);
   if (tv) document.body.classList.add("ttt-tv-page");
-  ensureCss().then(() => {
+  ensureStylesheet(CSS_HREF).then(() => {
     if (!destroyed) container.hidden = false;
   });
 

@@ -5,6 +5,7 @@
 // drawn in), the last move ringed. It decides no rule: it offers empty cells on your turn, opponent markers
 // in Power Play mode, and the two ballots during a vote; the server is the judge.
 
+import { ensureStylesheet, h as el, s as svg } from "../dom.js";
 import { addStrings, seatLabel } from "../i18n.js";
 
 addStrings("en", {
@@ -136,44 +137,10 @@ export function translateLine(line, t) {
   return scored ? t("tri-tac.log_scored", { text, ...scored }) : text;
 }
 
-const SVG_NS = "http://www.w3.org/2000/svg";
 const CELL = 100;
 const GAP = 6;
 const PAD = 10;
 const CSS_HREF = "/static/css/games/tri-tac.css";
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (v === true) node.setAttribute(k, "");
-    else node.setAttribute(k, String(v));
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c instanceof Node ? c : String(c));
-  return node;
-}
-
-function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    node.setAttribute(k, String(v));
-  }
-  for (const c of children.flat()) if (c) node.append(c);
-  return node;
-}
-
-function ensureCss() {
-  if (document.querySelector(`link[href="${CSS_HREF}"]`)) return Promise.resolve();
-  return new Promise((resolve) => {
-    const link = el("link", { rel: "stylesheet", href: CSS_HREF });
-    link.addEventListener("load", () => resolve());
-    link.addEventListener("error", () => resolve());
-    document.head.append(link);
-  });
-}
 
 const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 
@@ -255,7 +222,7 @@ export function mount(root, ctx) {
   const boardWrap = el("div", { class: "tt-board-wrap" }, board);
   const container = el("div", { class: "tt", hidden: true }, label, toolbar, votePanel, boardWrap, summary, legend);
   root.append(container);
-  ensureCss().then(() => {
+  ensureStylesheet(CSS_HREF).then(() => {
     container.hidden = false;
   });
 

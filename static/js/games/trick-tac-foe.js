@@ -11,9 +11,9 @@
 // line is drawn and the grid is cleared (all instant with prefers-reduced-motion). It decides no rule: it
 // offers your hand while you have not committed and the nine cells when your wild 10 won.
 
+import { ensureStylesheet, h as el, s as svg } from "../dom.js";
 import { addStrings, seatLabel } from "../i18n.js";
 
-const SVG_NS = "http://www.w3.org/2000/svg";
 const CSS_HREF = "/static/css/games/trick-tac-foe.css";
 const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const RED_SUITS = new Set(["H", "D"]);
@@ -237,40 +237,6 @@ addStrings("fr", {
   "trick-tac-foe.compass_21": "bord sud",
   "trick-tac-foe.compass_22": "coin sud-est",
 });
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") node.className = Array.isArray(v) ? v.filter(Boolean).join(" ") : v;
-    else if (k === "dataset") Object.assign(node.dataset, v);
-    else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
-    else if (v === true) node.setAttribute(k, "");
-    else node.setAttribute(k, String(v));
-  }
-  for (const c of children.flat(Infinity)) if (c !== null && c !== undefined && c !== false) node.append(c instanceof Node ? c : String(c));
-  return node;
-}
-
-function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    node.setAttribute(k, String(v));
-  }
-  for (const c of children.flat()) if (c) node.append(c);
-  return node;
-}
-
-function ensureCss() {
-  if (document.querySelector(`link[href="${CSS_HREF}"]`)) return Promise.resolve();
-  return new Promise((resolve) => {
-    const link = el("link", { rel: "stylesheet", href: CSS_HREF });
-    link.addEventListener("load", () => resolve());
-    link.addEventListener("error", () => resolve());
-    document.head.append(link);
-  });
-}
 
 function fill(text, params) {
   if (!params) return text;
@@ -518,7 +484,7 @@ export function mount(root, ctx) {
   const container = el("div", { class: "tf", hidden: true, "aria-describedby": `${uid}-summary` },
     el("h2", { class: "visually-hidden" }, tr("title")), bar, status, watchNote, table, handPanel, discardPanel, legend, summary);
   root.append(container);
-  ensureCss().then(() => {
+  ensureStylesheet(CSS_HREF).then(() => {
     container.hidden = false;
   });
 

@@ -7,9 +7,9 @@
 // Locations, the Action chooser (only the view's `pending_action` targets), round scoring Location by
 // Location and the final standings with tie-breaks. It decides no rule: the server is the judge.
 
+import { ensureStylesheet, h as el, s as svg } from "../dom.js";
 import { addStrings, seatLabel } from "../i18n.js";
 
-const SVG_NS = "http://www.w3.org/2000/svg";
 const CSS_HREF = "/static/css/games/tricky-tactics.css";
 const SUITS = ["S", "H", "D", "C"];
 const RED = new Set(["H", "D"]);
@@ -365,40 +365,6 @@ const SUIT_PATHS = {
   C: "M50 5A20 20 0 0 1 66.5 36.3A20 20 0 1 1 56 70C57 83 61 91 68 97H32C39 91 43 83 44 70A20 20 0 1 1 33.5 36.3A20 20 0 0 1 50 5Z",
 };
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") node.className = Array.isArray(v) ? v.filter(Boolean).join(" ") : v;
-    else if (k === "dataset") Object.assign(node.dataset, v);
-    else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
-    else if (v === true) node.setAttribute(k, "");
-    else node.setAttribute(k, String(v));
-  }
-  for (const c of children.flat(Infinity)) if (c !== null && c !== undefined && c !== false) node.append(c instanceof Node ? c : String(c));
-  return node;
-}
-
-function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    node.setAttribute(k, String(v));
-  }
-  for (const c of children.flat()) if (c) node.append(c);
-  return node;
-}
-
-function ensureCss() {
-  if (document.querySelector(`link[href="${CSS_HREF}"]`)) return Promise.resolve();
-  return new Promise((resolve) => {
-    const link = el("link", { rel: "stylesheet", href: CSS_HREF });
-    link.addEventListener("load", () => resolve());
-    link.addEventListener("error", () => resolve());
-    document.head.append(link);
-  });
-}
-
 const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 const cardSuit = (card) => card.slice(-1);
 const cardRank = (card) => card.slice(0, -1);
@@ -512,7 +478,7 @@ export function mount(root, ctx) {
     summary,
   );
   root.append(container);
-  ensureCss().then(() => {
+  ensureStylesheet(CSS_HREF).then(() => {
     container.hidden = false;
   });
 
