@@ -8,6 +8,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel
 
 from app.deps import ERROR_RESPONSES
+from engines.base import EngineError
 from engines.registry import all_engines
 
 router = APIRouter(prefix="/api/games", tags=["games"], responses=ERROR_RESPONSES)
@@ -25,14 +26,18 @@ def game_catalogue() -> list[GameInfo]:
     out = []
     for engine in all_engines():
         schema = engine.options_model.model_json_schema()
-        default_seats = len(engine.seats(engine.parse_options({})))
-        counts = [default_seats]
-        props = schema.get("properties", {})
-        players = props.get("players", {})
-        if "enum" in players:
-            counts = [int(v) for v in players["enum"]]
-        elif "minimum" in players and "maximum" in players:
-            counts = [int(players["minimum"]), int(players["maximum"])]
+        counts = {len(engine.seats(engine.parse_options({})))}
+        # Seat counts follow from the options (players 2 or 4, a mode with or without the automa…): try each
+        # choice of every enumerated option and both ends of a "players" range.
+        for field, prop in schema.get("properties", {}).items():
+            values = list(prop.get("enum", []))
+            if field == "players" and "minimum" in prop and "maximum" in prop:
+                values += [prop["minimum"], prop["maximum"]]
+            for value in values:
+                try:
+                    counts.add(len(engine.seats(engine.parse_options({field: value}))))
+                except EngineError:
+                    continue
         out.append(
             GameInfo(
                 name=engine.name,

@@ -57,3 +57,16 @@ def test_refused_messages_still_name_their_id() -> None:
     assert message_id('{"type": "act", "id": 7}', 8192) is None
     assert message_id("{nope", 8192) is None
     assert message_id('{"id": "x", "pad": "' + "y" * 9000 + '"}', 8192) is None
+
+
+def test_catalogue_seat_ranges_follow_the_options() -> None:
+    from app.routers.games import game_catalogue
+
+    ranges = {g.name: (g.min_seats, g.max_seats) for g in game_catalogue()}
+    assert ranges == {
+        "tri-tac": (2, 2),
+        "trick-tac-foe": (2, 4),
+        "tic-tac-match": (2, 4),
+        "tricky-tactics": (2, 4),
+        "tic-tac-top": (3, 7),
+    }
