@@ -24,6 +24,7 @@ from app.live.messages import (
     Chat,
     ClientMessage,
     Configure,
+    Invite,
     Kick,
     MakeHost,
     MoveSeat,
@@ -266,6 +267,8 @@ class Hub:
                 await self._room_settings(live, conn, msg)
             elif isinstance(msg, Kick):
                 await self._kick(live, conn, msg.player)
+            elif isinstance(msg, Invite):
+                await self._invite(live, conn, msg.player)
             elif isinstance(msg, MakeHost):
                 await self._make_host(live, conn, msg.player)
             elif isinstance(msg, MoveSeat):
@@ -364,6 +367,16 @@ class Hub:
             live.closing.add(asyncio.create_task(self._close_later(other, 4403)))
         await self._save_and_announce(live)
         self._after_change(live)
+
+    async def _invite(self, live: LiveRoom, conn: Connection, player_id: int) -> None:
+        """Undo a kick: the player may come back (they still have to take a free seat)."""
+        self._require_host(live, conn)
+        settings = live.settings
+        if player_id not in settings.banned:
+            raise ProtocolError("bad_message", "that player was not removed from this room")
+        settings.banned.remove(player_id)
+        live.record.settings = settings.model_dump()
+        await self._save_and_announce(live)
 
     async def _close_later(self, conn: Connection, code: int) -> None:
         await asyncio.sleep(0.2)  # let the error reach them first
@@ -741,4 +754,3 @@ class Hub:
             for conn in list(live.connections):
                 with contextlib.suppress(Exception):
                     await conn.close()
-

@@ -53,6 +53,13 @@ class Kick(_Msg):
     player: int
 
 
+class Invite(_Msg):
+    """Host lets a kicked player back in (a new invite)."""
+
+    type: Literal["invite"]
+    player: int
+
+
 class MakeHost(_Msg):
     type: Literal["make_host"]
     player: int
@@ -107,6 +114,7 @@ ClientMessage = Annotated[
     | RemoveBot
     | RoomSettingsMsg
     | Kick
+    | Invite
     | MakeHost
     | MoveSeat
     | ShuffleTeams

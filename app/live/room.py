@@ -230,5 +230,6 @@ class LiveRoom:
             "spectators": spectators,
             "standings": self.standings,
             "settings": self.settings.model_dump(exclude={"banned"}),
+            "removed": [{"id": pid, "name": self.names.get(pid, "?")} for pid in self.settings.banned],
             "host_actions": sorted(engine.host_actions),
         }

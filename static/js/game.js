@@ -3,7 +3,7 @@
 
 import { $, h, prefersReducedMotion } from "./dom.js";
 import { formatNumber, language, seatLabel, t } from "./i18n.js";
-import { personMenu, roomSettingsForm } from "./host.js";
+import { personMenu, renderRemoved, roomSettingsForm } from "./host.js";
 import { avatar, presence, renderStandings, teamName } from "./lobby.js";
 import { play } from "./sound.js";
 
@@ -255,6 +255,7 @@ export class GameView {
     } else {
       this.settingsForm.setValues(room.settings);
     }
+    renderRemoved(panel, room, this.send);
     const myId = this.S.myId();
     const people = [
       ...room.seats.filter((s) => s.player && !s.player.bot).map((s) => ({ person: s.player, seat: s.index, label: seatLabel(s.label) })),

@@ -46,6 +46,30 @@ export function roomSettingsNotes(settings) {
   return notes;
 }
 
+/** People the host removed, each with a "let back in" button (a new invite); drawn under the settings. */
+export function renderRemoved(panel, room, send) {
+  let box = panel.querySelector(".host-removed");
+  if (!box) {
+    box = h("div", { class: "host-removed" });
+    panel.querySelector(".host-settings").after(box);
+  }
+  const removed = room.removed || [];
+  const sig = JSON.stringify(removed);
+  if (box.dataset.sig === sig) return;
+  box.dataset.sig = sig;
+  box.replaceChildren(
+    ...(removed.length
+      ? [
+          h("h3", { class: "subhead" }, t("host.removed")),
+          h("ul", { class: "spectator-list", role: "list" },
+            removed.map((p) => h("li", { class: "spectator" }, h("span", {}, p.name), " ",
+              h("button", { type: "button", class: "btn btn-secondary btn-sm", onclick: () => send({ type: "invite", player: p.id }) },
+                t("host.invite"))))),
+        ]
+      : []),
+  );
+}
+
 let openMenu = null;
 document.addEventListener("click", (event) => {
   if (openMenu && !openMenu.contains(event.target)) {

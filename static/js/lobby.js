@@ -3,7 +3,7 @@
 
 import { $, h } from "./dom.js";
 import { formatNumber, has, language, seatLabel, t } from "./i18n.js";
-import { personMenu, roomSettingsForm, roomSettingsNotes } from "./host.js";
+import { personMenu, renderRemoved, roomSettingsForm, roomSettingsNotes } from "./host.js";
 import { optionsForm, optionsSummary } from "./schema-form.js";
 
 const KNOWN_ICONS = new Set(["tri-tac", "trick-tac-foe", "tic-tac-match", "tricky-tactics", "tic-tac-top"]);
@@ -140,6 +140,7 @@ export class Lobby {
     } else {
       this.settingsForm.setValues(room.settings);
     }
+    renderRemoved(panel, room, this.send);
   }
 
   renderSeats() {

@@ -75,6 +75,13 @@ async def test_kicked_player_cannot_rejoin(quick_server: ServerProcess) -> None:
             refused = await again.next(lambda m: m["type"] == "error")
             assert refused["code"] == "forbidden" and "removed" in refused["message"]
             await again.close()
+            room = await host.wait_room(lambda r: r["removed"])
+            assert room["removed"] == [{"id": bo.player_id, "name": "Bo"}]
+            # A new invite from the host lets them back in.
+            await host.request({"type": "invite", "player": bo.player_id})
+            async with bo.connect(code) as back:
+                welcome = await back.next(lambda m: m["type"] in ("welcome", "error"))
+                assert welcome["type"] == "welcome"
 
 
 async def test_host_hands_over_and_leaves(quick_server: ServerProcess) -> None:
@@ -108,6 +115,7 @@ async def test_seat_swap_and_shuffle(quick_server: ServerProcess) -> None:
         for seat in (1, 2):
             await host.send({"type": "add_bot", "seat": seat})
         room = await host.wait_room(lambda r: all(s["player"] for s in r["seats"]))
+
         def people(r: dict) -> tuple[list[str], int]:  # bots are named by seat, so count them instead
             humans = sorted(s["player"]["name"] for s in r["seats"] if not s["player"]["bot"])
             return humans, sum(1 for s in r["seats"] if s["player"]["bot"])
