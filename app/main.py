@@ -15,7 +15,7 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from sqlalchemy import text
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.db import make_engine, make_sessionmaker
+from app.db import make_engine, make_sessionmaker, sqlite_file
 from app.deps import Services
 from app.limits import make_limiter
 from app.live.bus import make_bus
@@ -37,7 +37,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     metrics = Metrics()
     limiter = make_limiter(settings.redis_url, settings.join_attempts_per_minute)
     base = public_base_url(settings.public_url, settings.listen_host, settings.listen_port)
-    hub = Hub(Store(sessions), settings, bus, base, metrics)
+    store = Store(sessions, sqlite_file(settings.database_url))
+    hub = Hub(store, settings, bus, base, metrics)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -51,6 +52,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await hub.close()
         await bus.stop()
         await limiter.close()
+        store.close()
         await db.dispose()
 
     app = FastAPI(title="Threefold", version="0.1.0", lifespan=lifespan)
