@@ -20,6 +20,7 @@ import contextlib
 import random
 import re
 import string
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -1018,3 +1019,44 @@ async def test_rate_limit_with_default_settings(sqlite_server: ServerProcess) ->
         assert ack["version"] == 1
     finally:
         await table.close()
+
+
+async def test_many_rooms_finishing_games_at_once_never_stall(sqlite_server: ServerProcess) -> None:
+    """Twelve rooms play 3×3 Tri-Tac games to the end and rematch, all at once, twice: game ends (standings,
+    ratings, the next game) overlap other rooms' moves. Every move is acknowledged promptly and none fails.
+
+    Found by the fan-out benchmark: the per-move write on its own synchronous SQLite connection waits for the
+    write lock *on the event loop* while a game end's async session holds it (and that session needs the
+    event loop to finish), so the whole server froze for the 30 s busy timeout and the move failed with an
+    internal error ("database is locked")."""
+    tables = [
+        await open_table(sqlite_server.url, "tri-tac", {"size": 3}, seed=100 + i, spectator=False) for i in range(12)
+    ]
+    slowest = 0.0
+
+    async def play(table: Table) -> None:
+        nonlocal slowest
+        for game in range(2):
+            if game:
+                await table.sockets[0].send({"type": "rematch"})
+                for sock in table.sockets:
+                    await sock.wait_state(lambda s: s["version"] == 0 and s["outcome"] is None, timeout=10)
+            while True:
+                state = table.sockets[0].state
+                assert state is not None
+                if state["outcome"] is not None:
+                    break
+                mover = table.seat_socket(state["to_act"][0])
+                empty = [[r, c] for r, row in enumerate(state["view"]["board"]) for c, v in enumerate(row) if v is None]
+                started = time.monotonic()
+                ack = await mover.act({"type": "place", "cell": empty[0]}, version=state["version"], timeout=5)
+                slowest = max(slowest, time.monotonic() - started)
+                for sock in table.sockets:
+                    await sock.wait_state(lambda s, v=ack["version"]: s["version"] >= v, timeout=5)
+
+    try:
+        await asyncio.gather(*(play(table) for table in tables))
+    finally:
+        for table in tables:
+            await table.close()
+    assert slowest < 2, f"a move took {slowest:.1f} s"
