@@ -580,6 +580,43 @@ def ratios(results: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def median_table(paths: list[Path]) -> str:
+    """One row per (file, server, scenario): the median of each figure over the repetitions."""
+    head = (
+        "| load | server | rooms × 7 | offered/s | achieved/s | p50 ms | p99 ms | p99.9 ms | max ms | CPU µs/move | "
+        "RSS KiB/socket | longest GC ms | runs |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+    )
+    rows = []
+    for path in paths:
+        data = json.loads(path.read_text())
+        runs, rate = data["runs"], data["args"]["rate"]
+        keys = sorted(
+            {(r["scenario"], r["rooms"], r["server"]) for r in runs},
+            key=lambda k: (k[0] != "saturation", k[1], k[2] != "project"),
+        )
+        for scenario, rooms, server in keys:
+            group = [r for r in runs if (r["scenario"], r["rooms"], r["server"]) == (scenario, rooms, server)]
+
+            def med(get: Any, group: list[dict[str, Any]] = group) -> float:
+                return float(statistics.median(get(r) for r in group))
+
+            if scenario == "saturation":
+                load, offered = "saturation (closed loop)", "–"
+            else:
+                load = f"{rate:g} moves/s per room"
+                offered = f"{med(lambda r: r['offered_moves_per_s']):.0f}"
+            pauses = [r["gc"]["longest_ms"] for r in group if "longest_ms" in r["gc"]]
+            gc_text = f"{statistics.median(pauses):.0f}" if pauses else "– (no answer: server stalled)"
+            rows.append(
+                f"| {load} | {server} | {rooms} | {offered} | {med(lambda r: r['achieved_moves_per_s']):.0f} | "
+                f"{med(lambda r: r['latency_ms']['p50']):.2f} | {med(lambda r: r['latency_ms']['p99']):.1f} | "
+                f"{med(lambda r: r['latency_ms']['p99.9']):.1f} | {med(lambda r: r['latency_ms']['max']):.1f} | "
+                f"{med(lambda r: r['server_cpu_us_per_move']):.0f} | {med(lambda r: r['rss_per_socket_kib']):.1f} | "
+                f"{gc_text} | {len(group)} |"
+            )
+    return head + "\n".join(rows)
+
+
 def machine() -> str:
     model = "?"
     for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -606,6 +643,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="base seed for rooms and moves")
     parser.add_argument("--json", type=Path, help="also write every run's figures to this file")
     parser.add_argument(
+        "--report", type=Path, nargs="+", help="only print a table of medians from earlier --json files, and exit"
+    )
+    parser.add_argument(
         "--profile", type=Path, help="run the servers under cProfile; stats go to PROFILE.project / PROFILE.bare"
     )
     parser.add_argument(
@@ -615,6 +655,9 @@ def main() -> None:
         help="before each run, wait (up to 30 min) until the 1-minute load average is below this (shared machines)",
     )
     args = parser.parse_args()
+    if args.report:
+        print(median_table(args.report))
+        return
 
     os.sched_setaffinity(0, {args.generator_cpu})
     import uvloop
