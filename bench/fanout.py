@@ -324,8 +324,8 @@ async def open_socket(sock: Sock, url: str, limit: asyncio.Semaphore) -> None:
 
 async def setup_project(server: Server, rooms: list[Room], seed: int) -> tuple[int, int]:
     """Players, rooms and sockets through the documented protocol; returns (RSS before, after) the sockets."""
-    # At most 8 requests at once: more than the SQLite pool's 15 connections deadlock POST /api/rooms (it holds
-    # the player lookup's connection while the hub opens another; see tests/app/test_rest_fuzz.py).
+    # At most 8 requests at once: before e87d734 more than the SQLite pool's 15 connections deadlocked
+    # POST /api/rooms (tests/app/test_rest_fuzz.py); the set-up need not be faster than this.
     limit = asyncio.Semaphore(8)
     async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
         http.cookies.jar.set_policy(DefaultCookiePolicy(allowed_domains=[]))  # each POST /api/me: a new player
