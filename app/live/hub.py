@@ -346,6 +346,9 @@ class Hub:
         self._require_host(live, conn)
         if player_id == conn.player_id:
             raise ProtocolError("bad_message", "the host cannot kick themselves")
+        known = player_id in live.connected_players() or any(s.player_id == player_id for s in live.record.seats)
+        if not known:
+            raise ProtocolError("bad_message", "that player is not in this room")
         settings = live.settings
         if player_id not in settings.banned:
             settings.banned.append(player_id)
@@ -543,9 +546,9 @@ class Hub:
                 f"your view is at version {msg.version} but the game is at {game.version}; resynced",
                 msg.id,
             )
-        if msg.id is not None:
-            conn.recent_ids.append(msg.id)
         await self.apply(live, seat, msg.action, actor, msg.id)
+        if msg.id is not None:
+            conn.recent_ids.append(msg.id)  # only what was applied: a refused move may be corrected and resent
         conn.send(encode({"type": "ack", "id": msg.id, "version": game.version}))
 
     def _is_host_action(self, live: LiveRoom, conn: Connection, action: dict[str, Any]) -> bool:
@@ -589,6 +592,10 @@ class Hub:
             await self._load_game(live)
             self._broadcast_state(live, [])
             raise ProtocolError("stale_version", "another move was made first; resynced", msg_id) from None
+        except BaseException:
+            # Not stored, so not played: memory must match the database ("nothing changed").
+            game.state, game.version, game.timer_key, game.deadline, game.since = previous
+            raise
         self.moves += 1
         self.metrics.moves.inc()
         game.log.append(line)

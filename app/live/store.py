@@ -7,6 +7,7 @@ of being applied twice, even across processes.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import time
 from dataclasses import dataclass
@@ -197,8 +198,20 @@ class Store:
     ) -> None:
         """Persist one applied action; raises VersionConflict if ``version - 1`` is no longer current."""
         if self._moves is not None:
-            self._moves.record(game_id, version, seat, action, actor, snapshot, timer_key, deadline, result)
-            return
+            # Never wait for SQLite's write lock on the event loop: the writer holding it may be an async
+            # session that needs the loop to finish. Try, and if the database is busy, yield and try again.
+            deadline_at = time.monotonic() + 30
+            pause = 0.001
+            while True:
+                try:
+                    self._moves.record(game_id, version, seat, action, actor, snapshot, timer_key, deadline, result)
+                    return
+                except sqlite3.OperationalError as err:
+                    busy = "locked" in str(err) or "busy" in str(err)
+                    if not busy or time.monotonic() > deadline_at:
+                        raise
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 0.05)
         values: dict[str, Any] = {
             "version": version,
             "snapshot": snapshot,
@@ -306,8 +319,9 @@ class SqliteMoveWriter:
     """
 
     def __init__(self, path: str) -> None:
-        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
-        for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=30000"):
+        # busy_timeout=0: a busy database answers at once, and Store.record_action retries without blocking.
+        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=0)
+        for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=0"):
             self.db.execute(f"PRAGMA {pragma}")
 
     def close(self) -> None:

@@ -197,7 +197,8 @@ def judge(raw: str | bytes, sender: Sender, world: World) -> Verdict:
             return Verdict(True, "error", frozenset({"stale_version"}), echo)
         if tri_tac_action_valid(msg.action, world.board()):
             return Verdict(False)
-        return Verdict(True, "error", frozenset({"illegal"}), echo, remembered=msg.id)
+        # Refused, so not remembered: only applied actions count as duplicates when resent.
+        return Verdict(True, "error", frozenset({"illegal"}), echo)
     if isinstance(msg, Sit | Stand):
         if playing:
             return Verdict(True, "error", frozenset({"not_in_lobby"}), echo)
