@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -47,7 +48,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         gc.collect()
         gc.freeze()
         metrics.watch_gc()
+        refreezer = asyncio.create_task(_refreeze(settings.gc_freeze_seconds))
         yield
+        refreezer.cancel()
         metrics.unwatch_gc()
         await hub.close()
         await bus.stop()
@@ -96,6 +99,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
     return app
+
+
+async def _refreeze(every: float) -> None:
+    """Collect, then freeze, now and then: rooms and sockets opened since start-up are long-lived too, and
+    frozen objects are skipped by every later full collection (PERFORMANCE.md: GC pauses are the first limit)."""
+    while True:
+        await asyncio.sleep(every)
+        gc.collect()
+        gc.freeze()
 
 
 def _code_for(status: int) -> str:

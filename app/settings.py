@@ -37,6 +37,7 @@ class Settings(BaseSettings):
     chats_per_second: float = 1.0
     chat_burst: int = 5
     host_grace_seconds: float = Field(default=20.0, description="How long the host may be away before handover.")
+    gc_freeze_seconds: float = Field(default=60.0, description="How often long-lived objects are frozen.")
     bot_delay_seconds: float = 0.8
     bot_pace: float = Field(default=1.0, description="Multiplies every bot pause (tests run bots fast).")
 
