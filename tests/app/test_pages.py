@@ -16,6 +16,8 @@ def test_pages_render(sqlite_server: ServerProcess) -> None:
             assert f"/rules/{game}" in index.text
             assert http.get(f"/rules/{game}").status_code == 200
         assert "CC BY-SA 4.0" in http.get("/rules/tri-tac").text
+        assert "/leaderboard/tri-tac" in http.get("/rules/tri-tac").text
+        assert http.get("/leaderboard/tri-tac").status_code == 200
         assert "reconstruction" in http.get("/rules/tricky-tactics").text
         assert http.get("/rules/chess").status_code == 404
         assert http.get("/r/ZZZZZ").status_code == 404
