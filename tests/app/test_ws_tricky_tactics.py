@@ -92,6 +92,9 @@ async def play_humans(table: Table, humans: list[int], rng: random.Random, on_tu
             lambda s: s["outcome"] is not None or any(seat in humans for seat in s["to_act"]), timeout=20
         )
         if state["outcome"] is not None:
+            # Every socket (the spectator too) has the final state before anyone reads its history.
+            for sock in [*table.sockets, *([table.spectator] if table.spectator else [])]:
+                await sock.wait_state(lambda s, v=state["version"]: s["version"] >= v)
             return state
         seat = next(seat for seat in state["to_act"] if seat in humans)
         sock = table.seat_socket(seat)
