@@ -33,7 +33,7 @@ class Game:
             client = ThreefoldClient(self.url)
             await client.set_name(f"{name}{self.index}")
             self.clients.append(client)
-        self.code = await self.clients[0].create_room("tri-tac", {"size": 5}, seed=100 + self.index)
+        self.code = await self.clients[0].create_room("tri-tac", {"size": 7}, seed=100 + self.index)
         for seat, client in enumerate(self.clients):
             async with client.connect(self.code) as sock:
                 await sock.next(lambda m: m["type"] == "room")
@@ -121,8 +121,12 @@ async def test_kill_9_at_random_moments_loses_nothing(database_url: str) -> None
             await game.setup()
         players = [asyncio.create_task(game.play(random.Random(i))) for i, game in enumerate(games)]
         in_progress_at_kill = []
-        for _ in range(KILLS):
-            await asyncio.sleep(rng.uniform(0.3, 1.2))
+        for kill in range(1, KILLS + 1):
+            # Kill at a random moment once every game is at least 10·kill moves in (of 49), so the kills
+            # land mid-play however fast the machine is.
+            while not all(game.done or game.seen >= 10 * kill for game in games):
+                await asyncio.sleep(0.01)
+            await asyncio.sleep(rng.uniform(0.0, 0.3))
             in_progress_at_kill.append(sum(game.seen > 0 and not game.done for game in games))
             server.kill()
             await asyncio.sleep(rng.uniform(0.0, 0.3))
