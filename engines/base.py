@@ -91,6 +91,19 @@ class Outcome:
         return {"scores": self.scores, "winners": self.winners, "ranks": self.ranks, "summary": self.summary}
 
 
+GRID_LINES: tuple[tuple[int, int, int], ...] = (
+    (0, 1, 2),
+    (3, 4, 5),
+    (6, 7, 8),
+    (0, 3, 6),
+    (1, 4, 7),
+    (2, 5, 8),
+    (0, 4, 8),
+    (2, 4, 6),
+)
+"""The eight lines of a 3×3 grid, cells numbered 0–8 row by row."""
+
+
 def action_type(action: object, fields: Mapping[str, Collection[str]]) -> str:
     """Check an action's shape and return its type: a JSON object whose ``"type"`` is a key of ``fields``
     and whose other keys are among that type's fields (``"type"`` itself may be listed or not). Missing

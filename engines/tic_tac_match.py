@@ -44,6 +44,9 @@ from typing import Any, Literal
 from pydantic import Field
 
 from engines.base import (
+    GRID_LINES as LINES,
+)
+from engines.base import (
     JSON,
     Action,
     Bot,
@@ -82,16 +85,6 @@ CELL_NAMES = (
     "bottom-left",
     "bottom-centre",
     "bottom-right",
-)
-LINES: tuple[tuple[int, int, int], ...] = (
-    (0, 1, 2),
-    (3, 4, 5),
-    (6, 7, 8),
-    (0, 3, 6),
-    (1, 4, 7),
-    (2, 5, 8),
-    (0, 4, 8),
-    (2, 4, 6),
 )
 LINES_THROUGH: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
     tuple(line for line in LINES if cell in line) for cell in range(9)

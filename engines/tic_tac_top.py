@@ -60,6 +60,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engines.base import (
+    GRID_LINES as LINES,
+)
+from engines.base import (
     JSON,
     Action,
     Bot,
@@ -92,16 +95,6 @@ MAX_CUSTOM_THEMES = 60
 LEADER_BONUS = {3: 3, 4: 2, 5: 1}
 FIRST_LINE_BONUS = 2
 
-LINES: tuple[tuple[int, int, int], ...] = (
-    (0, 1, 2),
-    (3, 4, 5),
-    (6, 7, 8),
-    (0, 3, 6),
-    (1, 4, 7),
-    (2, 5, 8),
-    (0, 4, 8),
-    (2, 4, 6),
-)
 
 DECK_DIR = Path(__file__).parent / "data" / "tic_tac_top"
 """Where the theme decks live (``en.json``, ``fr.json``); tests may point it elsewhere."""
