@@ -91,6 +91,10 @@ class RoomSocket:
         self.ws: Any = None
         self.inbox: asyncio.Queue[Message] = asyncio.Queue()
         self.history: list[Message] = []
+        # Arrival number of each message (by identity: history keeps them alive) and of the latest room and
+        # state, so waiting for a newer state never settles on an older one still queued in the inbox.
+        self._arrival: dict[int, int] = {}
+        self._latest: dict[str, int] = {}
         self.you: Message | None = None
         self.room: Message | None = None
         self.state: Message | None = None
@@ -130,6 +134,9 @@ class RoomSocket:
                     self.room = msg["room"]
                 elif kind == "state":
                     self.state = msg
+                self._arrival[id(msg)] = len(self.history)
+                if kind in ("room", "state"):
+                    self._latest[kind] = len(self.history)
                 self.history.append(msg)
                 await self.inbox.put(msg)
         except websockets.ConnectionClosed as closed:
@@ -159,16 +166,26 @@ class RoomSocket:
             out.append(self.inbox.get_nowait())
         return out
 
+    def _newer(self, kind: str, predicate: Callable[[Message], bool]) -> Callable[[Message], bool]:
+        """Matches ``kind`` messages that arrived after the latest one seen now, and satisfy ``predicate``.
+
+        Older ones may still sit unread in the inbox (a rematch's fresh state behind the last game's final
+        one); settling on them would answer from a state the socket has already left behind.
+        """
+        floor = self._latest.get(kind, -1)
+        return lambda m: m.get("type") == kind and self._arrival.get(id(m), -1) > floor and predicate(m)
+
     async def wait_state(self, predicate: Callable[[Message], bool] = lambda s: True, timeout: float = 10) -> Message:
-        """The current state if it matches, else the next state message that does."""
+        """The current state if it matches, else the next newer state message that does."""
         if self.state is not None and predicate(self.state):
             return self.state
-        return await self.next(lambda m: m.get("type") == "state" and predicate(m), timeout)
+        return await self.next(self._newer("state", predicate), timeout)
 
     async def wait_room(self, predicate: Callable[[Message], bool], timeout: float = 10) -> Message:
+        """The current room summary if it matches, else the next newer one that does."""
         if self.room is not None and predicate(self.room):
             return self.room
-        msg = await self.next(lambda m: m.get("type") == "room" and predicate(m["room"]), timeout)
+        msg = await self.next(self._newer("room", lambda m: predicate(m["room"])), timeout)
         room: Message = msg["room"]
         return room
 
