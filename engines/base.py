@@ -235,11 +235,21 @@ class Engine(ABC, Generic[S, OptionsT]):
     def is_over(self, state: S) -> bool:
         return self.outcome(state) is not None
 
-    def describe_action(self, state: S, seat: Seat, action: Action) -> str:
+    def describe_action(
+        self, state: S, seat: Seat, action: Action, result: tuple[S, list[Event]] | None = None
+    ) -> str:
         """A one-line human-readable description for the game log, shown to EVERYONE (spectators too):
         it must hold only public information (a committed card is "South committed a card"). ``state`` is
-        the state before the action. Override for nicer text."""
+        the state before the action; ``result`` is what ``apply`` returned for it, when the caller has it
+        (games that describe consequences use it rather than applying the action a second time).
+        Override for nicer text."""
         return f"{self.seats_of(state)[seat].label}: {action}"
+
+    def applied(
+        self, state: S, seat: Seat, action: Action, result: tuple[S, list[Event]] | None
+    ) -> tuple[S, list[Event]]:
+        """``result`` if given, else ``apply(state, seat, action)``: for ``describe_action``."""
+        return result if result is not None else self.apply(state, seat, action)
 
     def seats_of(self, state: S) -> list[SeatInfo]:
         return self.seats(self.options_of(state))

@@ -840,7 +840,13 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
             summary=summary,
         )
 
-    def describe_action(self, state: TicTacMatchState, seat: Seat, action: Action) -> str:
+    def describe_action(
+        self,
+        state: TicTacMatchState,
+        seat: Seat,
+        action: Action,
+        result: tuple[TicTacMatchState, list[Event]] | None = None,
+    ) -> str:
         """One public line for the log (``state`` is the state before the action)."""
         try:
             who = self._label(seat)

@@ -875,7 +875,13 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
             summary = f"{names} share the win with {int(best)} points"
         return Outcome(scores=scores, winners=winners, ranks=ranks_from_scores(scores), summary=summary)
 
-    def describe_action(self, state: TicTacTopState, seat: Seat, action: Action) -> str:
+    def describe_action(
+        self,
+        state: TicTacTopState,
+        seat: Seat,
+        action: Action,
+        result: tuple[TicTacTopState, list[Event]] | None = None,
+    ) -> str:
         """Public one-liner (``state`` is before the action); never names a secret word."""
         who = self._label(seat) if isinstance(seat, int) and 0 <= seat < state.players else f"Seat {seat}"
         kind = action.get("type") if isinstance(action, Mapping) else None

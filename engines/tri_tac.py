@@ -539,10 +539,16 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
         scores = [float(a), float(b)]
         return Outcome(scores=scores, winners=winners, ranks=ranks_from_scores(scores), summary=summary)
 
-    def describe_action(self, state: TriTacState, seat: Seat, action: Action) -> str:
+    def describe_action(
+        self,
+        state: TriTacState,
+        seat: Seat,
+        action: Action,
+        result: tuple[TriTacState, list[Event]] | None = None,
+    ) -> str:
         who = self._label(seat) if seat in (0, 1) else f"Seat {seat}"
         try:
-            after, _events = self.apply(state, seat, action)
+            after, _events = self.applied(state, seat, action, result)
         except IllegalAction as err:
             return f"{who}: illegal action ({err})"
         kind = action["type"]

@@ -719,11 +719,17 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
 
     # ---- the public log -----------------------------------------------------------------------------
 
-    def describe_action(self, state: TrickTacFoeState, seat: Seat, action: Action) -> str:
+    def describe_action(
+        self,
+        state: TrickTacFoeState,
+        seat: Seat,
+        action: Action,
+        result: tuple[TrickTacFoeState, list[Event]] | None = None,
+    ) -> str:
         """One public line: the action (never an unrevealed card) and what followed from it."""
         try:
             who = self.label(state, seat)
-            _after, events = self.apply(state, seat, action)
+            _after, events = self.applied(state, seat, action, result)
         except (IllegalAction, IndexError, TypeError):
             return f"Seat {seat}: illegal action"
         parts: list[str] = []

@@ -774,7 +774,9 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
             raise ValueError(f"not a Tricky Tactics state: missing {sorted(missing)}")
         return st
 
-    def describe_action(self, state: State, seat: Seat, action: Action) -> str:
+    def describe_action(
+        self, state: State, seat: Seat, action: Action, result: tuple[State, list[Event]] | None = None
+    ) -> str:
         who = self._label(state, seat)
         kind = action.get("type")
         try:

@@ -51,6 +51,10 @@ from engines.registry import get_bot, get_engine
 
 log = logging.getLogger("threefold.hub")
 
+SNAPSHOT_EVERY = 16
+"""Moves between full-state snapshots: a dump costs more than the rest of a move's write, and a reload
+replays at most this many actions on top of the last snapshot."""
+
 
 class Hub:
     def __init__(
@@ -575,16 +579,18 @@ class Hub:
             state, events = engine.apply(game.state, seat, action)
         except IllegalAction as err:
             raise ProtocolError("illegal", str(err), msg_id) from None
-        line = describe(engine, game.state, seat, action, actor, game.seats)
+        line = describe(engine, game.state, seat, action, actor, game.seats, (state, events))
         before = game.to_act
         previous = (game.state, game.version, game.timer_key, game.deadline, dict(game.since))
         game.state, game.version = state, game.version + 1
         game.mark_since(before, seat)
         self._update_timer(live, game)
         outcome = game.outcome_json()
+        # The full state every SNAPSHOT_EVERY moves and at the end; loading replays the few actions since.
+        snapshot = engine.dump(state) if outcome is not None or game.version % SNAPSHOT_EVERY == 0 else None
         try:
             await self.store.record_action(
-                game.id, game.version, seat, action, actor, engine.dump(state), game.timer_key, game.deadline, outcome
+                game.id, game.version, seat, action, actor, snapshot, game.timer_key, game.deadline, outcome
             )
         except VersionConflict:
             # Another process wrote first: take its state and tell the client to look again.

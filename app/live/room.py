@@ -67,15 +67,20 @@ class LiveGame:
 
     @classmethod
     def from_record(cls, record: GameRecord, actions: list[tuple[int, int, dict[str, Any], str]]) -> LiveGame:
-        """Rebuild from the snapshot; replay the action log (engines are deterministic) for the game log."""
+        """Rebuild from the snapshot and the actions stored after it (engines are deterministic); the game
+        log comes from replaying every action from the start."""
         engine = get_engine(record.engine)
         state = engine.load(record.snapshot)
+        for version, seat, action, _actor in actions:
+            if version > record.snapshot_version:
+                state, _ = engine.apply(state, seat, action)
         log: list[str] = []
         replay = engine.new_game(engine.parse_options(record.options), record.seed)
         try:
             for _version, seat, action, actor in actions:
-                log.append(describe(engine, replay, seat, action, actor, record.seats))
-                replay, _ = engine.apply(replay, seat, action)
+                result = engine.apply(replay, seat, action)
+                log.append(describe(engine, replay, seat, action, actor, record.seats, result))
+                replay = result[0]
         except Exception:
             log.append("(earlier moves cannot be replayed with the current rules)")
         game = cls(
@@ -105,9 +110,12 @@ def describe(
     action: dict[str, Any],
     actor: str,
     seats: list[dict[str, Any]] | None = None,
+    result: tuple[Any, list[Event]] | None = None,
 ) -> str:
-    """The public log line for an action, with people's names where the game only numbers its seats."""
-    text = engine.describe_action(state, seat, action)
+    """The public log line for an action, with people's names where the game only numbers its seats.
+
+    ``result`` is what ``engine.apply`` returned for the action, if the caller has it already."""
+    text = engine.describe_action(state, seat, action, result)
     if seats:
         labels = engine.seats_of(state)
         for index in sorted(range(len(labels)), key=lambda i: -len(labels[i].label)):

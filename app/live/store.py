@@ -60,6 +60,7 @@ class GameRecord:
     result: dict[str, Any] | None
     timer_key: str | None
     deadline: float | None
+    snapshot_version: int = 0
 
 
 class Store:
@@ -191,12 +192,16 @@ class Store:
         seat: int,
         action: dict[str, Any],
         actor: str,
-        snapshot: dict[str, Any],
+        snapshot: dict[str, Any] | None,
         timer_key: str | None,
         deadline: float | None,
         result: dict[str, Any] | None,
     ) -> None:
-        """Persist one applied action; raises VersionConflict if ``version - 1`` is no longer current."""
+        """Persist one applied action; raises VersionConflict if ``version - 1`` is no longer current.
+
+        ``snapshot`` (the full state after the action) is optional: without it the stored snapshot stays at
+        an earlier version and loading replays the actions after it.
+        """
         if self._moves is not None:
             # Never wait for SQLite's write lock on the event loop: the writer holding it may be an async
             # session that needs the loop to finish. Try, and if the database is busy, yield and try again.
@@ -212,12 +217,9 @@ class Store:
                         raise
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, 0.05)
-        values: dict[str, Any] = {
-            "version": version,
-            "snapshot": snapshot,
-            "timer_key": timer_key,
-            "deadline": deadline,
-        }
+        values: dict[str, Any] = {"version": version, "timer_key": timer_key, "deadline": deadline}
+        if snapshot is not None:
+            values.update(snapshot=snapshot, snapshot_version=version)
         if result is not None:
             values.update(status="finished", result=result, finished_at=func.now())
         try:
@@ -305,6 +307,7 @@ def _game_record(game: Game) -> GameRecord:
         None if game.result is None else dict(game.result),
         game.timer_key,
         game.deadline,
+        game.snapshot_version,
     )
 
 
@@ -334,26 +337,26 @@ class SqliteMoveWriter:
         seat: int,
         action: dict[str, Any],
         actor: str,
-        snapshot: dict[str, Any],
+        snapshot: dict[str, Any] | None,
         timer_key: str | None,
         deadline: float | None,
         result: dict[str, Any] | None,
     ) -> None:
+        sets = ["version = ?", "timer_key = ?", "deadline = ?"]
+        params: list[Any] = [version, timer_key, deadline]
+        if snapshot is not None:
+            sets += ["snapshot = ?", "snapshot_version = ?"]
+            params += [_json(snapshot), version]
+        if result is not None:
+            sets += ["status = 'finished'", "result = ?", "finished_at = CURRENT_TIMESTAMP"]
+            params.append(_json(result))
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
-            if result is None:
-                changed = db.execute(
-                    "UPDATE games SET version = ?, snapshot = ?, timer_key = ?, deadline = ? "
-                    "WHERE id = ? AND version = ?",
-                    (version, _json(snapshot), timer_key, deadline, game_id, version - 1),
-                )
-            else:
-                changed = db.execute(
-                    "UPDATE games SET version = ?, snapshot = ?, timer_key = ?, deadline = ?, status = 'finished', "
-                    "result = ?, finished_at = CURRENT_TIMESTAMP WHERE id = ? AND version = ?",
-                    (version, _json(snapshot), timer_key, deadline, _json(result), game_id, version - 1),
-                )
+            changed = db.execute(
+                f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?",  # column names only
+                (*params, game_id, version - 1),
+            )
             if changed.rowcount != 1:
                 raise VersionConflict(f"game {game_id} is no longer at version {version - 1}")
             db.execute(

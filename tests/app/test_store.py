@@ -1,38 +1,76 @@
-"""The per-move write refuses a stale or duplicate version on both paths (raw SQLite and SQLAlchemy)."""
+"""The per-move write on both paths (raw SQLite and SQLAlchemy): a version is written once, and a game
+reloads from its last snapshot plus the actions after it."""
 
 from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
 
 import pytest
 from sqlalchemy import text
 
 from app.db import make_engine, make_sessionmaker, sqlite_file
+from app.live.room import LiveGame
 from app.live.store import Store, VersionConflict
+from engines.registry import get_bot, get_engine
 
 
-@pytest.mark.parametrize("raw", [True, False], ids=["raw-sqlite", "sqlalchemy"])
-async def test_a_version_is_written_once(sqlite_url: str, raw: bool) -> None:
+@pytest.fixture(params=[True, False], ids=["raw-sqlite", "sqlalchemy"])
+async def store(sqlite_url: str, request: pytest.FixtureRequest) -> AsyncIterator[Store]:
+    """A store with one player (Ann) and her room ACDEF; moves through the raw writer or the ORM."""
     engine = make_engine(sqlite_url)
-    store = Store(make_sessionmaker(engine), sqlite_file(sqlite_url) if raw else None)
+    store = Store(make_sessionmaker(engine), sqlite_file(sqlite_url) if request.param else None)
     try:
         async with engine.begin() as conn:
             await conn.execute(text("INSERT INTO players (token_hash, name) VALUES ('h', 'Ann')"))
         await store.create_room("ACDEF", 1, "tri-tac", {}, 2, None)
-        room = await store.load_room("ACDEF")
-        assert room is not None
-        game_id = await store.create_game(room.id, 1, "tri-tac", {}, 7, [], {"s": 0}, None, None)
-        await store.record_action(
-            game_id, 1, 0, {"type": "place", "cell": [0, 0]}, "player", {"s": 1}, None, None, None
-        )
-        for stale in (1, 3):  # a duplicate of version 1, and a version that skips 2
-            with pytest.raises(VersionConflict):
-                await store.record_action(game_id, stale, 1, {"type": "pass"}, "player", {"s": 9}, None, None, None)
-        result = {"scores": [1, 0], "winners": [0], "ranks": [0, 1], "summary": "Ann wins"}
-        await store.record_action(game_id, 2, 1, {"type": "pass"}, "timer", {"s": 2}, "k", 12.5, result)
-        game = await store.latest_game(room.id)
-        assert game is not None
-        assert (game.version, game.snapshot, game.status, game.result) == (2, {"s": 2}, "finished", result)
-        actions = await store.actions(game_id)
-        assert [(v, seat, actor) for v, seat, _a, actor in actions] == [(1, 0, "player"), (2, 1, "timer")]
+        yield store
     finally:
         store.close()
         await engine.dispose()
+
+
+async def room_id(store: Store) -> int:
+    room = await store.load_room("ACDEF")
+    assert room is not None
+    return room.id
+
+
+async def test_a_version_is_written_once(store: Store) -> None:
+    game_id = await store.create_game(await room_id(store), 1, "tri-tac", {}, 7, [], {"s": 0}, None, None)
+    await store.record_action(
+        game_id, 1, 0, {"type": "place", "cell": [0, 0]}, "player", {"s": 1}, None, None, None
+    )
+    for stale in (1, 3):  # a duplicate of version 1, and a version that skips 2
+        with pytest.raises(VersionConflict):
+            await store.record_action(game_id, stale, 1, {"type": "pass"}, "player", {"s": 9}, None, None, None)
+    result = {"scores": [1, 0], "winners": [0], "ranks": [0, 1], "summary": "Ann wins"}
+    await store.record_action(game_id, 2, 1, {"type": "pass"}, "timer", {"s": 2}, "k", 12.5, result)
+    game = await store.latest_game(await room_id(store))
+    assert game is not None
+    assert (game.version, game.snapshot, game.status, game.result) == (2, {"s": 2}, "finished", result)
+    actions = await store.actions(game_id)
+    assert [(v, seat, actor) for v, seat, _a, actor in actions] == [(1, 0, "player"), (2, 1, "timer")]
+
+
+async def test_a_game_reloads_from_an_older_snapshot_and_the_actions_after_it(store: Store) -> None:
+    """Moves without a snapshot leave the stored one behind; loading rolls it forward to the same state."""
+    tri_tac = get_engine("tri-tac")
+    options = tri_tac.parse_options({"size": 4})
+    state = tri_tac.new_game(options, 11)
+    rid = await room_id(store)
+    game_id = await store.create_game(rid, 1, "tri-tac", {"size": 4}, 11, [], tri_tac.dump(state), None, None)
+    bot = get_bot("tri-tac")
+    assert bot is not None
+    for version in range(1, 8):
+        seat = next(iter(tri_tac.to_act(state)))
+        action = bot.choose(state, seat, random.Random(version))
+        state, _ = tri_tac.apply(state, seat, action)
+        snapshot = tri_tac.dump(state) if version == 3 else None
+        await store.record_action(game_id, version, seat, action, "player", snapshot, None, None, None)
+        record = await store.latest_game(rid)
+        assert record is not None and record.version == version
+        assert record.snapshot_version == (0 if version < 3 else 3)
+        live = LiveGame.from_record(record, await store.actions(game_id))
+        assert tri_tac.dump(live.state) == tri_tac.dump(state)
+        assert len(live.log) == version
