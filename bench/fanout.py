@@ -38,13 +38,9 @@ import json
 import math
 import os
 import random
-import shutil
 import signal
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from http.cookiejar import DefaultCookiePolicy
@@ -54,128 +50,14 @@ from typing import Any
 import httpx
 import orjson
 
+from bench.servers import KINDS, Deployment, Options, Server, deploy
 from bench.wsclient import WSClient, connect
 
-ROOT = Path(__file__).resolve().parents[1]
 SOCKETS_PER_ROOM = 7
 SPECTATORS = SOCKETS_PER_ROOM - 2
 STATE_HEAD = b'{"type":"state","version":'
 TO_ACT = b'"to_act":['
 OUTCOME_NULL = b'"outcome":null'
-
-
-# ---- server processes ---------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def cpu_seconds(pid: int) -> float:
-    """utime + stime of a process, from /proc/<pid>/stat."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def rss_bytes(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) * 1024
-    raise RuntimeError("no VmRSS")
-
-
-@dataclass
-class Server:
-    kind: str
-    proc: subprocess.Popen[bytes]
-    port: int
-    stats_path: Path
-    workdir: Path
-
-    @property
-    def pid(self) -> int:
-        return self.proc.pid
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def gc_reset(self) -> None:
-        os.kill(self.pid, signal.SIGUSR2)
-
-    async def gc_stats(self) -> dict[str, Any]:
-        """Ask the server for its collector record (SIGUSR1) without blocking the load generator's loop."""
-        self.stats_path.unlink(missing_ok=True)
-        os.kill(self.pid, signal.SIGUSR1)
-        for _ in range(250):
-            if self.stats_path.exists() and self.stats_path.stat().st_size:
-                await asyncio.sleep(0.05)
-                data: dict[str, Any] = json.loads(self.stats_path.read_text())
-                return data
-            await asyncio.sleep(0.02)
-        return {}
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)  # uvicorn shuts down; the profiler (if any) writes its stats
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-        log = self.workdir / "server.log"
-        if log.exists():
-            shutil.copy(log, Path(tempfile.gettempdir()) / f"threefold-bench-{self.kind}-last.log")
-        shutil.rmtree(self.workdir, ignore_errors=True)
-
-
-def start_server(kind: str, cpu: int, payload_bytes: int, profile: Path | None = None) -> Server:
-    workdir = Path(tempfile.mkdtemp(prefix=f"threefold-bench-{kind}-"))
-    port = free_port()
-    env = {
-        **os.environ,
-        "THREEFOLD_TESTING": "1",  # accept the fixed seeds the load generator sends
-        "THREEFOLD_LISTEN_PORT": str(port),
-        # The per-socket limit is abuse protection, not capacity: raised so saturation runs are never refused
-        # (the check itself still runs on every message).
-        "THREEFOLD_MESSAGES_PER_SECOND": "100000",
-        "THREEFOLD_MESSAGE_BURST": "100000",
-        "BENCH_PAYLOAD_BYTES": str(payload_bytes),
-    }
-    env.pop("REDIS_URL", None)
-    if profile is not None:
-        env["BENCH_PROFILE"] = str(profile.resolve().with_name(f"{profile.name}.{kind}"))
-    if kind == "project":
-        env["DATABASE_URL"] = f"sqlite+aiosqlite:///{workdir / 'threefold.db'}"
-        subprocess.run(
-            [sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT, env=env, check=True, capture_output=True
-        )
-        target = "app.main:create_app"
-    else:
-        target = "bench.bare:create_app"
-    stats = workdir / "gc.json"
-    log = (workdir / "server.log").open("wb")
-    proc = subprocess.Popen(
-        ["taskset", "-c", str(cpu), sys.executable, "-m", "bench.serve", target, str(port), str(stats)],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    server = Server(kind, proc, port, stats, workdir)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"{kind} server exited: {(workdir / 'server.log').read_text()[-2000:]}")
-        try:
-            if httpx.get(f"{server.url}/healthz", timeout=1).status_code == 200:
-                return server
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    server.stop()
-    raise RuntimeError(f"{kind} server did not become healthy")
 
 
 # ---- the load generator ---------------------------------------------------------------------------------
@@ -188,6 +70,8 @@ class Sock:
     proto: WSClient | None = None
     inbox: asyncio.Queue[bytes] | None = None
     """Set during setup: messages are queued for the setup code; afterwards only the fast path runs."""
+    counted: int = -1
+    """The room's last move (``Room.move``) this socket's state message was counted for."""
 
 
 class Room:
@@ -205,6 +89,8 @@ class Room:
         self.over = False
         self.started = False
         self.rematching = False
+        self.move = 0
+        """Counts moves and rematches sent: each socket counts once per move, whatever else it is sent."""
         self.inflight_version = -1
         self.inflight_sent = 0.0
         self.inflight_left = 0
@@ -227,6 +113,7 @@ class Room:
         payload = b'{"type":"act","action":{"type":"place","cell":[%d,%d]},"version":%d}' % (row, col, self.version)
         self.inflight_version = self.version + 1
         self.inflight_left = SOCKETS_PER_ROOM
+        self.move += 1
         self.inflight_sent = time.perf_counter() if due is None else due
         sock = self.players[self.to_act]
         assert sock.proto is not None
@@ -235,12 +122,13 @@ class Room:
     def send_rematch(self) -> None:
         self.rematching = True
         self.inflight_left = SOCKETS_PER_ROOM
+        self.move += 1
         host = self.players[0]
         assert host.proto is not None
         host.proto.send_text(b'{"type":"rematch"}')
         self.stats.rematches += 1
 
-    def on_state(self, payload: bytes, now: float) -> None:
+    def on_state(self, sock: Sock, payload: bytes, now: float) -> None:
         end = payload.index(b",", 26)
         version = int(payload[26:end])
         if self.rematching:
@@ -249,6 +137,10 @@ class Room:
         elif not (self.inflight_left and version >= self.inflight_version):
             return
         stats = self.stats
+        if sock.counted == self.move:
+            stats.repeated += 1
+            return
+        sock.counted = self.move
         stats.bytes_total += len(payload)
         stats.bytes_count += 1
         self.inflight_left -= 1
@@ -288,6 +180,8 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
     bytes_total: int = 0
     bytes_count: int = 0
+    repeated: int = 0
+    """State messages a socket got for a move it already had one for (at most one is counted)."""
 
     def completed(self, latency: float, sent_at: float) -> None:
         if self.window_start <= sent_at < self.window_end:
@@ -302,7 +196,7 @@ def make_handler(sock: Sock) -> Any:
             sock.inbox.put_nowait(payload)
             return
         if payload.startswith(STATE_HEAD):
-            room.on_state(payload, now)
+            room.on_state(sock, payload, now)
 
     return on_message
 
@@ -322,56 +216,83 @@ async def open_socket(sock: Sock, url: str, limit: asyncio.Semaphore) -> None:
         sock.proto = await connect(url, make_handler(sock))
 
 
-async def setup_project(server: Server, rooms: list[Room], seed: int) -> tuple[int, int]:
-    """Players, rooms and sockets through the documented protocol; returns (RSS before, after) the sockets."""
+def placement(servers: list[Server], room: Room, index: int) -> Server:
+    """The process socket ``index`` of a room connects to (0 and 1: the players, then the spectators):
+    (room + index) mod processes. With two, the players are on different processes, so every move crosses the
+    bus, and the spectators alternate: 4 sockets on one process and 3 on the other, the 4 on each in turn."""
+    return servers[(room.index + index) % len(servers)]
+
+
+def seated(message: dict[str, Any], seats: int) -> bool:
+    """A room message showing the first ``seats`` seats taken."""
+    return message.get("type") == "room" and all(s["player"] for s in message["room"]["seats"][:seats])
+
+
+def add_sockets(room: Room) -> None:
+    room.players = [Sock(room, 0), Sock(room, 1)]
+    room.socks = [*room.players, *(Sock(room, None) for _ in range(SPECTATORS))]
+
+
+async def create_rooms(
+    servers: list[Server], rooms: list[Room], seed: int
+) -> tuple[list[str], list[tuple[str, list[str]]]]:
+    """The spectators' tokens, and each room's code and players' tokens, over REST (a room on its host's process)."""
     # At most 8 requests at once: before e87d734 more than the SQLite pool's 15 connections deadlocked
     # POST /api/rooms (tests/app/test_rest_fuzz.py); the set-up need not be faster than this.
     limit = asyncio.Semaphore(8)
-    async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
+    async with httpx.AsyncClient(timeout=60) as http:
         http.cookies.jar.set_policy(DefaultCookiePolicy(allowed_domains=[]))  # each POST /api/me: a new player
 
-        async def player(name: str) -> str:
+        async def player(server: Server, name: str) -> str:
             async with limit:
-                r = await http.post("/api/me", json={"name": name})
+                r = await http.post(f"{server.url}/api/me", json={"name": name})
                 r.raise_for_status()
                 token: str = r.json()["token"]
                 return token
 
-        spectators = [await player(f"Watcher {i + 1}") for i in range(SPECTATORS)]
+        spectators = [await player(servers[0], f"Watcher {i + 1}") for i in range(SPECTATORS)]
 
         async def make_room(room: Room) -> tuple[str, list[str]]:
-            tokens = [await player(f"R{room.index} P1"), await player(f"R{room.index} P2")]
+            host, guest = placement(servers, room, 0), placement(servers, room, 1)
+            tokens = [await player(host, f"R{room.index} P1"), await player(guest, f"R{room.index} P2")]
             async with limit:
                 r = await http.post(
-                    "/api/rooms",
+                    f"{host.url}/api/rooms",
                     json={"game": "tri-tac", "options": {"size": room.size}, "seed": seed + room.index},
                     headers={"Authorization": f"Bearer {tokens[0]}"},
                 )
                 r.raise_for_status()
                 return r.json()["code"], tokens
 
-        made = await asyncio.gather(*(make_room(room) for room in rooms))
-    rss_before = rss_bytes(server.pid)
-    ws = f"ws://127.0.0.1:{server.port}/ws"
+        return spectators, await asyncio.gather(*(make_room(room) for room in rooms))
+
+
+async def setup_project(deployment: Deployment, rooms: list[Room], seed: int) -> tuple[int, int]:
+    """Players, rooms and sockets through the documented protocol; returns (RSS before, after) the sockets."""
+    servers = deployment.servers
+    spectators, made = await create_rooms(servers, rooms, seed)
+    rss_before = deployment.rss_bytes()
     connect_limit = asyncio.Semaphore(64)
 
     async def join(room: Room, code: str, tokens: list[str]) -> None:
-        room.players = [Sock(room, 0), Sock(room, 1)]
-        room.socks = [*room.players, *(Sock(room, None) for _ in range(SPECTATORS))]
-        all_tokens = [*tokens, *spectators]
+        add_sockets(room)
         await asyncio.gather(
             *(
-                open_socket(s, f"{ws}/{code}?token={t}", connect_limit)
-                for s, t in zip(room.socks, all_tokens, strict=True)
+                open_socket(s, f"{placement(servers, room, i).ws_url}/{code}?token={t}", connect_limit)
+                for i, (s, t) in enumerate(zip(room.socks, [*tokens, *spectators], strict=True))
             )
         )
+        # Each player sits once its process shows the seats before its own taken, and the host starts once its
+        # process shows both: on two processes a seat change reaches the other process over the bus, and a sit
+        # on a process that has not heard of the previous one yet would undo it (README: server bugs).
         for seat, sock in enumerate(room.players):
             assert sock.proto is not None
-            await next_message(sock, lambda m: m.get("type") == "room")
+            await next_message(sock, lambda m, seat=seat: seated(m, seat))
             sock.proto.send_text(b'{"type":"sit","seat":%d}' % seat)
             await next_message(sock, lambda m, seat=seat: m.get("type") == "welcome" and m["you"]["seat"] == seat)
         host = room.players[0]
         assert host.proto is not None
+        await next_message(host, lambda m: seated(m, len(room.players)))
         host.proto.send_text(b'{"type":"start"}')
         first = await next_message(host, lambda m: m.get("type") == "state" and m["version"] == 0)
         for sock in room.socks[1:]:
@@ -379,34 +300,39 @@ async def setup_project(server: Server, rooms: list[Room], seed: int) -> tuple[i
         room.version, room.to_act, room.started = 0, int(first["to_act"][0]), True
 
     await asyncio.gather(*(join(room, code, tokens) for room, (code, tokens) in zip(rooms, made, strict=True)))
-    await asyncio.sleep(2)
-    for room in rooms:
-        for sock in room.socks:
-            sock.inbox = None
-    return rss_before, rss_bytes(server.pid)
+    return rss_before, await settle(deployment, rooms)
 
 
-async def setup_bare(server: Server, rooms: list[Room]) -> tuple[int, int]:
-    rss_before = rss_bytes(server.pid)
-    ws = f"ws://127.0.0.1:{server.port}/ws"
+async def setup_bare(deployment: Deployment, rooms: list[Room]) -> tuple[int, int]:
+    rss_before = deployment.rss_bytes()
+    servers = deployment.servers
     limit = asyncio.Semaphore(64)
 
     async def join(room: Room) -> None:
-        room.players = [Sock(room, 0), Sock(room, 1)]
-        room.socks = [*room.players, *(Sock(room, None) for _ in range(SPECTATORS))]
-        await asyncio.gather(*(open_socket(s, f"{ws}/room{room.index}", limit) for s in room.socks))
+        add_sockets(room)
+        await asyncio.gather(
+            *(
+                open_socket(s, f"{placement(servers, room, i).ws_url}/room{room.index}", limit)
+                for i, s in enumerate(room.socks)
+            )
+        )
         room.version, room.to_act, room.started = 0, 0, True
 
     await asyncio.gather(*(join(room) for room in rooms))
+    return rss_before, await settle(deployment, rooms)
+
+
+async def settle(deployment: Deployment, rooms: list[Room]) -> int:
+    """Let the set-up calm down, switch every socket to the fast path; returns the servers' RSS."""
     await asyncio.sleep(2)
     for room in rooms:
         for sock in room.socks:
             sock.inbox = None
-    return rss_before, rss_bytes(server.pid)
+    return deployment.rss_bytes()
 
 
 async def drive(
-    rooms: list[Room], stats: Stats, rate: float | None, duration: float, warmup: float, server: Server
+    rooms: list[Room], stats: Stats, rate: float | None, duration: float, warmup: float, deployment: Deployment
 ) -> dict[str, Any]:
     """Offer moves (open loop at ``rate`` per room, or closed loop when ``rate`` is None) and measure a window."""
     loop_start = time.perf_counter()
@@ -423,19 +349,21 @@ async def drive(
         for room in rooms:
             heapq.heappush(heap, (loop_start + random.random() / rate, room.index))
     window: dict[str, Any] = {}
-    cpu0 = gen0 = 0.0
+    cpu0: list[float] = []
+    gen0 = 0.0
     marked = False
     while True:
         now = time.perf_counter()
         if not marked and now >= stats.window_start:
             marked = True
-            server.gc_reset()
-            cpu0, gen0 = cpu_seconds(server.pid), time.process_time()
+            deployment.gc_reset()
+            cpu0, gen0 = deployment.cpu_seconds(), time.process_time()
             window["completed_before"] = len(stats.latencies)
         if now >= stats.window_end:
-            window["server_cpu"] = cpu_seconds(server.pid) - cpu0
+            window["server_cpu_each"] = [now - then for then, now in zip(cpu0, deployment.cpu_seconds(), strict=True)]
+            window["server_cpu"] = sum(window["server_cpu_each"])
             window["generator_cpu"] = time.process_time() - gen0
-            window["gc"] = await server.gc_stats()
+            window["gc"] = await deployment.gc_stats()
             break
         if rate is None:
             await asyncio.sleep(0.05)
@@ -473,72 +401,85 @@ def percentile(sorted_values: list[float], q: float) -> float:
 
 
 async def run_one(kind: str, scenario: str, args: argparse.Namespace, payload_bytes: int, seed: int) -> dict[str, Any]:
-    room_count = args.rooms if scenario == "latency" else args.sat_rooms
-    rate = args.rate if scenario == "latency" else None
+    """One scenario against a fresh deployment of ``kind`` (stopped and removed whatever happens)."""
     if args.wait_quiet:
         deadline = time.monotonic() + 1800
         while os.getloadavg()[0] > args.wait_quiet and time.monotonic() < deadline:
             await asyncio.sleep(10)
     load_before = os.getloadavg()[0]
-    server = start_server(kind, args.server_cpu, payload_bytes, args.profile)
-    try:
-        stats = Stats()
-        rng = random.Random(seed)
-        rooms = [Room(i, args.size, random.Random(rng.random()), stats) for i in range(room_count)]
-        gc.enable()
-        t0 = time.perf_counter()
-        if kind == "project":
-            rss_before, rss_after = await setup_project(server, rooms, seed)
-        else:
-            rss_before, rss_after = await setup_bare(server, rooms)
-        setup_seconds = time.perf_counter() - t0
-        # The generator's own collector off from here on (its pauses would show up as server latency).
-        gc.collect()
-        gc.freeze()
-        gc.disable()
-        window = await drive(rooms, stats, rate, args.duration, args.warmup, server)
-        for room in rooms:
-            for sock in room.socks:
-                if sock.proto is not None:
-                    sock.proto.close()
-        lat = sorted(stats.latencies)
-        sockets = room_count * SOCKETS_PER_ROOM
-        achieved = len(lat) / args.duration
-        offered = stats.offered / args.duration if rate is not None else float("nan")
-        return {
-            "server": kind,
-            "scenario": scenario,
-            "rooms": room_count,
-            "sockets": sockets,
-            "duration_s": args.duration,
-            "offered_moves_per_s": round(offered, 1),
-            "achieved_moves_per_s": round(achieved, 1),
-            "late_moves": stats.late,
-            "dropped_moves": stats.dropped,
-            "unfinished_moves": window["unfinished"],
-            "rematches": stats.rematches,
-            "latency_ms": {
-                "p50": round(percentile(lat, 0.50) * 1000, 3),
-                "p99": round(percentile(lat, 0.99) * 1000, 3),
-                "p99.9": round(percentile(lat, 0.999) * 1000, 3),
-                "max": round((lat[-1] if lat else float("nan")) * 1000, 3),
-                "mean": round(statistics.fmean(lat) * 1000, 3) if lat else None,
-            },
-            "server_cpu_s": round(window["server_cpu"], 3),
-            "server_cpu_us_per_move": round(window["server_cpu"] / len(lat) * 1e6, 1) if lat else None,
-            "server_cpu_utilisation": round(window["server_cpu"] / args.duration, 3),
-            "generator_cpu_utilisation": round(window["generator_cpu"] / args.duration, 3),
-            "rss_per_socket_kib": round((rss_after - rss_before) / sockets / 1024, 2),
-            "rss_after_setup_mib": round(rss_after / 2**20, 1),
-            "gc": window["gc"],
-            "state_bytes_mean": round(stats.bytes_total / stats.bytes_count) if stats.bytes_count else None,
-            "setup_s": round(setup_seconds, 1),
-            "loadavg_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
-        }
-    finally:
-        gc.enable()
-        gc.unfreeze()
-        server.stop()
+    options = Options(args.server_cpu, payload_bytes, args.profile, args.postgres_url, args.redis_url)
+    with deploy(kind, options) as deployment:
+        try:
+            result = await measure(deployment, scenario, args, seed)
+        finally:
+            gc.enable()
+            gc.unfreeze()
+    result["loadavg_1min"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]
+    return result
+
+
+async def measure(deployment: Deployment, scenario: str, args: argparse.Namespace, seed: int) -> dict[str, Any]:
+    room_count = args.rooms if scenario == "latency" else args.sat_rooms
+    rate = args.rate if scenario == "latency" else None
+    stats = Stats()
+    rng = random.Random(seed)
+    rooms = [Room(i, args.size, random.Random(rng.random()), stats) for i in range(room_count)]
+    gc.enable()
+    t0 = time.perf_counter()
+    if deployment.app:
+        rss_before, rss_after = await setup_project(deployment, rooms, seed)
+    else:
+        rss_before, rss_after = await setup_bare(deployment, rooms)
+    setup_seconds = time.perf_counter() - t0
+    # The generator's own collector off from here on (its pauses would show up as server latency).
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+    window = await drive(rooms, stats, rate, args.duration, args.warmup, deployment)
+    for room in rooms:
+        for sock in room.socks:
+            if sock.proto is not None:
+                sock.proto.close()
+    lat = sorted(stats.latencies)
+    sockets = room_count * SOCKETS_PER_ROOM
+    offered = stats.offered / args.duration if rate is not None else float("nan")
+    return {
+        "server": deployment.kind,
+        "processes": len(deployment.servers),
+        "scenario": scenario,
+        "rooms": room_count,
+        "sockets": sockets,
+        "duration_s": args.duration,
+        "offered_moves_per_s": round(offered, 1),
+        "achieved_moves_per_s": round(len(lat) / args.duration, 1),
+        "late_moves": stats.late,
+        "dropped_moves": stats.dropped,
+        "unfinished_moves": window["unfinished"],
+        "rematches": stats.rematches,
+        "repeated_states": stats.repeated,
+        "latency_ms": latency_figures(lat),
+        "server_cpu_s": round(window["server_cpu"], 3),
+        "server_cpu_s_each": [round(cpu, 3) for cpu in window["server_cpu_each"]],
+        "server_cpu_us_per_move": round(window["server_cpu"] / len(lat) * 1e6, 1) if lat else None,
+        "server_cpu_utilisation": round(window["server_cpu"] / args.duration, 3),
+        "generator_cpu_utilisation": round(window["generator_cpu"] / args.duration, 3),
+        "rss_per_socket_kib": round((rss_after - rss_before) / sockets / 1024, 2),
+        "rss_after_setup_mib": round(rss_after / 2**20, 1),
+        "gc": window["gc"],
+        "state_bytes_mean": round(stats.bytes_total / stats.bytes_count) if stats.bytes_count else None,
+        "setup_s": round(setup_seconds, 1),
+    }
+
+
+def latency_figures(lat: list[float]) -> dict[str, float | None]:
+    """Milliseconds, from sorted latencies in seconds."""
+    return {
+        "p50": round(percentile(lat, 0.50) * 1000, 3),
+        "p99": round(percentile(lat, 0.99) * 1000, 3),
+        "p99.9": round(percentile(lat, 0.999) * 1000, 3),
+        "max": round((lat[-1] if lat else float("nan")) * 1000, 3),
+        "mean": round(statistics.fmean(lat) * 1000, 3) if lat else None,
+    }
 
 
 # ---- reporting --------------------------------------------------------------------------------------------
@@ -547,8 +488,8 @@ async def run_one(kind: str, scenario: str, args: argparse.Namespace, payload_by
 def table(results: list[dict[str, Any]]) -> str:
     head = (
         "| server | scenario | rooms × 7 | offered/s | achieved/s | p50 ms | p99 ms | p99.9 ms | max ms | "
-        "CPU µs/move | server CPU | RSS KiB/socket | longest GC ms | state bytes |\n"
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+        "CPU µs/move | server CPU | RSS KiB/socket | longest GC ms | state bytes | generator CPU |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
     )
     rows = []
     for r in results:
@@ -558,25 +499,29 @@ def table(results: list[dict[str, Any]]) -> str:
             f"| {r['server']} | {r['scenario']} | {r['rooms']} | {offered} | {r['achieved_moves_per_s']:.0f} | "
             f"{lat['p50']:.2f} | {lat['p99']:.2f} | {lat['p99.9']:.2f} | {lat['max']:.2f} | "
             f"{r['server_cpu_us_per_move']} | {r['server_cpu_utilisation'] * 100:.0f} % | "
-            f"{r['rss_per_socket_kib']:.1f} | {r['gc'].get('longest_ms', '?')} | {r['state_bytes_mean']} |"
+            f"{r['rss_per_socket_kib']:.1f} | {r['gc'].get('longest_ms', '?')} | {r['state_bytes_mean']} | "
+            f"{r['generator_cpu_utilisation'] * 100:.0f} % |"
         )
     return head + "\n".join(rows)
 
 
 def ratios(results: list[dict[str, Any]]) -> list[str]:
+    """Each app deployment (project, cluster) against the bare endpoint: medians of throughput and CPU per move."""
     lines = []
     for scenario in ("saturation", "latency"):
-        project = [r for r in results if r["server"] == "project" and r["scenario"] == scenario]
-        bare = [r for r in results if r["server"] == "bare" and r["scenario"] == scenario]
-        if not project or not bare:
+        runs = {kind: [r for r in results if r["server"] == kind and r["scenario"] == scenario] for kind in KINDS}
+        if not runs["bare"]:
             continue
-        p = statistics.median(r["achieved_moves_per_s"] for r in project)
-        b = statistics.median(r["achieved_moves_per_s"] for r in bare)
-        pc = statistics.median(r["server_cpu_us_per_move"] or 0 for r in project)
-        bc = statistics.median(r["server_cpu_us_per_move"] or 0 for r in bare)
-        if scenario == "saturation":
-            lines.append(f"saturation: project {p:.0f} moves/s = {p / b:.2f} × bare {b:.0f} moves/s")
-        lines.append(f"{scenario}: CPU per move project {pc:.0f} µs = {pc / bc:.1f} × bare {bc:.0f} µs")
+        b = statistics.median(r["achieved_moves_per_s"] for r in runs["bare"])
+        bc = statistics.median(r["server_cpu_us_per_move"] or 0 for r in runs["bare"])
+        for kind in ("project", "cluster"):
+            if not runs[kind]:
+                continue
+            p = statistics.median(r["achieved_moves_per_s"] for r in runs[kind])
+            pc = statistics.median(r["server_cpu_us_per_move"] or 0 for r in runs[kind])
+            if scenario == "saturation":
+                lines.append(f"saturation: {kind} {p:.0f} moves/s = {p / b:.2f} × bare {b:.0f} moves/s")
+            lines.append(f"{scenario}: CPU per move {kind} {pc:.0f} µs = {pc / bc:.1f} × bare {bc:.0f} µs")
     return lines
 
 
@@ -592,7 +537,7 @@ def median_table(paths: list[Path]) -> str:
         runs, rate = data["runs"], data["args"]["rate"]
         keys = sorted(
             {(r["scenario"], r["rooms"], r["server"]) for r in runs},
-            key=lambda k: (k[0] != "saturation", k[1], k[2] != "project"),
+            key=lambda k: (k[0] != "saturation", k[1], KINDS.index(k[2])),
         )
         for scenario, rooms, server in keys:
             group = [r for r in runs if (r["scenario"], r["rooms"], r["server"]) == (scenario, rooms, server)]
@@ -626,6 +571,14 @@ def machine() -> str:
     return f"{os.cpu_count()} × {model}, Python {sys.version.split()[0]}, Linux {os.uname().release}"
 
 
+def kinds(text: str) -> list[str]:
+    """``--servers``: known kinds, in the order they run (``KINDS``)."""
+    chosen = {kind for kind in text.split(",") if kind}
+    if unknown := chosen - set(KINDS):
+        raise argparse.ArgumentTypeError(f"unknown server kind(s) {', '.join(sorted(unknown))}")
+    return [kind for kind in KINDS if kind in chosen]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--duration", type=float, default=20, help="measured window per run, seconds (default 20)")
@@ -635,10 +588,15 @@ def main() -> None:
     parser.add_argument("--sat-rooms", type=int, default=200, help="rooms in the saturation scenario (200)")
     parser.add_argument("--size", type=int, default=5, help="Tri-Tac board size (default 5: a rematch every 25)")
     parser.add_argument("--scenarios", default="saturation,latency", help="comma-separated: saturation,latency")
-    parser.add_argument("--servers", default="project,bare", help="comma-separated: project,bare")
+    parser.add_argument(
+        "--servers",
+        default="project,bare",
+        type=kinds,
+        help="comma-separated: project (one process, SQLite), bare, cluster (two processes, PostgreSQL + Redis)",
+    )
     parser.add_argument("--repeat", type=int, default=1, help="repetitions of every run (medians are quoted)")
     parser.add_argument("--payload-bytes", type=int, default=0, help="bare state size (default: the project's)")
-    parser.add_argument("--server-cpu", type=int, default=0, help="core for the server (default 0)")
+    parser.add_argument("--server-cpu", type=int, default=0, help="core for the server(s) (default 0)")
     parser.add_argument("--generator-cpu", type=int, default=1, help="core for this load generator (default 1)")
     parser.add_argument("--seed", type=int, default=1, help="base seed for rooms and moves")
     parser.add_argument("--json", type=Path, help="also write every run's figures to this file")
@@ -646,7 +604,19 @@ def main() -> None:
         "--report", type=Path, nargs="+", help="only print a table of medians from earlier --json files, and exit"
     )
     parser.add_argument(
-        "--profile", type=Path, help="run the servers under cProfile; stats go to PROFILE.project / PROFILE.bare"
+        "--profile",
+        type=Path,
+        help="run the servers under cProfile; stats go to PROFILE.project, .bare, .cluster-a, .cluster-b",
+    )
+    parser.add_argument(
+        "--postgres-url",
+        default="postgresql://postgres@127.0.0.1:5432/postgres",
+        help="cluster: admin database of the PostgreSQL server where a fresh database is created and dropped",
+    )
+    parser.add_argument(
+        "--redis-url",
+        help="cluster: use this Redis instead of a private redis-server (its pub/sub channel threefold:rooms is "
+        "then shared with every other client of that server, whatever the database number)",
     )
     parser.add_argument(
         "--wait-quiet",
@@ -660,19 +630,24 @@ def main() -> None:
         return
 
     os.sched_setaffinity(0, {args.generator_cpu})
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # like Ctrl-C: every server stopped, database dropped
     import uvloop
 
-    servers = [s for s in args.servers.split(",") if s]
     scenarios = [s for s in args.scenarios.split(",") if s]
     results: list[dict[str, Any]] = []
     payload = args.payload_bytes or 700
     print(f"machine: {machine()}", flush=True)
+    print(
+        f"pinning: server process(es) on core {args.server_cpu} (a cluster's two processes share it), this load "
+        f"generator on core {args.generator_cpu}; PostgreSQL and Redis are not pinned",
+        flush=True,
+    )
     with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
         for rep in range(args.repeat):
             for scenario in scenarios:
-                for kind in sorted(servers, key=lambda k: k != "project"):  # project first: its state size
+                for kind in args.servers:  # the app first: the bare state size is the app's
                     result = runner.run(run_one(kind, scenario, args, payload, args.seed + rep))
-                    if kind == "project" and not args.payload_bytes and result["state_bytes_mean"]:
+                    if kind != "bare" and not args.payload_bytes and result["state_bytes_mean"]:
                         payload = int(result["state_bytes_mean"])
                     results.append(result)
                     print(json.dumps(result), flush=True)

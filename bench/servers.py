@@ -1,0 +1,336 @@
+"""The processes a fan-out run measures: a *deployment* of one or more servers, plus the services they need.
+
+- ``project``: one app process on a fresh SQLite database (the embedded default).
+- ``bare``: the stack's ceiling (bench/bare.py), one process.
+- ``cluster``: two app processes sharing a fresh PostgreSQL database (``threefold_bench_<random>``, created on
+  the server of ``--postgres-url`` and dropped afterwards) and a private ``redis-server`` on a free port
+  (stopped afterwards), so that neither old runs nor other people's tests share the pub/sub channel: Redis
+  pub/sub channels ignore the database number.
+
+Every server runs under ``taskset -c CPU`` (all of them on the same core). PostgreSQL and Redis are not pinned.
+Everything started here is stopped by the context manager ``deploy`` whatever happens (error, Ctrl-C), and the
+children also get SIGTERM if the driver itself dies (``PR_SET_PDEATHSIG``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = "app.main:create_app"
+BARE = "bench.bare:create_app"
+KINDS = ("project", "cluster", "bare")  # the order runs happen in: the bare state size is the project's
+CLUSTER = ("cluster-a", "cluster-b")  # the processes of a cluster
+PR_SET_PDEATHSIG = 1
+
+
+@dataclass(frozen=True)
+class Options:
+    """What every deployment needs to know."""
+
+    cpu: int
+    payload_bytes: int
+    profile: Path | None = None
+    postgres_url: str = "postgresql://postgres@127.0.0.1:5432/postgres"
+    redis_url: str | None = None
+    """None: a private redis-server for each cluster run."""
+
+
+# ---- processes ------------------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def cpu_seconds(pid: int) -> float:
+    """utime + stime of a process, from /proc/<pid>/stat."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_bytes(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise RuntimeError("no VmRSS")
+
+
+def die_with_parent() -> None:
+    """In the child before exec: SIGTERM when the driver dies, even by SIGKILL."""
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+def stop_process(proc: subprocess.Popen[bytes], sig: signal.Signals = signal.SIGINT, grace: float = 15) -> None:
+    if proc.poll() is None:
+        proc.send_signal(sig)
+        try:
+            proc.wait(grace)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+
+
+@dataclass
+class Server:
+    name: str
+    proc: subprocess.Popen[bytes]
+    port: int
+    stats_path: Path
+    workdir: Path
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def gc_reset(self) -> None:
+        os.kill(self.pid, signal.SIGUSR2)
+
+    async def gc_stats(self) -> dict[str, Any]:
+        """Ask the server for its collector record (SIGUSR1) without blocking the load generator's loop."""
+        self.stats_path.unlink(missing_ok=True)
+        os.kill(self.pid, signal.SIGUSR1)
+        for _ in range(250):
+            if self.stats_path.exists() and self.stats_path.stat().st_size:
+                await asyncio.sleep(0.05)
+                data: dict[str, Any] = json.loads(self.stats_path.read_text())
+                return data
+            await asyncio.sleep(0.02)
+        return {}
+
+    def stop(self) -> None:
+        stop_process(self.proc)  # SIGINT: uvicorn shuts down; the profiler (if any) writes its stats
+        log = self.workdir / "server.log"
+        if log.exists():
+            shutil.copy(log, Path(tempfile.gettempdir()) / f"threefold-bench-{self.name}-last.log")
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def server_env(name: str, port: int, options: Options) -> dict[str, str]:
+    env = {
+        **os.environ,
+        "THREEFOLD_TESTING": "1",  # accept the fixed seeds the load generator sends
+        "THREEFOLD_LISTEN_PORT": str(port),
+        # The per-socket limit is abuse protection, not capacity: raised so saturation runs are never refused
+        # (the check itself still runs on every message).
+        "THREEFOLD_MESSAGES_PER_SECOND": "100000",
+        "THREEFOLD_MESSAGE_BURST": "100000",
+        "BENCH_PAYLOAD_BYTES": str(options.payload_bytes),
+    }
+    env.pop("REDIS_URL", None)
+    env.pop("DATABASE_URL", None)
+    if options.profile is not None:
+        env["BENCH_PROFILE"] = str(options.profile.resolve().with_name(f"{options.profile.name}.{name}"))
+    return env
+
+
+def start_server(name: str, target: str, options: Options, extra_env: dict[str, str] | None = None) -> Server:
+    """``bench.serve TARGET`` on a free port, pinned to ``options.cpu``; returns once /healthz answers 200."""
+    workdir = Path(tempfile.mkdtemp(prefix=f"threefold-bench-{name}-"))
+    port = free_port()
+    stats = workdir / "gc.json"
+    with (workdir / "server.log").open("wb") as log:
+        proc = subprocess.Popen(
+            ["taskset", "-c", str(options.cpu), sys.executable, "-m", "bench.serve", target, str(port), str(stats)],
+            cwd=ROOT,
+            env={**server_env(name, port, options), **(extra_env or {})},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            preexec_fn=die_with_parent,
+        )
+    server = Server(name, proc, port, stats, workdir)
+    try:
+        wait_healthy(server)
+    except BaseException:
+        server.stop()
+        raise
+    return server
+
+
+def wait_healthy(server: Server, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.proc.poll() is not None:
+            raise RuntimeError(f"{server.name} server exited: {(server.workdir / 'server.log').read_text()[-2000:]}")
+        try:
+            if httpx.get(f"{server.url}/healthz", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"{server.name} server did not become healthy")
+
+
+def migrate(database_url: str) -> None:
+    subprocess.run(
+        [sys.executable, "-m", "alembic", "upgrade", "head"],
+        cwd=ROOT,
+        env={**os.environ, "DATABASE_URL": database_url},
+        check=True,
+        capture_output=True,
+    )
+
+
+# ---- services -------------------------------------------------------------------------------------------
+
+
+def pg_admin(admin_url: str, statement: str) -> None:
+    """One statement on the admin database (asyncpg, in a thread of its own: the driver's loop may be running)."""
+
+    async def run() -> None:
+        import asyncpg
+
+        conn = await asyncpg.connect(admin_url, timeout=10)
+        try:
+            await conn.execute(statement)
+        finally:
+            await conn.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, run()).result()
+
+
+@contextlib.contextmanager
+def postgres_database(admin_url: str) -> Iterator[str]:
+    """A fresh database on the server of ``admin_url`` (dropped afterwards); yields its SQLAlchemy URL."""
+    name = f"threefold_bench_{uuid.uuid4().hex[:10]}"
+    pg_admin(admin_url, f'CREATE DATABASE "{name}"')
+    try:
+        yield f"{admin_url.rsplit('/', 1)[0].replace('postgresql://', 'postgresql+asyncpg://', 1)}/{name}"
+    finally:
+        pg_admin(admin_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@contextlib.contextmanager
+def private_redis() -> Iterator[str]:
+    """A redis-server of our own on a free port (pub/sub only: nothing saved); yields its URL."""
+    port = free_port()
+    workdir = Path(tempfile.mkdtemp(prefix="threefold-bench-redis-"))
+    proc = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        cwd=workdir,
+        stdout=subprocess.DEVNULL,
+        preexec_fn=die_with_parent,
+    )
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        wait_redis(url, proc)
+        yield url
+    finally:
+        stop_process(proc, signal.SIGTERM, grace=5)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def wait_redis(url: str, proc: subprocess.Popen[bytes], timeout: float = 10) -> None:
+    import redis
+
+    client = redis.Redis.from_url(url, socket_connect_timeout=1)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"redis-server exited with {proc.returncode}")
+        with contextlib.suppress(redis.ConnectionError):
+            client.ping()
+            client.close()
+            return
+        time.sleep(0.1)
+    raise RuntimeError("redis-server did not answer")
+
+
+# ---- deployments ----------------------------------------------------------------------------------------
+
+
+@dataclass
+class Deployment:
+    """The server processes of one run; CPU and RSS are summed over them, GC pauses are the longest of any."""
+
+    kind: str
+    servers: list[Server]
+
+    @property
+    def app(self) -> bool:
+        return self.kind != "bare"
+
+    def cpu_seconds(self) -> list[float]:
+        """Each process' CPU time so far."""
+        return [cpu_seconds(s.pid) for s in self.servers]
+
+    def rss_bytes(self) -> int:
+        return sum(rss_bytes(s.pid) for s in self.servers)
+
+    def gc_reset(self) -> None:
+        for server in self.servers:
+            server.gc_reset()
+
+    async def gc_stats(self) -> dict[str, Any]:
+        """One process: its record. Several: the longest pause of any (absent if one did not answer), the
+        collections of all, and each process' record under ``processes``."""
+        records = [await server.gc_stats() for server in self.servers]
+        if len(records) == 1:
+            return records[0]
+        merged: dict[str, Any] = {
+            "collections": sum(r.get("collections", 0) for r in records),
+            "total_ms": round(sum(r.get("total_ms", 0.0) for r in records), 3),
+            "processes": records,
+        }
+        if all("longest_ms" in r for r in records):
+            merged["longest_ms"] = max(r["longest_ms"] for r in records)
+        return merged
+
+
+@contextlib.contextmanager
+def deploy(kind: str, options: Options) -> Iterator[Deployment]:
+    """Start a deployment of ``kind`` (see the module docstring); everything is stopped and removed on exit."""
+    with contextlib.ExitStack() as stack:
+        if kind == "bare":
+            servers = [start(stack, "bare", BARE, options, {})]
+        elif kind == "project":
+            directory = stack.enter_context(tempfile.TemporaryDirectory(prefix="threefold-bench-db-"))
+            database_url = f"sqlite+aiosqlite:///{directory}/threefold.db"
+            migrate(database_url)
+            servers = [start(stack, "project", APP, options, {"DATABASE_URL": database_url})]
+        elif kind == "cluster":
+            redis_url = options.redis_url or stack.enter_context(private_redis())
+            database_url = stack.enter_context(postgres_database(options.postgres_url))
+            migrate(database_url)
+            env = {"DATABASE_URL": database_url, "REDIS_URL": redis_url}
+            servers = [start(stack, name, APP, options, env) for name in CLUSTER]
+        else:
+            raise ValueError(f"unknown server kind {kind!r} (one of {', '.join(KINDS)})")
+        yield Deployment(kind, servers)
+
+
+def start(stack: contextlib.ExitStack, name: str, target: str, options: Options, env: dict[str, str]) -> Server:
+    """Start a server whose stop is the ``stack``'s business."""
+    server = start_server(name, target, options, env)
+    stack.callback(server.stop)
+    return server
