@@ -1,4 +1,5 @@
-"""One WebSocket connection with its own bounded send queue, so a slow client never stalls its room."""
+"""One WebSocket connection that never stalls its room: a send is written at once while the socket takes it,
+and only a socket that pushes back gets a bounded backlog (and a resync when that overflows)."""
 
 from __future__ import annotations
 
@@ -6,21 +7,48 @@ import asyncio
 import contextlib
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine, Generator
+from typing import Any
 
 from starlette.websockets import WebSocket
 
 RESYNC = b""
-"""Queue marker: the queue overflowed, so send a fresh room summary and full state instead of the dropped
+"""Backlog marker: the backlog overflowed, so send a fresh room summary and full state instead of the dropped
 messages. Until it is sent, further room and state messages are skipped (the resync carries the latest)."""
 _SUPERSEDED = (b'{"type":"state"', b'{"type":"room"')
+
+
+class _Rest:
+    """The rest of a coroutine that was started by hand and suspended on ``pending``: awaiting it resumes
+    the coroutine where it stopped (what an eager task does; ``asyncio.eager_task_factory`` is 3.12+)."""
+
+    def __init__(self, coro: Coroutine[Any, Any, Any], pending: Any) -> None:
+        self.coro, self.pending = coro, pending
+
+    def __await__(self) -> Generator[Any, Any, None]:
+        coro, pending = self.coro, self.pending
+        while True:
+            try:
+                received = yield pending
+            except BaseException as exc:  # cancellation included: the coroutine gets to clean up
+                try:
+                    pending = coro.throw(exc)
+                except StopIteration:
+                    return
+                continue
+            try:
+                pending = coro.send(received)
+            except StopIteration:
+                return
 
 
 class Connection:
     def __init__(self, websocket: WebSocket, player_id: int, queue_size: int, rate: float, burst: int) -> None:
         self.websocket = websocket
         self.player_id = player_id
-        self.queue: asyncio.Queue[bytes] = asyncio.Queue(maxsize=queue_size)
+        self.backlog: deque[bytes] = deque()
+        """Messages waiting behind a write the socket has not taken yet; at most ``queue_size``."""
+        self.queue_size = queue_size
         self.recent_ids: deque[str] = deque(maxlen=64)
         self.overflows = 0
         self._rate = rate
@@ -29,31 +57,47 @@ class Connection:
         self._last = time.monotonic()
         self._chat_bucket = (5.0, time.monotonic())
         self.chat_rate, self.chat_burst = 1.0, 5
-        self._sender: asyncio.Task[None] | None = None
+        self._flusher: asyncio.Task[None] | None = None
+        self._gone = False
         self.resync: Callable[[Connection], Awaitable[list[bytes]]] | None = None
         self._resync_pending = False
 
-    def start(self) -> None:
-        self._sender = asyncio.create_task(self._send_loop())
-
     async def close(self) -> None:
-        if self._sender is not None:
-            self._sender.cancel()
+        self._gone = True
+        if self._flusher is not None:
+            self._flusher.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._sender
+                await self._flusher
 
     def send(self, payload: bytes) -> None:
-        """Queue bytes for this socket (never blocks the room); on overflow drop the backlog and resync."""
-        if self._resync_pending and payload.startswith(_SUPERSEDED):
+        """Write now if the socket takes it, else queue behind the pending write (never blocks the room);
+        on overflow drop the backlog and resync."""
+        if self._gone or (self._resync_pending and payload.startswith(_SUPERSEDED)):
             return
-        try:
-            self.queue.put_nowait(payload)
-        except asyncio.QueueFull:
+        if self._flusher is None:
+            rest = self._write_now(payload)
+            if rest is not None:
+                self._flusher = asyncio.create_task(self._flush(rest))
+        elif len(self.backlog) < self.queue_size:
+            self.backlog.append(payload)
+        else:
             self.overflows += 1
-            while not self.queue.empty():
-                self.queue.get_nowait()
-            self.queue.put_nowait(RESYNC)
+            self.backlog.clear()
+            self.backlog.append(RESYNC)
             self._resync_pending = True
+
+    def _write_now(self, payload: bytes) -> _Rest | None:
+        """Run the ASGI send up to its first suspension: a writable socket takes the frame without one, so
+        most messages cost no task and no queue. Returns the rest if the socket pushed back."""
+        coro = self.websocket.send_text(payload.decode())
+        try:
+            pending = coro.send(None)
+        except StopIteration:
+            return None
+        except Exception:
+            self._gone = True  # the socket is gone; the receive loop notices and cleans up
+            return None
+        return _Rest(coro, pending)
 
     def allow_message(self) -> bool:
         """Token bucket: ``rate`` messages a second with bursts of ``burst``."""
@@ -75,10 +119,12 @@ class Connection:
         self._chat_bucket = (tokens - 1.0, now)
         return True
 
-    async def _send_loop(self) -> None:
+    async def _flush(self, rest: _Rest) -> None:
+        """Finish the write the socket pushed back on, then everything queued behind it, in order."""
         try:
-            while True:
-                payload = await self.queue.get()
+            await rest
+            while self.backlog:
+                payload = self.backlog.popleft()
                 if payload == RESYNC:
                     self._resync_pending = False
                     for fresh in await self.resync(self) if self.resync is not None else []:
@@ -88,5 +134,6 @@ class Connection:
         except asyncio.CancelledError:
             raise
         except Exception:
-            # The socket is gone; the receive loop notices and cleans up.
-            return
+            self._gone = True  # the socket is gone; the receive loop notices and cleans up
+        finally:
+            self._flusher = None

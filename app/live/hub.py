@@ -146,7 +146,6 @@ class Hub:
             self.metrics.sockets.inc()
             live.joined_at.setdefault(conn.player_id, time.time())
             live.away_since.pop(conn.player_id, None)
-            conn.start()
             conn.send(self._welcome(live, conn))
             if live.game is not None:
                 conn.send(live.game.state_message(live.seat_of(conn.player_id), []))
