@@ -2,13 +2,18 @@
 
     .venv/bin/python -m bench.fanout                      # both servers, both scenarios, 20 s windows
     .venv/bin/python -m bench.fanout --duration 60 --repeat 3 --json bench/results.json
+    .venv/bin/python -m bench.fanout --servers cluster    # two app processes, PostgreSQL + Redis
 
 Each run starts a fresh server process pinned to one core (``taskset -c 0``; the project on a fresh SQLite
 database, durable per move) and drives it from this process pinned to another core (``-c 1``), with this
-process' garbage collector frozen and disabled once the rooms are set up. A room is 7 sockets: two Tri-Tac
-players and five spectators, created through the documented protocol (``POST /api/me``, ``POST /api/rooms``
-with a fixed testing seed, ``sit``, ``start``); the players alternate ``place`` moves on the cells of a
-seeded shuffle, and the host asks for a ``rematch`` when the board is full.
+process' garbage collector frozen and disabled once the rooms are set up. ``--servers cluster`` starts two
+app processes instead, both on that core, sharing a fresh PostgreSQL database and a private Redis (not
+pinned; bench/servers.py), and spreads each room's sockets over both so that every move crosses the bus; its
+CPU and RSS figures are the sums over both processes, its GC pause the longest of either.
+
+A room is 7 sockets: two Tri-Tac players and five spectators, created through the documented protocol
+(``POST /api/me``, ``POST /api/rooms`` with a fixed testing seed, ``sit``, ``start``); the players alternate
+``place`` moves on the cells of a seeded shuffle, and the host asks for a ``rematch`` when the board is full.
 
 Scenarios:
 
@@ -436,6 +441,7 @@ async def measure(deployment: Deployment, scenario: str, args: argparse.Namespac
     gc.freeze()
     gc.disable()
     window = await drive(rooms, stats, rate, args.duration, args.warmup, deployment)
+    deployment.check_alive()
     for room in rooms:
         for sock in room.socks:
             if sock.proto is not None:
@@ -642,15 +648,19 @@ def main() -> None:
         f"generator on core {args.generator_cpu}; PostgreSQL and Redis are not pinned",
         flush=True,
     )
-    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-        for rep in range(args.repeat):
-            for scenario in scenarios:
-                for kind in args.servers:  # the app first: the bare state size is the app's
-                    result = runner.run(run_one(kind, scenario, args, payload, args.seed + rep))
-                    if kind != "bare" and not args.payload_bytes and result["state_bytes_mean"]:
-                        payload = int(result["state_bytes_mean"])
-                    results.append(result)
-                    print(json.dumps(result), flush=True)
+    try:
+        with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+            for rep in range(args.repeat):
+                for scenario in scenarios:
+                    for kind in args.servers:  # the app first: the bare state size is the app's
+                        result = runner.run(run_one(kind, scenario, args, payload, args.seed + rep))
+                        if kind != "bare" and not args.payload_bytes and result["state_bytes_mean"]:
+                            payload = int(result["state_bytes_mean"])
+                        results.append(result)
+                        print(json.dumps(result), flush=True)
+    except KeyboardInterrupt:
+        print("interrupted: every server stopped, the cluster's database dropped", file=sys.stderr)
+        sys.exit(130)
     print()
     print(table(results))
     print()

@@ -287,6 +287,13 @@ class Deployment:
     def rss_bytes(self) -> int:
         return sum(rss_bytes(s.pid) for s in self.servers)
 
+    def check_alive(self) -> None:
+        """Raise if a server died during the run (its figures would be meaningless)."""
+        for server in self.servers:
+            if server.proc.poll() is not None:
+                log = (server.workdir / "server.log").read_text(errors="replace")[-2000:]
+                raise RuntimeError(f"{server.name} server exited with {server.proc.returncode} during the run: {log}")
+
     def gc_reset(self) -> None:
         for server in self.servers:
             server.gc_reset()

@@ -63,7 +63,8 @@ class WSClient(asyncio.Protocol):
                 self.transport.close()
                 return
             self._open = True
-            self.upgraded.set_result(None)
+            if not self.upgraded.done():  # done: the connect was given up (cancelled on Ctrl-C)
+                self.upgraded.set_result(None)
         pos, size = 0, len(buf)
         on_message = self.on_message
         while size - pos >= 2:
