@@ -207,12 +207,19 @@ def make_handler(sock: Sock) -> Any:
 
 
 async def next_message(sock: Sock, predicate: Any, timeout: float = 60) -> dict[str, Any]:
+    """The socket's next message matching ``predicate`` (set-up only); a timeout says what came instead."""
     assert sock.inbox is not None
-    async with asyncio.timeout(timeout):
-        while True:
-            msg: dict[str, Any] = orjson.loads(await sock.inbox.get())
-            if predicate(msg):
-                return msg
+    skipped: list[str] = []
+    try:
+        async with asyncio.timeout(timeout):
+            while True:
+                msg: dict[str, Any] = orjson.loads(await sock.inbox.get())
+                if predicate(msg):
+                    return msg
+                skipped.append(str(msg.get("type")))
+    except TimeoutError:
+        where = f"room {sock.room.index}, socket {sock.room.socks.index(sock)}"
+        raise TimeoutError(f"{where}: no awaited message in {timeout:g} s; skipped {skipped[-10:]}") from None
 
 
 async def open_socket(sock: Sock, url: str, limit: asyncio.Semaphore) -> None:
