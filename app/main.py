@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -49,7 +50,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         gc.collect()
         gc.freeze()
         metrics.watch_gc()
-        refreezer = asyncio.create_task(_refreeze(settings.gc_freeze_seconds))
+        refreezer = asyncio.create_task(_refreeze(hub, settings.gc_freeze_seconds, settings.gc_freeze_sockets))
         yield
         refreezer.cancel()
         metrics.unwatch_gc()
@@ -121,13 +122,23 @@ SECURITY_HEADERS = {
 }
 
 
-async def _refreeze(every: float) -> None:
-    """Collect, then freeze, now and then: rooms and sockets opened since start-up are long-lived too, and
-    frozen objects are skipped by every later full collection (PERFORMANCE.md: GC pauses are the first limit)."""
+async def _refreeze(hub: Hub, every: float, sockets: int) -> None:
+    """Freeze what has lived a while, every ``every`` seconds or as soon as ``sockets`` new sockets opened:
+    rooms and sockets are long-lived, and frozen objects are skipped by every later collection, so a full
+    collection only ever scans what is newer than the last freeze (PERFORMANCE.md: GC pauses are the first
+    limit; with thousands of sockets unfrozen, one full collection stopped the server for a second).
+
+    Only the young generations are collected first (a pause of a few milliseconds, where a full collection
+    here would be the very pause this avoids); a reference cycle that died after reaching the old generation
+    is frozen with the rest and stays until the process restarts (a bounded leak, traded for pauses)."""
+    last_freeze, opened = time.monotonic(), hub.sockets_opened
     while True:
-        await asyncio.sleep(every)
-        gc.collect()
+        await asyncio.sleep(1)
+        if hub.sockets_opened - opened < sockets and time.monotonic() - last_freeze < every:
+            continue
+        gc.collect(1)
         gc.freeze()
+        last_freeze, opened = time.monotonic(), hub.sockets_opened
 
 
 def _code_for(status: int) -> str:

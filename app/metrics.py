@@ -15,6 +15,13 @@ class Metrics:
         self.rooms = Gauge("threefold_rooms_active", "Rooms loaded in this process", registry=self.registry)
         self.sockets = Gauge("threefold_sockets_open", "Open WebSocket connections", registry=self.registry)
         self.moves = Counter("threefold_moves_total", "Actions applied and committed", registry=self.registry)
+        self.remote_moves = Counter(
+            "threefold_remote_moves_total",
+            "Moves made through another process, by how this one caught up (catch_up: the new actions only; "
+            "reload: the whole game and room)",
+            ["path"],
+            registry=self.registry,
+        )
         self.errors = Counter(
             "threefold_errors_total", "Refused messages by error code", ["code"], registry=self.registry
         )

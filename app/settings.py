@@ -38,6 +38,7 @@ class Settings(BaseSettings):
     chat_burst: int = 5
     host_grace_seconds: float = Field(default=20.0, description="How long the host may be away before handover.")
     gc_freeze_seconds: float = Field(default=60.0, description="How often long-lived objects are frozen.")
+    gc_freeze_sockets: int = Field(default=200, description="New sockets that get long-lived objects frozen sooner.")
     bot_delay_seconds: float = 0.8
     bot_pace: float = Field(default=1.0, description="Multiplies every bot pause (tests run bots fast).")
 

@@ -43,13 +43,16 @@ from app.live.messages import (
 )
 from app.live.room import LiveGame, LiveRoom, bot_name, describe
 from app.live.room_settings import RoomSettings
-from app.live.store import SeatRecord, Store, VersionConflict
+from app.live.store import RoomConflict, SeatRecord, Store, VersionConflict
 from app.metrics import Metrics
 from app.settings import Settings
 from engines.base import EngineError, Event, IllegalAction, Seat
 from engines.registry import get_bot, get_engine
 
 log = logging.getLogger("threefold.hub")
+
+ROOM_CONFLICT_RETRIES = 3
+"""Attempts at a lobby change while other processes keep saving the same room first."""
 
 SNAPSHOT_EVERY = 16
 """Moves between full-state snapshots: a dump costs more than the rest of a move's write, and a reload
@@ -68,6 +71,8 @@ class Hub:
         self.rooms: dict[str, LiveRoom] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.moves = 0
+        self.sockets_opened = 0
+        """Counted for the collector: a burst of new sockets is frozen soon after (app.main._refreeze)."""
 
     # ---- rooms -----------------------------------------------------------------------------------
 
@@ -144,6 +149,7 @@ class Hub:
             was_present = conn.player_id in live.connected_players()
             live.connections.add(conn)
             self.metrics.sockets.inc()
+            self.sockets_opened += 1
             live.joined_at.setdefault(conn.player_id, time.time())
             live.away_since.pop(conn.player_id, None)
             conn.send(self._welcome(live, conn))
@@ -183,13 +189,18 @@ class Hub:
         """If the host stays away, the longest-present connected person becomes host."""
         await asyncio.sleep(self.settings.host_grace_seconds)
         async with live.lock:
-            if live.record.host_id != host_id or host_id in live.connected_players():
-                return
-            present = [p for p in live.local_players() if p not in live.settings.banned]
-            if not present:
-                return
-            live.record.host_id = min(present, key=lambda p: live.joined_at.get(p, time.time()))
-            await self._save_and_announce(live)
+            for _attempt in range(ROOM_CONFLICT_RETRIES):
+                if live.record.host_id != host_id or host_id in live.connected_players():
+                    return
+                present = [p for p in live.local_players() if p not in live.settings.banned]
+                if not present:
+                    return
+                live.record.host_id = min(present, key=lambda p: live.joined_at.get(p, time.time()))
+                try:
+                    await self._save_and_announce(live)
+                    return
+                except RoomConflict:
+                    await self._reload_room(live)  # another process changed the room: look again
 
     def _welcome(self, live: LiveRoom, conn: Connection) -> bytes:
         return encode(
@@ -254,34 +265,46 @@ class Hub:
             conn.send(encode({"type": "ack", "id": msg_id}))
 
     async def _handle_locked(self, live: LiveRoom, conn: Connection, msg: ClientMessage) -> None:
-        """Every message that changes the room runs under the room's lock."""
+        """Every message that changes the room runs under the room's lock. A lobby change that another
+        process beat to the database is run again on the room as that process left it."""
         async with live.lock:
             if isinstance(msg, Act):
                 await self._act(live, conn, msg)
-            elif isinstance(msg, Sit):
-                await self._sit(live, conn, msg.seat)
-            elif isinstance(msg, Stand):
-                await self._stand(live, conn)
-            elif isinstance(msg, Configure):
-                await self._configure(live, conn, msg)
-            elif isinstance(msg, AddBot | RemoveBot):
-                await self._set_bot(live, conn, msg.seat, isinstance(msg, AddBot))
-            elif isinstance(msg, RoomSettingsMsg):
-                await self._room_settings(live, conn, msg)
-            elif isinstance(msg, Kick):
-                await self._kick(live, conn, msg.player)
-            elif isinstance(msg, Invite):
-                await self._invite(live, conn, msg.player)
-            elif isinstance(msg, MakeHost):
-                await self._make_host(live, conn, msg.player)
-            elif isinstance(msg, MoveSeat):
-                await self._move_seat(live, conn, msg.seat, msg.to)
-            elif isinstance(msg, ShuffleTeams):
-                await self._shuffle(live, conn)
-            elif isinstance(msg, Chat):
-                self._chat(live, conn, msg)
-            elif isinstance(msg, Start | Rematch):
-                await self._start(live, conn)
+                return
+            for _attempt in range(ROOM_CONFLICT_RETRIES):
+                try:
+                    await self._change_room(live, conn, msg)
+                    return
+                except RoomConflict:
+                    await self._reload_room(live)
+            raise ProtocolError("busy", "the room kept changing while this was tried; try again")
+
+    async def _change_room(self, live: LiveRoom, conn: Connection, msg: ClientMessage) -> None:
+        """Lobby, host and chat messages (RoomConflict if another process saved the room first)."""
+        if isinstance(msg, Sit):
+            await self._sit(live, conn, msg.seat)
+        elif isinstance(msg, Stand):
+            await self._stand(live, conn)
+        elif isinstance(msg, Configure):
+            await self._configure(live, conn, msg)
+        elif isinstance(msg, AddBot | RemoveBot):
+            await self._set_bot(live, conn, msg.seat, isinstance(msg, AddBot))
+        elif isinstance(msg, RoomSettingsMsg):
+            await self._room_settings(live, conn, msg)
+        elif isinstance(msg, Kick):
+            await self._kick(live, conn, msg.player)
+        elif isinstance(msg, Invite):
+            await self._invite(live, conn, msg.player)
+        elif isinstance(msg, MakeHost):
+            await self._make_host(live, conn, msg.player)
+        elif isinstance(msg, MoveSeat):
+            await self._move_seat(live, conn, msg.seat, msg.to)
+        elif isinstance(msg, ShuffleTeams):
+            await self._shuffle(live, conn)
+        elif isinstance(msg, Chat):
+            self._chat(live, conn, msg)
+        elif isinstance(msg, Start | Rematch):
+            await self._start(live, conn)
 
     def refused(self, code: str) -> None:
         self.metrics.errors.labels(code).inc()
@@ -517,9 +540,11 @@ class Hub:
             engine.dump(state),
             game.timer_key,
             game.deadline,
+            revision=live.record.revision,
         )
         live.game = game
         live.record.status = "playing"
+        live.record.revision += 1
         self._broadcast_room(live)
         for conn in live.connections:
             conn.send(self._welcome(live, conn))
@@ -607,6 +632,7 @@ class Hub:
         if outcome is not None:
             live.record.status = "finished"
             await self.store.finish_room_game(live.record.id, outcome, game.seats, engine.name, engine.seats_of(state))
+            live.record.revision += 1  # if another process changed the room meanwhile, its next save reloads
             live.standings = await self.store.standings(live.record.id)
             self._broadcast_room(live)
         self._broadcast_state(live, events)
@@ -720,8 +746,13 @@ class Hub:
         if live is None:
             return
         async with live.lock:
-            if live.game is not None and live.game.id == game_id and live.game.version >= version:
+            game = live.game if live.game is not None and live.game.id == game_id else None
+            if game is not None and game.version >= version:
                 return
+            if game is not None and await self._catch_up(live, game):
+                self.metrics.remote_moves.labels("catch_up").inc()
+                return
+            self.metrics.remote_moves.labels("reload").inc()
             await self._load_game(live)
             record = await self.store.load_room(code)
             if record is not None:
@@ -732,22 +763,55 @@ class Hub:
             self._broadcast_state(live, [])
             self._after_change(live)
 
+    async def _catch_up(self, live: LiveRoom, game: LiveGame) -> bool:
+        """Play the moves another process stored since our version, read from the database (the bus carries
+        only versions: secret moves never travel through Redis), and show each one here. Much cheaper than
+        reloading the game. False when only a full reload will do: a gap, a refusal, or a game end (which
+        also changed the room and its standings)."""
+        stored, timer_key, deadline = await self.store.game_timer(game.id)
+        engine = game.engine
+        for version, seat, action, actor in await self.store.actions(game.id, after=game.version):
+            if version != game.version + 1 or version > stored:
+                return False
+            try:
+                state, events = engine.apply(game.state, seat, action)
+            except EngineError:
+                return False
+            if engine.outcome(state) is not None:
+                return False
+            game.log.append(describe(engine, game.state, seat, action, actor, game.seats, (state, events)))
+            before = game.to_act
+            game.state, game.version = state, version
+            game.mark_since(before, seat)
+            if version == stored:
+                game.timer_key, game.deadline = timer_key, deadline  # the writer's clock, not ours
+            else:
+                self._update_timer(live, game)
+            self._broadcast_state(live, events)
+        self._after_change(live)
+        return game.version >= stored
+
     async def on_remote_room(self, code: str) -> None:
         live = self.rooms.get(code)
         if live is None:
             return
         async with live.lock:
-            record = await self.store.load_room(code)
-            if record is None:
-                return
-            live.record = record
-            await self._load_game(live)
-            await self._refresh_names(live)
-            self._broadcast_room(live)
-            for conn in live.connections:
-                conn.send(self._welcome(live, conn))
-            self._broadcast_state(live, [])
-            self._after_change(live)
+            await self._reload_room(live)
+
+    async def _reload_room(self, live: LiveRoom) -> None:
+        """Take the room and its game as the database has them (another process changed them) and show
+        everyone here. Must be called with ``live.lock`` held."""
+        record = await self.store.load_room(live.code)
+        if record is None:
+            return
+        live.record = record
+        await self._load_game(live)
+        await self._refresh_names(live)
+        self._broadcast_room(live)
+        for conn in live.connections:
+            conn.send(self._welcome(live, conn))
+        self._broadcast_state(live, [])
+        self._after_change(live)
 
     async def on_remote_presence(self, code: str, origin: str, player_ids: set[int]) -> None:
         live = self.rooms.get(code)

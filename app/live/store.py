@@ -27,6 +27,10 @@ class VersionConflict(Exception):
     """Another writer got there first: the caller must reload the game."""
 
 
+class RoomConflict(Exception):
+    """Another process changed the room first: the caller must reload the room and try again."""
+
+
 @dataclass
 class SeatRecord:
     player_id: int | None
@@ -44,6 +48,7 @@ class RoomRecord:
     test_seed: int | None
     seats: list[SeatRecord]
     settings: dict[str, Any]
+    revision: int = 0
 
 
 @dataclass
@@ -117,22 +122,29 @@ class Store:
                 room.test_seed,
                 seats,
                 dict(room.settings or {}),
+                room.revision,
             )
 
     async def save_room(self, room: RoomRecord) -> None:
-        """Write the lobby-level fields and the seat table (small; not on the per-move path)."""
+        """Write the lobby-level fields and the seat table (small; not on the per-move path).
+
+        Raises RoomConflict if the room changed since ``room`` was read (another process saved it first);
+        on success ``room.revision`` is the new revision."""
         async with self.sessions.begin() as s:
-            await s.execute(
+            changed = await s.execute(
                 update(Room)
-                .where(Room.id == room.id)
+                .where(Room.id == room.id, Room.revision == room.revision)
                 .values(
                     host_id=room.host_id,
                     game=room.game,
                     options=room.options,
                     status=room.status,
                     settings=room.settings,
+                    revision=room.revision + 1,
                 )
             )
+            if changed.rowcount != 1:  # type: ignore[attr-defined]
+                raise RoomConflict(f"room {room.code} changed since revision {room.revision}")
             existing = {
                 r.seat: r for r in (await s.execute(select(RoomSeat).where(RoomSeat.room_id == room.id))).scalars()
             }
@@ -144,6 +156,7 @@ class Store:
                     row.player_id, row.is_bot = seat.player_id, seat.is_bot
             for row in existing.values():
                 await s.delete(row)
+        room.revision += 1
 
     # ---- games ---------------------------------------------------------------------------------
 
@@ -165,8 +178,15 @@ class Store:
         snapshot: dict[str, Any],
         timer_key: str | None,
         deadline: float | None,
+        revision: int | None = None,
     ) -> int:
+        """Insert the game and mark the room playing; with ``revision``, only if the room is still at it
+        (else RoomConflict: another process changed or started it)."""
         async with self.sessions.begin() as s:
+            where = [Room.id == room_id] if revision is None else [Room.id == room_id, Room.revision == revision]
+            changed = await s.execute(update(Room).where(*where).values(status="playing", revision=Room.revision + 1))
+            if changed.rowcount != 1:  # type: ignore[attr-defined]
+                raise RoomConflict(f"room {room_id} changed since revision {revision}")
             game = Game(
                 room_id=room_id,
                 number=number,
@@ -181,7 +201,6 @@ class Store:
                 deadline=deadline,
             )
             s.add(game)
-            await s.execute(update(Room).where(Room.id == room_id).values(status="playing"))
             await s.flush()
             return game.id
 
@@ -237,14 +256,23 @@ class Store:
         except IntegrityError as err:
             raise VersionConflict(str(err)) from None
 
-    async def actions(self, game_id: int) -> list[tuple[int, int, dict[str, Any], str]]:
+    async def actions(self, game_id: int, after: int = 0) -> list[tuple[int, int, dict[str, Any], str]]:
+        """The game's actions with a version above ``after``, in order."""
         async with self.sessions() as s:
             rows = await s.execute(
                 select(GameAction.version, GameAction.seat, GameAction.action, GameAction.actor)
-                .where(GameAction.game_id == game_id)
+                .where(GameAction.game_id == game_id, GameAction.version > after)
                 .order_by(GameAction.version)
             )
             return [(v, seat, dict(a), actor) for v, seat, a, actor in rows]
+
+    async def game_timer(self, game_id: int) -> tuple[int, str | None, float | None]:
+        """The game's version with its timer key and deadline as stored (the timer the writer set)."""
+        async with self.sessions() as s:
+            version, key, deadline = (
+                await s.execute(select(Game.version, Game.timer_key, Game.deadline).where(Game.id == game_id))
+            ).one()
+            return version, key, deadline
 
     async def finish_room_game(
         self, room_id: int, outcome: dict[str, Any], seats: list[dict[str, Any]], game: str, infos: list[SeatInfo]
@@ -252,7 +280,8 @@ class Store:
         """Mark the room finished, add the game to the room's standings and update ratings."""
         async with self.sessions.begin() as s:
             await rate_game(s, game, seats, infos, list(outcome.get("ranks", [])))
-            await s.execute(update(Room).where(Room.id == room_id).values(status="finished"))
+            finished = {"status": "finished", "revision": Room.revision + 1}
+            await s.execute(update(Room).where(Room.id == room_id).values(**finished))
             winners = set(outcome.get("winners", []))
             scores = outcome.get("scores", [])
             for index, seat in enumerate(seats):

@@ -3,6 +3,9 @@ every move; when one process dies its player reconnects to the other and the gam
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 import pytest
 
 from app.client import ThreefoldClient
@@ -44,7 +47,15 @@ async def test_one_room_across_two_processes() -> None:
                         ack = await mover.act({"type": "place", "cell": cell}, version=state["version"])
                         v = ack["version"]
                         state = await sa.wait_state(lambda s, v=v: s["version"] == v)
-                        await sb.wait_state(lambda s, v=v: s["version"] == v)
+                        other = await sb.wait_state(lambda s, v=v: s["version"] == v)
+                        # The process that did not take the move catches up from the database: the same
+                        # board, log, turn and timer as the process that wrote it.
+                        for key in ("view", "log", "to_act", "deadline", "outcome"):
+                            assert other[key] == state[key], key
+                # ... and it did so through the cheap path (a game end or a gap would need a reload).
+                metrics = (await b_on_two.http.get("/metrics")).text
+                assert 'threefold_remote_moves_total{path="catch_up"} 3.0' in metrics
+                assert 'threefold_remote_moves_total{path="reload"}' not in metrics
                 await b_on_two.http.aclose()
 
                 # Process one dies; Ann reconnects to process two and the game completes there.
@@ -65,5 +76,50 @@ async def test_one_room_across_two_processes() -> None:
                 await a_on_two.http.aclose()
                 await b_on_two.http.aclose()
         finally:
+            one.stop()
+            two.stop()
+
+
+async def test_lobby_changes_on_two_processes_at_once_are_not_lost() -> None:
+    """The two players of each room sit at the same moment, one through each process: a process saving the
+    seat table from a copy that lacks the other's sit must not undo it (both stay seated, everywhere)."""
+    redis_url = require_redis()
+    with postgres_database() as db:
+        migrate(db)
+        one = ServerProcess(db, redis_url=redis_url).start()
+        two = ServerProcess(db, redis_url=redis_url).start()
+        clients: list[ThreefoldClient] = []
+
+        def seated(room: dict[str, Any]) -> list[str | None]:
+            return [s["player"] and s["player"]["name"] for s in room["seats"]]
+
+        async def race(index: int) -> str:
+            a, b = ThreefoldClient(one.url), ThreefoldClient(two.url)
+            clients.extend((a, b))
+            await a.set_name(f"Ann {index}")
+            await b.set_name(f"Ben {index}")
+            code = await a.create_room("tri-tac", {"size": 3})
+            expected = [f"Ann {index}", f"Ben {index}"]
+            async with a.connect(code) as sa, b.connect(code) as sb:
+                await sa.wait_room(lambda r: True)
+                await sb.wait_room(lambda r: True)
+                await asyncio.gather(sa.send({"type": "sit", "seat": 0}), sb.send({"type": "sit", "seat": 1}))
+                await sa.wait_room(lambda r: seated(r) == expected)
+                await sb.wait_room(lambda r: seated(r) == expected)
+            return code
+
+        try:
+            codes = await asyncio.gather(*(race(i) for i in range(12)))
+            # A third process knows only what the database holds.
+            three = ServerProcess(db, redis_url=redis_url).start()
+            try:
+                async with ThreefoldClient(three.url) as look:
+                    for index, code in enumerate(codes):
+                        assert seated(await look.room(code)) == [f"Ann {index}", f"Ben {index}"]
+            finally:
+                three.stop()
+        finally:
+            for client in clients:
+                await client.http.aclose()
             one.stop()
             two.stop()
