@@ -9,6 +9,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 
 from app.models import Player, Rating
 from engines.base import SeatInfo
@@ -27,10 +28,12 @@ def _groups(seats: list[dict[str, Any]], infos: list[SeatInfo], ranks: list[int]
     return list(groups.values())
 
 
-async def rate_game(
-    session: AsyncSession, game: str, seats: list[dict[str, Any]], infos: list[SeatInfo], ranks: list[int]
+def rate_game(
+    session: Session, game: str, seats: list[dict[str, Any]], infos: list[SeatInfo], ranks: list[int]
 ) -> None:
-    """Update the ratings of everyone in a finished game; games with a bot, or a player twice, are not rated."""
+    """Update the ratings of everyone in a finished game; games with a bot, or a player twice, are not rated.
+
+    Synchronous, to run inside the game end's transaction (``AsyncSession.run_sync`` on PostgreSQL)."""
     if any(s.get("bot") or s.get("player_id") is None for s in seats):
         return
     ids: list[int] = [int(s["player_id"]) for s in seats]
@@ -38,7 +41,7 @@ async def rate_game(
         return
     existing = {
         r.player_id: r
-        for r in (await session.execute(select(Rating).where(Rating.game == game, Rating.player_id.in_(ids)))).scalars()
+        for r in session.execute(select(Rating).where(Rating.game == game, Rating.player_id.in_(ids))).scalars()
     }
     groups = _groups(seats, infos, ranks)
     teams = []

@@ -631,9 +631,10 @@ class Hub:
         game.log.append(line)
         if outcome is not None:
             live.record.status = "finished"
-            await self.store.finish_room_game(live.record.id, outcome, game.seats, engine.name, engine.seats_of(state))
+            live.standings = await self.store.finish_room_game(
+                live.record.id, outcome, game.seats, engine.name, engine.seats_of(state)
+            )
             live.record.revision += 1  # if another process changed the room meanwhile, its next save reloads
-            live.standings = await self.store.standings(live.record.id)
             self._broadcast_room(live)
         self._broadcast_state(live, events)
         self.metrics.move_latency.observe(time.perf_counter() - started)

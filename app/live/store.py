@@ -10,17 +10,23 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import Connection, create_engine, event, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import OperationalError as SAOperationalError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import Session
+from sqlalchemy.pool import StaticPool
 
 from app.models import Game, GameAction, Player, Room, RoomSeat, Standing
 from app.ratings import rate_game
 from engines.base import SeatInfo
+
+T = TypeVar("T")
 
 
 class VersionConflict(Exception):
@@ -76,6 +82,19 @@ class Store:
     def close(self) -> None:
         if self._moves is not None:
             self._moves.close()
+
+    async def _write(self, work: Callable[[Session], T]) -> T:
+        """One write transaction running ``work`` (plain synchronous SQLAlchemy code).
+
+        On SQLite it runs on the move writer's connection, on the event loop: a game end or a new game then
+        holds the write lock for the ~1 ms it computes, not across a dozen thread hops (through an async
+        session it held it for 5-10 ms while every move in every room retried). Elsewhere it runs in an
+        async session (``run_sync``)."""
+        moves = self._moves
+        if moves is None:
+            async with self.sessions.begin() as s:
+                return await s.run_sync(work)
+        return await _when_not_busy(lambda: moves.transaction(work))
 
     # ---- players -------------------------------------------------------------------------------
 
@@ -182,9 +201,10 @@ class Store:
     ) -> int:
         """Insert the game and mark the room playing; with ``revision``, only if the room is still at it
         (else RoomConflict: another process changed or started it)."""
-        async with self.sessions.begin() as s:
+
+        def work(s: Session) -> int:
             where = [Room.id == room_id] if revision is None else [Room.id == room_id, Room.revision == revision]
-            changed = await s.execute(update(Room).where(*where).values(status="playing", revision=Room.revision + 1))
+            changed = s.execute(update(Room).where(*where).values(status="playing", revision=Room.revision + 1))
             if changed.rowcount != 1:  # type: ignore[attr-defined]
                 raise RoomConflict(f"room {room_id} changed since revision {revision}")
             game = Game(
@@ -201,8 +221,10 @@ class Store:
                 deadline=deadline,
             )
             s.add(game)
-            await s.flush()
+            s.flush()
             return game.id
+
+        return await self._write(work)
 
     async def record_action(
         self,
@@ -221,21 +243,12 @@ class Store:
         ``snapshot`` (the full state after the action) is optional: without it the stored snapshot stays at
         an earlier version and loading replays the actions after it.
         """
-        if self._moves is not None:
-            # Never wait for SQLite's write lock on the event loop: the writer holding it may be an async
-            # session that needs the loop to finish. Try, and if the database is busy, yield and try again.
-            deadline_at = time.monotonic() + 30
-            pause = 0.001
-            while True:
-                try:
-                    self._moves.record(game_id, version, seat, action, actor, snapshot, timer_key, deadline, result)
-                    return
-                except sqlite3.OperationalError as err:
-                    busy = "locked" in str(err) or "busy" in str(err)
-                    if not busy or time.monotonic() > deadline_at:
-                        raise
-                await asyncio.sleep(pause)
-                pause = min(pause * 2, 0.05)
+        moves = self._moves
+        if moves is not None:
+            await _when_not_busy(
+                lambda: moves.record(game_id, version, seat, action, actor, snapshot, timer_key, deadline, result)
+            )
+            return
         values: dict[str, Any] = {"version": version, "timer_key": timer_key, "deadline": deadline}
         if snapshot is not None:
             values.update(snapshot=snapshot, snapshot_version=version)
@@ -276,20 +289,22 @@ class Store:
 
     async def finish_room_game(
         self, room_id: int, outcome: dict[str, Any], seats: list[dict[str, Any]], game: str, infos: list[SeatInfo]
-    ) -> None:
-        """Mark the room finished, add the game to the room's standings and update ratings."""
-        async with self.sessions.begin() as s:
-            await rate_game(s, game, seats, infos, list(outcome.get("ranks", [])))
+    ) -> list[dict[str, Any]]:
+        """Mark the room finished, add the game to the room's standings and update ratings; returns the
+        standings as they now are (read in the same transaction: no second trip when many games end at once)."""
+
+        def work(s: Session) -> list[dict[str, Any]]:
+            rate_game(s, game, seats, infos, list(outcome.get("ranks", [])))
             finished = {"status": "finished", "revision": Room.revision + 1}
-            await s.execute(update(Room).where(Room.id == room_id).values(**finished))
+            s.execute(update(Room).where(Room.id == room_id).values(**finished))
             winners = set(outcome.get("winners", []))
             scores = outcome.get("scores", [])
             for index, seat in enumerate(seats):
                 pid = seat.get("player_id")
                 if pid is None:
                     continue
-                row = (
-                    await s.execute(select(Standing).where(Standing.room_id == room_id, Standing.player_id == pid))
+                row = s.execute(
+                    select(Standing).where(Standing.room_id == room_id, Standing.player_id == pid)
                 ).scalar_one_or_none()
                 if row is None:
                     row = Standing(room_id=room_id, player_id=pid, played=0, wins=0, draws=0, points=0.0)
@@ -300,26 +315,35 @@ class Store:
                 elif index in winners:
                     row.wins += 1
                 row.points += float(scores[index]) if index < len(scores) else 0.0
+            s.flush()
+            return _standings(s, room_id)
+
+        return await self._write(work)
 
     async def standings(self, room_id: int) -> list[dict[str, Any]]:
         async with self.sessions() as s:
-            rows = await s.execute(
-                select(Standing, Player.name)
-                .join(Player, Player.id == Standing.player_id)
-                .where(Standing.room_id == room_id)
-                .order_by(Standing.wins.desc(), Standing.points.desc())
-            )
-            return [
-                {
-                    "player_id": st.player_id,
-                    "name": name,
-                    "played": st.played,
-                    "wins": st.wins,
-                    "draws": st.draws,
-                    "points": st.points,
-                }
-                for st, name in rows
-            ]
+            return await s.run_sync(_standings, room_id)
+
+
+def _standings(s: Session, room_id: int) -> list[dict[str, Any]]:
+    """The room's running table, best first."""
+    rows = s.execute(
+        select(Standing, Player.name)
+        .join(Player, Player.id == Standing.player_id)
+        .where(Standing.room_id == room_id)
+        .order_by(Standing.wins.desc(), Standing.points.desc())
+    )
+    return [
+        {
+            "player_id": st.player_id,
+            "name": name,
+            "played": st.played,
+            "wins": st.wins,
+            "draws": st.draws,
+            "points": st.points,
+        }
+        for st, name in rows
+    ]
 
 
 def _game_record(game: Game) -> GameRecord:
@@ -356,8 +380,17 @@ class SqliteMoveWriter:
         for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=0"):
             self.db.execute(f"PRAGMA {pragma}")
 
+        # The same connection under SQLAlchemy, for the few other writes made on the loop (Store._write).
+        self.engine = create_engine("sqlite://", creator=lambda: self.db, poolclass=StaticPool)
+        event.listen(self.engine, "begin", _begin_immediate)
+
     def close(self) -> None:
+        self.engine.dispose()
         self.db.close()
+
+    def transaction(self, work: Callable[[Session], T]) -> T:
+        with Session(self.engine, expire_on_commit=False) as s, s.begin():
+            return work(s)
 
     def record(
         self,
@@ -400,6 +433,30 @@ class SqliteMoveWriter:
             db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
+
+
+def _begin_immediate(conn: Connection) -> None:
+    """The connection is in autocommit mode (``isolation_level=None``): begin explicitly, taking the write
+    lock at once (SQLAlchemy's documented recipe for pysqlite transactions)."""
+    conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+async def _when_not_busy(write: Callable[[], T]) -> T:
+    """Run a synchronous SQLite write; if another connection holds the write lock, yield and try again.
+
+    Never wait for the lock on the event loop: the holder may be an async session that needs the loop to
+    finish (busy_timeout=0 makes a busy database answer at once)."""
+    deadline_at = time.monotonic() + 30
+    pause = 0.001
+    while True:
+        try:
+            return write()
+        except (sqlite3.OperationalError, SAOperationalError) as err:  # raw, or raised through SQLAlchemy
+            busy = "locked" in str(err) or "busy" in str(err)
+            if not busy or time.monotonic() > deadline_at:
+                raise
+        await asyncio.sleep(pause)
+        pause = min(pause * 2, 0.05)
 
 
 def _json(value: Any) -> str:
