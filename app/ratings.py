@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import select
+from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
@@ -40,8 +40,12 @@ def rate_game(
     if len(set(ids)) != len(ids):
         return
     existing = {
-        r.player_id: r
-        for r in session.execute(select(Rating).where(Rating.game == game, Rating.player_id.in_(ids))).scalars()
+        pid: (row_id, mu, sigma)
+        for row_id, pid, mu, sigma in session.execute(
+            select(Rating.id, Rating.player_id, Rating.mu, Rating.sigma).where(
+                Rating.game == game, Rating.player_id.in_(ids)
+            )
+        )
     }
     groups = _groups(seats, infos, ranks)
     teams = []
@@ -49,7 +53,7 @@ def rate_game(
         team = []
         for seat in members:
             row = existing.get(ids[seat])
-            team.append(MODEL.rating(mu=row.mu, sigma=row.sigma) if row else MODEL.rating())
+            team.append(MODEL.rating(mu=row[1], sigma=row[2]) if row else MODEL.rating())
         teams.append(team)
     updated = MODEL.rate(teams, ranks=[rank for _members, rank in groups])
     for (members, _rank), team in zip(groups, updated, strict=True):
@@ -57,9 +61,14 @@ def rate_game(
             pid = ids[seat]
             row = existing.get(pid)
             if row is None:
-                row = Rating(player_id=pid, game=game, mu=rating.mu, sigma=rating.sigma, games=0)
-                session.add(row)
-            row.mu, row.sigma, row.games = rating.mu, rating.sigma, row.games + 1
+                fresh = {"player_id": pid, "game": game, "mu": rating.mu, "sigma": rating.sigma, "games": 1}
+                session.execute(insert(Rating).values(**fresh))
+            else:
+                session.execute(
+                    update(Rating)
+                    .where(Rating.id == row[0])
+                    .values(mu=rating.mu, sigma=rating.sigma, games=Rating.games + 1)
+                )
 
 
 async def leaderboard(session: AsyncSession, game: str, limit: int = 50) -> list[dict[str, Any]]:

@@ -207,7 +207,7 @@ class Store:
             changed = s.execute(update(Room).where(*where).values(status="playing", revision=Room.revision + 1))
             if changed.rowcount != 1:  # type: ignore[attr-defined]
                 raise RoomConflict(f"room {room_id} changed since revision {revision}")
-            game = Game(
+            new_game = insert(Game).values(
                 room_id=room_id,
                 number=number,
                 engine=engine,
@@ -217,12 +217,12 @@ class Store:
                 version=0,
                 status="playing",
                 snapshot=snapshot,
+                snapshot_version=0,
                 timer_key=timer_key,
                 deadline=deadline,
             )
-            s.add(game)
-            s.flush()
-            return game.id
+            game_id: int = s.execute(new_game.returning(Game.id)).scalar_one()
+            return game_id
 
         return await self._write(work)
 
@@ -297,25 +297,41 @@ class Store:
             rate_game(s, game, seats, infos, list(outcome.get("ranks", [])))
             finished = {"status": "finished", "revision": Room.revision + 1}
             s.execute(update(Room).where(Room.id == room_id).values(**finished))
+            # Core statements, not ORM units of work: a burst of game ends runs this once per room, on the loop.
             winners = set(outcome.get("winners", []))
             scores = outcome.get("scores", [])
-            for index, seat in enumerate(seats):
-                pid = seat.get("player_id")
+            pids = [seat.get("player_id") for seat in seats]
+            existing = {
+                pid: row_id
+                for pid, row_id in s.execute(
+                    select(Standing.player_id, Standing.id).where(
+                        Standing.room_id == room_id, Standing.player_id.in_([p for p in pids if p is not None])
+                    )
+                )
+            }
+            for index, pid in enumerate(pids):
                 if pid is None:
                     continue
-                row = s.execute(
-                    select(Standing).where(Standing.room_id == room_id, Standing.player_id == pid)
-                ).scalar_one_or_none()
-                if row is None:
-                    row = Standing(room_id=room_id, player_id=pid, played=0, wins=0, draws=0, points=0.0)
-                    s.add(row)
-                row.played += 1
-                if not winners:
-                    row.draws += 1
-                elif index in winners:
-                    row.wins += 1
-                row.points += float(scores[index]) if index < len(scores) else 0.0
-            s.flush()
+                won = int(bool(winners) and index in winners)
+                drew = int(not winners)
+                points = float(scores[index]) if index < len(scores) else 0.0
+                if pid in existing:
+                    s.execute(
+                        update(Standing)
+                        .where(Standing.id == existing[pid])
+                        .values(
+                            played=Standing.played + 1,
+                            wins=Standing.wins + won,
+                            draws=Standing.draws + drew,
+                            points=Standing.points + points,
+                        )
+                    )
+                else:
+                    s.execute(
+                        insert(Standing).values(
+                            room_id=room_id, player_id=pid, played=1, wins=won, draws=drew, points=points
+                        )
+                    )
             return _standings(s, room_id)
 
         return await self._write(work)
@@ -328,21 +344,14 @@ class Store:
 def _standings(s: Session, room_id: int) -> list[dict[str, Any]]:
     """The room's running table, best first."""
     rows = s.execute(
-        select(Standing, Player.name)
+        select(Standing.player_id, Player.name, Standing.played, Standing.wins, Standing.draws, Standing.points)
         .join(Player, Player.id == Standing.player_id)
         .where(Standing.room_id == room_id)
         .order_by(Standing.wins.desc(), Standing.points.desc())
     )
     return [
-        {
-            "player_id": st.player_id,
-            "name": name,
-            "played": st.played,
-            "wins": st.wins,
-            "draws": st.draws,
-            "points": st.points,
-        }
-        for st, name in rows
+        {"player_id": pid, "name": name, "played": played, "wins": wins, "draws": draws, "points": points}
+        for pid, name, played, wins, draws, points in rows
     ]
 
 
