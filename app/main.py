@@ -47,9 +47,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await bus.start(hub)
         # Long-lived objects made at start-up need never be scanned again (PERFORMANCE.md: GC pauses).
+        metrics.watch_gc()  # before the first collection, so /metrics has a pause from the start
         gc.collect()
         gc.freeze()
-        metrics.watch_gc()
+        _, older, oldest = gc.get_threshold()
+        gc.set_threshold(settings.gc_young_threshold, older, oldest)
         refreezer = asyncio.create_task(_refreeze(hub, settings.gc_freeze_seconds, settings.gc_freeze_sockets))
         yield
         refreezer.cancel()

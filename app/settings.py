@@ -39,6 +39,9 @@ class Settings(BaseSettings):
     host_grace_seconds: float = Field(default=20.0, description="How long the host may be away before handover.")
     gc_freeze_seconds: float = Field(default=60.0, description="How often long-lived objects are frozen.")
     gc_freeze_sockets: int = Field(default=200, description="New sockets that get long-lived objects frozen sooner.")
+    gc_young_threshold: int = Field(
+        default=20_000, description="Allocations between young collections (CPython's default 700 collects ~10×/s)."
+    )
     bot_delay_seconds: float = 0.8
     bot_pace: float = Field(default=1.0, description="Multiplies every bot pause (tests run bots fast).")
 

@@ -8,7 +8,9 @@ of being applied twice, even across processes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -381,21 +383,45 @@ class SqliteMoveWriter:
     with synchronous=NORMAL does not wait for the disk, so running it on the event loop is cheaper than
     handing it to a thread; it is still committed before anyone is told (a crash of the process loses
     nothing committed; only a power cut can lose the last moments, as with any NORMAL WAL database).
+
+    Checkpoints (copying the WAL back into the database file, with an fsync) are what does wait for the
+    disk: SQLite runs one inside the commit that crosses 1,000 WAL pages, which here would stall the event
+    loop every fraction of a second under load. This connection never checkpoints; a thread does it every
+    second (PASSIVE: it never blocks a writer), outside the loop.
     """
+
+    CHECKPOINT_SECONDS = 1.0
 
     def __init__(self, path: str) -> None:
         # busy_timeout=0: a busy database answers at once, and Store.record_action retries without blocking.
         self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=0)
         for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=0"):
             self.db.execute(f"PRAGMA {pragma}")
+        self.db.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer thread does it (see above)
+        self._stop = threading.Event()
+        self._checkpointer = threading.Thread(target=self._checkpoints, args=(path,), daemon=True)
+        self._checkpointer.start()
 
         # The same connection under SQLAlchemy, for the few other writes made on the loop (Store._write).
         self.engine = create_engine("sqlite://", creator=lambda: self.db, poolclass=StaticPool)
         event.listen(self.engine, "begin", _begin_immediate)
 
     def close(self) -> None:
+        self._stop.set()
+        self._checkpointer.join(timeout=5)
         self.engine.dispose()
         self.db.close()
+
+    def _checkpoints(self, path: str) -> None:
+        db = sqlite3.connect(path, isolation_level=None, timeout=5)
+        try:
+            while not self._stop.wait(self.CHECKPOINT_SECONDS):
+                with contextlib.suppress(sqlite3.Error):  # busy now: the next round catches up
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        finally:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            db.close()
 
     def transaction(self, work: Callable[[Session], T]) -> T:
         with Session(self.engine, expire_on_commit=False) as s, s.begin():
