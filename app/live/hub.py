@@ -16,34 +16,24 @@ import time
 from typing import Any
 
 from app.codes import new_code
+from app.live import chat, lobby
 from app.live.bus import Bus
 from app.live.connection import Connection
+from app.live.lobby import LobbyMessage
 from app.live.messages import (
     Act,
-    AddBot,
     Chat,
     ClientMessage,
-    Configure,
-    Invite,
-    Kick,
-    MakeHost,
-    MoveSeat,
     Ping,
     ProtocolError,
     Rematch,
-    RemoveBot,
-    RoomSettingsMsg,
-    ShuffleTeams,
-    Sit,
-    Stand,
     Start,
     Sync,
     encode,
     error,
 )
 from app.live.room import LiveGame, LiveRoom, bot_name, describe
-from app.live.room_settings import RoomSettings
-from app.live.store import RoomConflict, SeatRecord, Store, VersionConflict
+from app.live.store import RoomConflict, Store, VersionConflict
 from app.metrics import Metrics
 from app.settings import Settings
 from engines.base import EngineError, Event, IllegalAction, Seat
@@ -281,216 +271,34 @@ class Hub:
 
     async def _change_room(self, live: LiveRoom, conn: Connection, msg: ClientMessage) -> None:
         """Lobby, host and chat messages (RoomConflict if another process saved the room first)."""
-        if isinstance(msg, Sit):
-            await self._sit(live, conn, msg.seat)
-        elif isinstance(msg, Stand):
-            await self._stand(live, conn)
-        elif isinstance(msg, Configure):
-            await self._configure(live, conn, msg)
-        elif isinstance(msg, AddBot | RemoveBot):
-            await self._set_bot(live, conn, msg.seat, isinstance(msg, AddBot))
-        elif isinstance(msg, RoomSettingsMsg):
-            await self._room_settings(live, conn, msg)
-        elif isinstance(msg, Kick):
-            await self._kick(live, conn, msg.player)
-        elif isinstance(msg, Invite):
-            await self._invite(live, conn, msg.player)
-        elif isinstance(msg, MakeHost):
-            await self._make_host(live, conn, msg.player)
-        elif isinstance(msg, MoveSeat):
-            await self._move_seat(live, conn, msg.seat, msg.to)
-        elif isinstance(msg, ShuffleTeams):
-            await self._shuffle(live, conn)
-        elif isinstance(msg, Chat):
-            self._chat(live, conn, msg)
-        elif isinstance(msg, Start | Rematch):
-            await self._start(live, conn)
+        if isinstance(msg, Chat):
+            chat.post(live, conn, msg, self.settings.chat_max_length)
+            return
+        if isinstance(msg, Start | Rematch):
+            lobby.require_can_start(live, conn.player_id)
+            await self._new_game(live)
+            return
+        assert isinstance(msg, LobbyMessage)
+        change = lobby.change(live, conn.player_id, msg)
+        if not change.changed:
+            return
+        for other in change.removed:
+            other.send(error("kicked", "the host removed you from this room"))
+            live.closing.add(asyncio.create_task(self._close_later(other, 4403)))
+        if change.timers and live.game is not None:
+            self._update_timer(live, live.game)
+        await self._save_and_announce(live)
+        if change.timers:
+            self._after_change(live)
 
     def refused(self, code: str) -> None:
         self.metrics.errors.labels(code).inc()
-
-    def _require_host(self, live: LiveRoom, conn: Connection) -> None:
-        if live.record.host_id != conn.player_id:
-            raise ProtocolError("not_host", "only the host can do that")
-
-    def _require_not_playing(self, live: LiveRoom) -> None:
-        if live.record.status == "playing":
-            raise ProtocolError("not_in_lobby", "a game is in progress")
-
-    async def _sit(self, live: LiveRoom, conn: Connection, seat: int) -> None:
-        self._require_not_playing(live)
-        seats = live.record.seats
-        if not 0 <= seat < len(seats):
-            raise ProtocolError("bad_message", f"there is no seat {seat}")
-        if seats[seat].player_id == conn.player_id:
-            return
-        if seats[seat].player_id is not None or seats[seat].is_bot:
-            raise ProtocolError("seat_taken", "that seat is taken")
-        for rec in seats:
-            if rec.player_id == conn.player_id:
-                rec.player_id = None
-        seats[seat] = SeatRecord(conn.player_id)
-        await self._save_and_announce(live)
-
-    async def _set_bot(self, live: LiveRoom, conn: Connection, seat: int, add: bool) -> None:
-        """The host fills an empty seat with the game's bot, or frees a bot's seat."""
-        self._require_host(live, conn)
-        self._require_not_playing(live)
-        seats = live.record.seats
-        if not 0 <= seat < len(seats):
-            raise ProtocolError("bad_message", f"there is no seat {seat}")
-        if add:
-            if get_bot(live.record.game) is None:
-                raise ProtocolError("no_bot", f"{live.engine.title} has no bot")
-            if seats[seat].player_id is not None or seats[seat].is_bot:
-                raise ProtocolError("seat_taken", "that seat is taken")
-            seats[seat] = SeatRecord(None, is_bot=True)
-        else:
-            if not seats[seat].is_bot:
-                raise ProtocolError("bad_message", "there is no bot in that seat")
-            seats[seat] = SeatRecord(None)
-        await self._save_and_announce(live)
-
-    async def _room_settings(self, live: LiveRoom, conn: Connection, msg: RoomSettingsMsg) -> None:
-        self._require_host(live, conn)
-        current = live.settings.model_dump()
-        changes = msg.model_dump(exclude={"type", "id"}, exclude_none=True)
-        if changes.get("turn_seconds") == 0:
-            changes["turn_seconds"] = None
-        try:
-            updated = RoomSettings.model_validate({**current, **changes})
-        except ValueError as err:
-            raise ProtocolError("bad_options", str(err).splitlines()[-1] if str(err) else "invalid settings") from None
-        live.record.settings = updated.model_dump()
-        if live.game is not None:
-            self._update_timer(live, live.game)
-        await self._save_and_announce(live)
-        self._after_change(live)
-
-    async def _kick(self, live: LiveRoom, conn: Connection, player_id: int) -> None:
-        """Remove someone: they cannot come back to this room; a bot takes their seat mid-game."""
-        self._require_host(live, conn)
-        if player_id == conn.player_id:
-            raise ProtocolError("bad_message", "the host cannot kick themselves")
-        known = player_id in live.connected_players() or any(s.player_id == player_id for s in live.record.seats)
-        if not known:
-            raise ProtocolError("bad_message", "that player is not in this room")
-        settings = live.settings
-        if player_id not in settings.banned:
-            settings.banned.append(player_id)
-        live.record.settings = settings.model_dump()
-        for index, rec in enumerate(live.record.seats):
-            if rec.player_id == player_id:
-                playing = live.record.status == "playing"
-                live.record.seats[index] = SeatRecord(None, is_bot=playing)
-                if playing and live.game is not None:
-                    live.game.seats[index] = {
-                        **live.game.seats[index],
-                        "player_id": None,
-                        "bot": True,
-                        "name": bot_name(index),
-                    }
-        for other in [c for c in live.connections if c.player_id == player_id]:
-            other.send(error("kicked", "the host removed you from this room"))
-            live.connections.discard(other)
-            live.closing.add(asyncio.create_task(self._close_later(other, 4403)))
-        await self._save_and_announce(live)
-        self._after_change(live)
-
-    async def _invite(self, live: LiveRoom, conn: Connection, player_id: int) -> None:
-        """Undo a kick: the player may come back (they still have to take a free seat)."""
-        self._require_host(live, conn)
-        settings = live.settings
-        if player_id not in settings.banned:
-            raise ProtocolError("bad_message", "that player was not removed from this room")
-        settings.banned.remove(player_id)
-        live.record.settings = settings.model_dump()
-        await self._save_and_announce(live)
 
     async def _close_later(self, conn: Connection, code: int) -> None:
         await asyncio.sleep(0.2)  # let the error reach them first
         with contextlib.suppress(Exception):
             await conn.websocket.close(code=code)
         await conn.close()
-
-    async def _make_host(self, live: LiveRoom, conn: Connection, player_id: int) -> None:
-        self._require_host(live, conn)
-        if player_id not in live.connected_players() or player_id in live.settings.banned:
-            raise ProtocolError("bad_message", "the new host must be in the room")
-        live.record.host_id = player_id
-        await self._save_and_announce(live)
-
-    async def _move_seat(self, live: LiveRoom, conn: Connection, seat: int, to: int) -> None:
-        self._require_host(live, conn)
-        self._require_not_playing(live)
-        seats = live.record.seats
-        if not (0 <= seat < len(seats) and 0 <= to < len(seats)):
-            raise ProtocolError("bad_message", "there is no such seat")
-        seats[seat], seats[to] = seats[to], seats[seat]
-        await self._save_and_announce(live)
-
-    async def _shuffle(self, live: LiveRoom, conn: Connection) -> None:
-        """Deal the seated people (and bots) to random seats, so teams come out mixed."""
-        self._require_host(live, conn)
-        self._require_not_playing(live)
-        random.shuffle(live.record.seats)
-        await self._save_and_announce(live)
-
-    def _chat(self, live: LiveRoom, conn: Connection, msg: Chat) -> None:
-        """Room chat for everyone, team chat for teammates only. Text is plain text: clients never
-        render it as markup."""
-        text = " ".join(msg.text.split())
-        if not text:
-            raise ProtocolError("bad_message", "a chat message cannot be empty")
-        if len(text) > self.settings.chat_max_length:
-            raise ProtocolError("too_large", f"chat messages are at most {self.settings.chat_max_length} characters")
-        if any(not ch.isprintable() for ch in text):
-            raise ProtocolError("bad_message", "chat messages cannot contain control characters")
-        if not conn.allow_chat():
-            raise ProtocolError("rate_limited", "you are chatting too fast")
-        team = None
-        if msg.team:
-            team = live.team_of_seat(live.seat_of(conn.player_id))
-            if team is None:
-                raise ProtocolError("bad_message", "team chat needs a seat in a team game")
-        payload = encode(
-            {
-                "type": "chat",
-                "from": {"id": conn.player_id, "name": live.names.get(conn.player_id, "?")},
-                "text": text,
-                "team": team,
-                "at": int(time.time() * 1000),
-            }
-        )
-        live.chat.append((team, payload))
-        for other in live.connections:
-            if team is None or live.team_of_seat(live.seat_of(other.player_id)) == team:
-                other.send(payload)
-
-    async def _stand(self, live: LiveRoom, conn: Connection) -> None:
-        self._require_not_playing(live)
-        for rec in live.record.seats:
-            if rec.player_id == conn.player_id:
-                rec.player_id = None
-        await self._save_and_announce(live)
-
-    async def _configure(self, live: LiveRoom, conn: Connection, msg: Configure) -> None:
-        self._require_host(live, conn)
-        self._require_not_playing(live)
-        game = msg.game or live.record.game
-        try:
-            engine = get_engine(game)
-            raw = msg.options if msg.options is not None else (live.record.options if game == live.record.game else {})
-            options = engine.parse_options(raw)
-        except EngineError as err:
-            raise ProtocolError("bad_options", str(err)) from None
-        count = len(engine.seats(options))
-        seats = live.record.seats[:count]
-        seats += [SeatRecord(None) for _ in range(count - len(seats))]
-        live.record.game = game
-        live.record.options = options.model_dump(mode="json")
-        live.record.seats = seats
-        await self._save_and_announce(live)
 
     async def _save_and_announce(self, live: LiveRoom) -> None:
         await self.store.save_room(live.record)
@@ -499,13 +307,6 @@ class Hub:
         for conn in live.connections:
             conn.send(self._welcome(live, conn))
         await self.bus.room_changed(live.code)
-
-    async def _start(self, live: LiveRoom, conn: Connection) -> None:
-        self._require_host(live, conn)
-        self._require_not_playing(live)
-        if any(rec.player_id is None and not rec.is_bot for rec in live.record.seats):
-            raise ProtocolError("seats_empty", "every seat must be taken before the game starts")
-        await self._new_game(live)
 
     async def _new_game(self, live: LiveRoom) -> None:
         engine = live.engine

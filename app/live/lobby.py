@@ -1,0 +1,228 @@
+"""The lobby's rules: seats, the game and its options, bots, host controls.
+
+Each change checks who may make it and changes the room in memory (``live.record``, and a kicked player's
+seat in the running game), or raises ProtocolError and changes nothing. Saving, telling everyone and any
+other consequence (closing a kicked player's sockets, re-arming timers) is the hub's job: see
+``Hub._change_room``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from app.live.connection import Connection
+from app.live.messages import (
+    AddBot,
+    Configure,
+    Invite,
+    Kick,
+    MakeHost,
+    MoveSeat,
+    ProtocolError,
+    RemoveBot,
+    RoomSettingsMsg,
+    ShuffleTeams,
+    Sit,
+    Stand,
+)
+from app.live.room import LiveRoom, bot_name
+from app.live.room_settings import RoomSettings
+from app.live.store import SeatRecord
+from engines.base import EngineError
+from engines.registry import get_bot, get_engine
+
+LobbyMessage = (
+    Sit | Stand | Configure | AddBot | RemoveBot | RoomSettingsMsg | Kick | Invite | MakeHost | MoveSeat | ShuffleTeams
+)
+
+
+@dataclass
+class Change:
+    """What a lobby change needs beyond saving the room and telling everyone."""
+
+    changed: bool = True
+    removed: list[Connection] = field(default_factory=list)
+    """A kicked player's sockets, to be told and closed."""
+    timers: bool = False
+    """Turn timers, bots or stand-ins may need re-arming."""
+
+
+def require_host(live: LiveRoom, player_id: int) -> None:
+    if live.record.host_id != player_id:
+        raise ProtocolError("not_host", "only the host can do that")
+
+
+def require_not_playing(live: LiveRoom) -> None:
+    if live.record.status == "playing":
+        raise ProtocolError("not_in_lobby", "a game is in progress")
+
+
+def require_can_start(live: LiveRoom, player_id: int) -> None:
+    require_host(live, player_id)
+    require_not_playing(live)
+    if any(rec.player_id is None and not rec.is_bot for rec in live.record.seats):
+        raise ProtocolError("seats_empty", "every seat must be taken before the game starts")
+
+
+def change(live: LiveRoom, player_id: int, msg: LobbyMessage) -> Change:
+    """Apply one lobby message from ``player_id`` to the room in memory."""
+    if isinstance(msg, Sit):
+        return sit(live, player_id, msg.seat)
+    if isinstance(msg, Stand):
+        return stand(live, player_id)
+    if isinstance(msg, Configure):
+        return configure(live, player_id, msg)
+    if isinstance(msg, AddBot | RemoveBot):
+        return set_bot(live, player_id, msg.seat, isinstance(msg, AddBot))
+    if isinstance(msg, RoomSettingsMsg):
+        return room_settings(live, player_id, msg)
+    if isinstance(msg, Kick):
+        return kick(live, player_id, msg.player)
+    if isinstance(msg, Invite):
+        return invite(live, player_id, msg.player)
+    if isinstance(msg, MakeHost):
+        return make_host(live, player_id, msg.player)
+    if isinstance(msg, MoveSeat):
+        return move_seat(live, player_id, msg.seat, msg.to)
+    return shuffle(live, player_id)
+
+
+def sit(live: LiveRoom, player_id: int, seat: int) -> Change:
+    require_not_playing(live)
+    seats = live.record.seats
+    if not 0 <= seat < len(seats):
+        raise ProtocolError("bad_message", f"there is no seat {seat}")
+    if seats[seat].player_id == player_id:
+        return Change(changed=False)
+    if seats[seat].player_id is not None or seats[seat].is_bot:
+        raise ProtocolError("seat_taken", "that seat is taken")
+    for rec in seats:
+        if rec.player_id == player_id:
+            rec.player_id = None
+    seats[seat] = SeatRecord(player_id)
+    return Change()
+
+
+def stand(live: LiveRoom, player_id: int) -> Change:
+    require_not_playing(live)
+    for rec in live.record.seats:
+        if rec.player_id == player_id:
+            rec.player_id = None
+    return Change()
+
+
+def configure(live: LiveRoom, player_id: int, msg: Configure) -> Change:
+    """The host picks the game and its options; the seat table grows or shrinks to the game's seats."""
+    require_host(live, player_id)
+    require_not_playing(live)
+    game = msg.game or live.record.game
+    try:
+        engine = get_engine(game)
+        raw = msg.options if msg.options is not None else (live.record.options if game == live.record.game else {})
+        options = engine.parse_options(raw)
+    except EngineError as err:
+        raise ProtocolError("bad_options", str(err)) from None
+    count = len(engine.seats(options))
+    seats = live.record.seats[:count]
+    seats += [SeatRecord(None) for _ in range(count - len(seats))]
+    live.record.game = game
+    live.record.options = options.model_dump(mode="json")
+    live.record.seats = seats
+    return Change()
+
+
+def set_bot(live: LiveRoom, player_id: int, seat: int, add: bool) -> Change:
+    """The host fills an empty seat with the game's bot, or frees a bot's seat."""
+    require_host(live, player_id)
+    require_not_playing(live)
+    seats = live.record.seats
+    if not 0 <= seat < len(seats):
+        raise ProtocolError("bad_message", f"there is no seat {seat}")
+    if add:
+        if get_bot(live.record.game) is None:
+            raise ProtocolError("no_bot", f"{live.engine.title} has no bot")
+        if seats[seat].player_id is not None or seats[seat].is_bot:
+            raise ProtocolError("seat_taken", "that seat is taken")
+        seats[seat] = SeatRecord(None, is_bot=True)
+    else:
+        if not seats[seat].is_bot:
+            raise ProtocolError("bad_message", "there is no bot in that seat")
+        seats[seat] = SeatRecord(None)
+    return Change()
+
+
+def room_settings(live: LiveRoom, player_id: int, msg: RoomSettingsMsg) -> Change:
+    """Lock, spectators, turn timer, grace period: only what the message sets changes."""
+    require_host(live, player_id)
+    current = live.settings.model_dump()
+    changes = msg.model_dump(exclude={"type", "id"}, exclude_none=True)
+    if changes.get("turn_seconds") == 0:
+        changes["turn_seconds"] = None
+    try:
+        updated = RoomSettings.model_validate({**current, **changes})
+    except ValueError as err:
+        raise ProtocolError("bad_options", str(err).splitlines()[-1] if str(err) else "invalid settings") from None
+    live.record.settings = updated.model_dump()
+    return Change(timers=True)
+
+
+def kick(live: LiveRoom, player_id: int, target: int) -> Change:
+    """Remove someone: they cannot come back to this room; a bot takes their seat mid-game."""
+    require_host(live, player_id)
+    if target == player_id:
+        raise ProtocolError("bad_message", "the host cannot kick themselves")
+    known = target in live.connected_players() or any(s.player_id == target for s in live.record.seats)
+    if not known:
+        raise ProtocolError("bad_message", "that player is not in this room")
+    settings = live.settings
+    if target not in settings.banned:
+        settings.banned.append(target)
+    live.record.settings = settings.model_dump()
+    for index, rec in enumerate(live.record.seats):
+        if rec.player_id == target:
+            playing = live.record.status == "playing"
+            live.record.seats[index] = SeatRecord(None, is_bot=playing)
+            if playing and live.game is not None:
+                stand_in = {"player_id": None, "bot": True, "name": bot_name(index)}
+                live.game.seats[index] = {**live.game.seats[index], **stand_in}
+    removed = [c for c in live.connections if c.player_id == target]
+    live.connections.difference_update(removed)
+    return Change(removed=removed, timers=True)
+
+
+def invite(live: LiveRoom, player_id: int, target: int) -> Change:
+    """Undo a kick: the player may come back (they still have to take a free seat)."""
+    require_host(live, player_id)
+    settings = live.settings
+    if target not in settings.banned:
+        raise ProtocolError("bad_message", "that player was not removed from this room")
+    settings.banned.remove(target)
+    live.record.settings = settings.model_dump()
+    return Change()
+
+
+def make_host(live: LiveRoom, player_id: int, target: int) -> Change:
+    require_host(live, player_id)
+    if target not in live.connected_players() or target in live.settings.banned:
+        raise ProtocolError("bad_message", "the new host must be in the room")
+    live.record.host_id = target
+    return Change()
+
+
+def move_seat(live: LiveRoom, player_id: int, seat: int, to: int) -> Change:
+    require_host(live, player_id)
+    require_not_playing(live)
+    seats = live.record.seats
+    if not (0 <= seat < len(seats) and 0 <= to < len(seats)):
+        raise ProtocolError("bad_message", "there is no such seat")
+    seats[seat], seats[to] = seats[to], seats[seat]
+    return Change()
+
+
+def shuffle(live: LiveRoom, player_id: int) -> Change:
+    """Deal the seated people (and bots) to random seats, so teams come out mixed."""
+    require_host(live, player_id)
+    require_not_playing(live)
+    random.shuffle(live.record.seats)
+    return Change()
