@@ -33,7 +33,7 @@ from app.live.messages import (
     error,
 )
 from app.live.room import LiveGame, LiveRoom, bot_name, describe
-from app.live.store import RoomConflict, Store, VersionConflict
+from app.live.store import MoveWrite, RoomConflict, Store, VersionConflict
 from app.metrics import Metrics
 from app.settings import Settings
 from engines.base import EngineError, Event, IllegalAction, Seat
@@ -415,7 +415,7 @@ class Hub:
         snapshot = engine.dump(state) if outcome is not None or game.version % SNAPSHOT_EVERY == 0 else None
         try:
             await self.store.record_action(
-                game.id, game.version, seat, action, actor, snapshot, game.timer_key, game.deadline, outcome
+                MoveWrite(game.id, game.version, seat, action, actor, snapshot, game.timer_key, game.deadline, outcome)
             )
         except VersionConflict:
             # Another process wrote first: take its state and tell the client to look again.

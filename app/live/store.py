@@ -59,6 +59,25 @@ class RoomRecord:
     revision: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class MoveWrite:
+    """One applied action as the per-move write stores it: the action's row, and the game's new version,
+    timer and (every few moves, and at the end) snapshot and result."""
+
+    game_id: int
+    version: int
+    seat: int
+    action: dict[str, Any]
+    actor: str
+    snapshot: dict[str, Any] | None
+    """The full state after the action, or None: the stored snapshot stays at an earlier version and loading
+    replays the actions after it."""
+    timer_key: str | None
+    deadline: float | None
+    result: dict[str, Any] | None
+    """The outcome, when the action ended the game."""
+
+
 @dataclass
 class GameRecord:
     id: int
@@ -228,46 +247,26 @@ class Store:
 
         return await self._write(work)
 
-    async def record_action(
-        self,
-        game_id: int,
-        version: int,
-        seat: int,
-        action: dict[str, Any],
-        actor: str,
-        snapshot: dict[str, Any] | None,
-        timer_key: str | None,
-        deadline: float | None,
-        result: dict[str, Any] | None,
-    ) -> None:
-        """Persist one applied action; raises VersionConflict if ``version - 1`` is no longer current.
-
-        ``snapshot`` (the full state after the action) is optional: without it the stored snapshot stays at
-        an earlier version and loading replays the actions after it.
-        """
+    async def record_action(self, move: MoveWrite) -> None:
+        """Persist one applied action; raises VersionConflict if ``move.version - 1`` is no longer current."""
         moves = self._moves
         if moves is not None:
-            await _when_not_busy(
-                lambda: moves.record(game_id, version, seat, action, actor, snapshot, timer_key, deadline, result)
-            )
+            await _when_not_busy(lambda: moves.record(move))
             return
-        values: dict[str, Any] = {"version": version, "timer_key": timer_key, "deadline": deadline}
-        if snapshot is not None:
-            values.update(snapshot=snapshot, snapshot_version=version)
-        if result is not None:
-            values.update(status="finished", result=result, finished_at=func.now())
+        values: dict[str, Any] = {"version": move.version, "timer_key": move.timer_key, "deadline": move.deadline}
+        if move.snapshot is not None:
+            values.update(snapshot=move.snapshot, snapshot_version=move.version)
+        if move.result is not None:
+            values.update(status="finished", result=move.result, finished_at=func.now())
         try:
             async with self.sessions.begin() as s:
                 changed = await s.execute(
-                    update(Game).where(Game.id == game_id, Game.version == version - 1).values(**values)
+                    update(Game).where(Game.id == move.game_id, Game.version == move.version - 1).values(**values)
                 )
                 if changed.rowcount != 1:  # type: ignore[attr-defined]
-                    raise VersionConflict(f"game {game_id} is no longer at version {version - 1}")
-                await s.execute(
-                    insert(GameAction).values(
-                        game_id=game_id, version=version, seat=seat, action=action, actor=actor, created_at=time.time()
-                    )
-                )
+                    raise VersionConflict(f"game {move.game_id} is no longer at version {move.version - 1}")
+                row = {"game_id": move.game_id, "version": move.version, "seat": move.seat, "action": move.action}
+                await s.execute(insert(GameAction).values(**row, actor=move.actor, created_at=time.time()))
         except IntegrityError as err:
             raise VersionConflict(str(err)) from None
 
@@ -427,39 +426,28 @@ class SqliteMoveWriter:
         with Session(self.engine, expire_on_commit=False) as s, s.begin():
             return work(s)
 
-    def record(
-        self,
-        game_id: int,
-        version: int,
-        seat: int,
-        action: dict[str, Any],
-        actor: str,
-        snapshot: dict[str, Any] | None,
-        timer_key: str | None,
-        deadline: float | None,
-        result: dict[str, Any] | None,
-    ) -> None:
+    def record(self, move: MoveWrite) -> None:
         sets = ["version = ?", "timer_key = ?", "deadline = ?"]
-        params: list[Any] = [version, timer_key, deadline]
-        if snapshot is not None:
+        params: list[Any] = [move.version, move.timer_key, move.deadline]
+        if move.snapshot is not None:
             sets += ["snapshot = ?", "snapshot_version = ?"]
-            params += [_json(snapshot), version]
-        if result is not None:
+            params += [_json(move.snapshot), move.version]
+        if move.result is not None:
             sets += ["status = 'finished'", "result = ?", "finished_at = CURRENT_TIMESTAMP"]
-            params.append(_json(result))
+            params.append(_json(move.result))
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
             changed = db.execute(
                 f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?",  # column names only
-                (*params, game_id, version - 1),
+                (*params, move.game_id, move.version - 1),
             )
             if changed.rowcount != 1:
-                raise VersionConflict(f"game {game_id} is no longer at version {version - 1}")
+                raise VersionConflict(f"game {move.game_id} is no longer at version {move.version - 1}")
             db.execute(
                 "INSERT INTO game_actions (game_id, version, seat, action, actor, created_at) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, version, seat, _json(action), actor, time.time()),
+                (move.game_id, move.version, move.seat, _json(move.action), move.actor, time.time()),
             )
         except (VersionConflict, sqlite3.IntegrityError) as err:
             db.execute("ROLLBACK")

@@ -11,7 +11,7 @@ from sqlalchemy import text
 
 from app.db import make_engine, make_sessionmaker, sqlite_file
 from app.live.room import LiveGame
-from app.live.store import Store, VersionConflict
+from app.live.store import MoveWrite, Store, VersionConflict
 from engines.registry import get_bot, get_engine
 
 
@@ -38,14 +38,14 @@ async def room_id(store: Store) -> int:
 
 async def test_a_version_is_written_once(store: Store) -> None:
     game_id = await store.create_game(await room_id(store), 1, "tri-tac", {}, 7, [], {"s": 0}, None, None)
-    await store.record_action(
-        game_id, 1, 0, {"type": "place", "cell": [0, 0]}, "player", {"s": 1}, None, None, None
-    )
+    place = {"type": "place", "cell": [0, 0]}
+    await store.record_action(MoveWrite(game_id, 1, 0, place, "player", {"s": 1}, None, None, None))
     for stale in (1, 3):  # a duplicate of version 1, and a version that skips 2
         with pytest.raises(VersionConflict):
-            await store.record_action(game_id, stale, 1, {"type": "pass"}, "player", {"s": 9}, None, None, None)
+            stale_move = MoveWrite(game_id, stale, 1, {"type": "pass"}, "player", {"s": 9}, None, None, None)
+            await store.record_action(stale_move)
     result = {"scores": [1, 0], "winners": [0], "ranks": [0, 1], "summary": "Ann wins"}
-    await store.record_action(game_id, 2, 1, {"type": "pass"}, "timer", {"s": 2}, "k", 12.5, result)
+    await store.record_action(MoveWrite(game_id, 2, 1, {"type": "pass"}, "timer", {"s": 2}, "k", 12.5, result))
     game = await store.latest_game(await room_id(store))
     assert game is not None
     assert (game.version, game.snapshot, game.status, game.result) == (2, {"s": 2}, "finished", result)
@@ -67,7 +67,7 @@ async def test_a_game_reloads_from_an_older_snapshot_and_the_actions_after_it(st
         action = bot.choose(state, seat, random.Random(version))
         state, _ = tri_tac.apply(state, seat, action)
         snapshot = tri_tac.dump(state) if version == 3 else None
-        await store.record_action(game_id, version, seat, action, "player", snapshot, None, None, None)
+        await store.record_action(MoveWrite(game_id, version, seat, action, "player", snapshot, None, None, None))
         record = await store.latest_game(rid)
         assert record is not None and record.version == version
         assert record.snapshot_version == (0 if version < 3 else 3)
