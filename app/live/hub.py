@@ -13,6 +13,7 @@ import logging
 import random
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from app.codes import new_code
@@ -178,19 +179,32 @@ class Hub:
     async def _host_handover(self, live: LiveRoom, host_id: int) -> None:
         """If the host stays away, the longest-present connected person becomes host."""
         await asyncio.sleep(self.settings.host_grace_seconds)
+
+        async def hand_over() -> None:
+            if live.record.host_id != host_id or host_id in live.connected_players():
+                return
+            present = [p for p in live.local_players() if p not in live.settings.banned]
+            if not present:
+                return
+            live.record.host_id = min(present, key=lambda p: live.joined_at.get(p, time.time()))
+            await self._save_and_announce(live)
+
         async with live.lock:
-            for _attempt in range(ROOM_CONFLICT_RETRIES):
-                if live.record.host_id != host_id or host_id in live.connected_players():
-                    return
-                present = [p for p in live.local_players() if p not in live.settings.banned]
-                if not present:
-                    return
-                live.record.host_id = min(present, key=lambda p: live.joined_at.get(p, time.time()))
-                try:
-                    await self._save_and_announce(live)
-                    return
-                except RoomConflict:
-                    await self._reload_room(live)  # another process changed the room: look again
+            try:
+                await self._retrying_conflicts(live, hand_over)
+            except ProtocolError:
+                log.warning("host handover in room %s gave up: the room kept changing", live.code)
+
+    async def _retrying_conflicts(self, live: LiveRoom, change: Callable[[], Awaitable[None]]) -> None:
+        """Run a room change; if another process saved the room first, run it again on the room as that
+        process left it. Must be called with ``live.lock`` held."""
+        for _attempt in range(ROOM_CONFLICT_RETRIES):
+            try:
+                await change()
+                return
+            except RoomConflict:
+                await self._reload_room(live)
+        raise ProtocolError("busy", "the room kept changing while this was tried; try again")
 
     def _welcome(self, live: LiveRoom, conn: Connection) -> bytes:
         return encode(
@@ -260,14 +274,8 @@ class Hub:
         async with live.lock:
             if isinstance(msg, Act):
                 await self._act(live, conn, msg)
-                return
-            for _attempt in range(ROOM_CONFLICT_RETRIES):
-                try:
-                    await self._change_room(live, conn, msg)
-                    return
-                except RoomConflict:
-                    await self._reload_room(live)
-            raise ProtocolError("busy", "the room kept changing while this was tried; try again")
+            else:
+                await self._retrying_conflicts(live, lambda: self._change_room(live, conn, msg))
 
     async def _change_room(self, live: LiveRoom, conn: Connection, msg: ClientMessage) -> None:
         """Lobby, host and chat messages (RoomConflict if another process saved the room first)."""
@@ -570,9 +578,9 @@ class Hub:
         only versions: secret moves never travel through Redis), and show each one here. Much cheaper than
         reloading the game. False when only a full reload will do: a gap, a refusal, or a game end (which
         also changed the room and its standings)."""
-        stored, timer_key, deadline = await self.store.game_timer(game.id)
+        stored, timer_key, deadline, actions = await self.store.actions_since(game.id, game.version)
         engine = game.engine
-        for version, seat, action, actor in await self.store.actions(game.id, after=game.version):
+        for version, seat, action, actor in actions:
             if version != game.version + 1 or version > stored:
                 return False
             try:

@@ -270,23 +270,21 @@ class Store:
         except IntegrityError as err:
             raise VersionConflict(str(err)) from None
 
-    async def actions(self, game_id: int, after: int = 0) -> list[tuple[int, int, dict[str, Any], str]]:
-        """The game's actions with a version above ``after``, in order."""
+    async def actions(self, game_id: int) -> list[tuple[int, int, dict[str, Any], str]]:
+        """The game's actions, in order."""
         async with self.sessions() as s:
-            rows = await s.execute(
-                select(GameAction.version, GameAction.seat, GameAction.action, GameAction.actor)
-                .where(GameAction.game_id == game_id, GameAction.version > after)
-                .order_by(GameAction.version)
-            )
-            return [(v, seat, dict(a), actor) for v, seat, a, actor in rows]
+            return await s.run_sync(_actions, game_id, 0)
 
-    async def game_timer(self, game_id: int) -> tuple[int, str | None, float | None]:
-        """The game's version with its timer key and deadline as stored (the timer the writer set)."""
+    async def actions_since(
+        self, game_id: int, after: int
+    ) -> tuple[int, str | None, float | None, list[tuple[int, int, dict[str, Any], str]]]:
+        """The game's stored version with its timer key and deadline (the timer the writer set), and the
+        actions above version ``after``: what another process needs to catch up, in one session."""
         async with self.sessions() as s:
             version, key, deadline = (
                 await s.execute(select(Game.version, Game.timer_key, Game.deadline).where(Game.id == game_id))
             ).one()
-            return version, key, deadline
+            return version, key, deadline, await s.run_sync(_actions, game_id, after)
 
     async def finish_room_game(
         self, room_id: int, outcome: dict[str, Any], seats: list[dict[str, Any]], game: str, infos: list[SeatInfo]
@@ -340,6 +338,16 @@ class Store:
     async def standings(self, room_id: int) -> list[dict[str, Any]]:
         async with self.sessions() as s:
             return await s.run_sync(_standings, room_id)
+
+
+def _actions(s: Session, game_id: int, after: int) -> list[tuple[int, int, dict[str, Any], str]]:
+    """The game's actions with a version above ``after``, in order."""
+    rows = s.execute(
+        select(GameAction.version, GameAction.seat, GameAction.action, GameAction.actor)
+        .where(GameAction.game_id == game_id, GameAction.version > after)
+        .order_by(GameAction.version)
+    )
+    return [(v, seat, dict(a), actor) for v, seat, a, actor in rows]
 
 
 def _standings(s: Session, room_id: int) -> list[dict[str, Any]]:
