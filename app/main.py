@@ -132,7 +132,7 @@ async def _refreeze(hub: Hub, every: float, sockets: int) -> None:
 
     Only the young generations are collected first (a pause of a few milliseconds, where a full collection
     here would be the very pause this avoids); a reference cycle that died after reaching the old generation
-    is frozen with the rest and stays until the process restarts (a bounded leak, traded for pauses)."""
+    is frozen with the rest and stays until the process restarts (a slow leak, traded for pauses)."""
     last_freeze, opened = time.monotonic(), hub.sockets_opened
     while True:
         await asyncio.sleep(1)
