@@ -7,11 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import insert, select, update
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import Session
 
 from app.models import Player, Rating
+from app.sql import Sql, Statement
 from engines.base import SeatInfo
 
 MODEL = PlackettLuce()
@@ -28,47 +28,35 @@ def _groups(seats: list[dict[str, Any]], infos: list[SeatInfo], ranks: list[int]
     return list(groups.values())
 
 
-def rate_game(
-    session: Session, game: str, seats: list[dict[str, Any]], infos: list[SeatInfo], ranks: list[int]
-) -> None:
+_RATING = Statement("SELECT mu, sigma FROM ratings WHERE player_id = :player_id AND game = :game")
+_SAVE_RATING = Statement(
+    "INSERT INTO ratings (player_id, game, mu, sigma, games) VALUES (:player_id, :game, :mu, :sigma, 1) "
+    "ON CONFLICT (player_id, game) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = ratings.games + 1"
+)
+
+
+def rate_game(sql: Sql, game: str, seats: list[dict[str, Any]], infos: list[SeatInfo], ranks: list[int]) -> None:
     """Update the ratings of everyone in a finished game; games with a bot, or a player twice, are not rated.
 
-    Synchronous, to run inside the game end's transaction (``AsyncSession.run_sync`` on PostgreSQL)."""
+    Synchronous, to run inside the game end's transaction (app.sql)."""
     if any(s.get("bot") or s.get("player_id") is None for s in seats):
         return
     ids: list[int] = [int(s["player_id"]) for s in seats]
     if len(set(ids)) != len(ids):
         return
-    existing = {
-        pid: (row_id, mu, sigma)
-        for row_id, pid, mu, sigma in session.execute(
-            select(Rating.id, Rating.player_id, Rating.mu, Rating.sigma).where(
-                Rating.game == game, Rating.player_id.in_(ids)
-            )
-        )
-    }
+    current = {pid: sql.rows(_RATING, player_id=pid, game=game) for pid in ids}
     groups = _groups(seats, infos, ranks)
     teams = []
     for members, _rank in groups:
         team = []
         for seat in members:
-            row = existing.get(ids[seat])
-            team.append(MODEL.rating(mu=row[1], sigma=row[2]) if row else MODEL.rating())
+            row = current[ids[seat]]
+            team.append(MODEL.rating(mu=row[0][0], sigma=row[0][1]) if row else MODEL.rating())
         teams.append(team)
     updated = MODEL.rate(teams, ranks=[rank for _members, rank in groups])
     for (members, _rank), team in zip(groups, updated, strict=True):
         for seat, rating in zip(members, team, strict=True):
-            pid = ids[seat]
-            row = existing.get(pid)
-            if row is None:
-                fresh = {"player_id": pid, "game": game, "mu": rating.mu, "sigma": rating.sigma, "games": 1}
-                session.execute(insert(Rating).values(**fresh))
-            else:
-                session.execute(
-                    update(Rating)
-                    .where(Rating.id == row[0])
-                    .values(mu=rating.mu, sigma=rating.sigma, games=Rating.games + 1)
-                )
+            sql.run(_SAVE_RATING, player_id=ids[seat], game=game, mu=rating.mu, sigma=rating.sigma)
 
 
 async def leaderboard(session: AsyncSession, game: str, limit: int = 50) -> list[dict[str, Any]]:

@@ -1,6 +1,6 @@
 """Everything the live rooms read from and write to the database.
 
-The per-move path (``record_action``) is a lean Core insert + conditional update in one transaction:
+The per-move path (``record_action``) is a plain-SQL insert + conditional update in one transaction:
 ``UNIQUE(game_id, version)`` and ``WHERE version = :previous`` make a stale or duplicate write fail instead
 of being applied twice, even across processes.
 """
@@ -16,16 +16,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-import orjson
-from sqlalchemy import Connection, create_engine, event, func, insert, select, update
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.exc import OperationalError as SAOperationalError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
-from sqlalchemy.pool import StaticPool
 
-from app.models import Game, GameAction, Player, Room, RoomSeat, Standing
+from app.models import Game, GameAction, Player, Room, RoomSeat
 from app.ratings import rate_game
+from app.sql import SessionSql, Sql, SqliteSql, Statement
 from engines.base import SeatInfo
 
 T = TypeVar("T")
@@ -95,6 +93,56 @@ class GameRecord:
     snapshot_version: int = 0
 
 
+# The statements written on the event loop (app.sql): fixed texts, the same on SQLite and PostgreSQL.
+
+_START_ROOM = Statement("UPDATE rooms SET status = 'playing', revision = revision + 1 WHERE id = :room_id")
+_START_ROOM_AT = Statement(
+    "UPDATE rooms SET status = 'playing', revision = revision + 1 WHERE id = :room_id AND revision = :revision"
+)
+_NEW_GAME = Statement(
+    "INSERT INTO games (room_id, number, engine, options, seed, seats, version, status, snapshot, "
+    "snapshot_version, timer_key, deadline) VALUES (:room_id, :number, :engine, :options, :seed, :seats, 0, "
+    "'playing', :snapshot, 0, :timer_key, :deadline) RETURNING id",
+    json=frozenset({"options", "seats", "snapshot"}),
+)
+_FINISH_ROOM = Statement("UPDATE rooms SET status = 'finished', revision = revision + 1 WHERE id = :room_id")
+_ADD_TO_STANDINGS = Statement(
+    "INSERT INTO standings (room_id, player_id, played, wins, draws, points) "
+    "VALUES (:room_id, :player_id, 1, :won, :drew, :points) "
+    "ON CONFLICT (room_id, player_id) DO UPDATE SET played = standings.played + 1, "
+    "wins = standings.wins + excluded.wins, draws = standings.draws + excluded.draws, "
+    "points = standings.points + excluded.points"
+)
+_STANDINGS = Statement(
+    "SELECT standings.player_id, players.name, standings.played, standings.wins, standings.draws, "
+    "standings.points FROM standings JOIN players ON players.id = standings.player_id "
+    "WHERE standings.room_id = :room_id ORDER BY standings.wins DESC, standings.points DESC"
+)
+_ADD_ACTION = Statement(
+    "INSERT INTO game_actions (game_id, version, seat, action, actor, created_at) "
+    "VALUES (:game_id, :version, :seat, :action, :actor, :created_at)",
+    json=frozenset({"action"}),
+)
+
+
+def _move_statement(snapshot: bool, result: bool) -> Statement:
+    sets = ["version = :version", "timer_key = :timer_key", "deadline = :deadline"]
+    if snapshot:
+        sets += ["snapshot = :snapshot", "snapshot_version = :version"]
+    if result:
+        sets += ["status = 'finished'", "result = :result", "finished_at = CURRENT_TIMESTAMP"]
+    return Statement(
+        f"UPDATE games SET {', '.join(sets)} WHERE id = :game_id AND version = :previous",
+        json=frozenset({"snapshot"} if snapshot else set()) | frozenset({"result"} if result else set()),
+    )
+
+
+_MOVE = {
+    (snapshot, result): _move_statement(snapshot, result) for snapshot in (False, True) for result in (False, True)
+}
+"""The per-move update of the game row, by (with a snapshot, with a result)."""
+
+
 class Store:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], sqlite_path: str | None = None) -> None:
         self.sessions = sessions
@@ -104,17 +152,17 @@ class Store:
         if self._moves is not None:
             self._moves.close()
 
-    async def _write(self, work: Callable[[Session], T]) -> T:
-        """One write transaction running ``work`` (plain synchronous SQLAlchemy code).
+    async def _write(self, work: Callable[[Sql], T]) -> T:
+        """One write transaction running ``work`` (plain SQL, app.sql).
 
         On SQLite it runs on the move writer's connection, on the event loop: a game end or a new game then
-        holds the write lock for the ~1 ms it computes, not across a dozen thread hops (through an async
-        session it held it for 5-10 ms while every move in every room retried). Elsewhere it runs in an
-        async session (``run_sync``)."""
+        holds the write lock for the fraction of a millisecond it computes, not across a dozen thread hops
+        (through an async session it held it for 5-10 ms while every move in every room retried).
+        Elsewhere it runs in an async session (``run_sync``)."""
         moves = self._moves
         if moves is None:
             async with self.sessions.begin() as s:
-                return await s.run_sync(work)
+                return await s.run_sync(lambda session: work(SessionSql(session)))
         return await _when_not_busy(lambda: moves.transaction(work))
 
     # ---- players -------------------------------------------------------------------------------
@@ -223,51 +271,34 @@ class Store:
         """Insert the game and mark the room playing; with ``revision``, only if the room is still at it
         (else RoomConflict: another process changed or started it)."""
 
-        def work(s: Session) -> int:
-            where = [Room.id == room_id] if revision is None else [Room.id == room_id, Room.revision == revision]
-            changed = s.execute(update(Room).where(*where).values(status="playing", revision=Room.revision + 1))
-            if changed.rowcount != 1:  # type: ignore[attr-defined]
+        def work(sql: Sql) -> int:
+            if revision is None:
+                changed = sql.run(_START_ROOM, room_id=room_id)
+            else:
+                changed = sql.run(_START_ROOM_AT, room_id=room_id, revision=revision)
+            if changed != 1:
                 raise RoomConflict(f"room {room_id} changed since revision {revision}")
-            new_game = insert(Game).values(
+            rows = sql.rows(
+                _NEW_GAME,
                 room_id=room_id,
                 number=number,
                 engine=engine,
                 options=options,
                 seed=seed,
                 seats=seats,
-                version=0,
-                status="playing",
                 snapshot=snapshot,
-                snapshot_version=0,
                 timer_key=timer_key,
                 deadline=deadline,
             )
-            game_id: int = s.execute(new_game.returning(Game.id)).scalar_one()
-            return game_id
+            return int(rows[0][0])
 
         return await self._write(work)
 
     async def record_action(self, move: MoveWrite) -> None:
         """Persist one applied action; raises VersionConflict if ``move.version - 1`` is no longer current."""
-        moves = self._moves
-        if moves is not None:
-            await _when_not_busy(lambda: moves.record(move))
-            return
-        values: dict[str, Any] = {"version": move.version, "timer_key": move.timer_key, "deadline": move.deadline}
-        if move.snapshot is not None:
-            values.update(snapshot=move.snapshot, snapshot_version=move.version)
-        if move.result is not None:
-            values.update(status="finished", result=move.result, finished_at=func.now())
         try:
-            async with self.sessions.begin() as s:
-                changed = await s.execute(
-                    update(Game).where(Game.id == move.game_id, Game.version == move.version - 1).values(**values)
-                )
-                if changed.rowcount != 1:  # type: ignore[attr-defined]
-                    raise VersionConflict(f"game {move.game_id} is no longer at version {move.version - 1}")
-                row = {"game_id": move.game_id, "version": move.version, "seat": move.seat, "action": move.action}
-                await s.execute(insert(GameAction).values(**row, actor=move.actor, created_at=time.time()))
-        except IntegrityError as err:
+            await self._write(lambda sql: _record(sql, move))
+        except (IntegrityError, sqlite3.IntegrityError) as err:  # the action's version is already stored
             raise VersionConflict(str(err)) from None
 
     async def actions(self, game_id: int) -> list[tuple[int, int, dict[str, Any], str]]:
@@ -292,52 +323,29 @@ class Store:
         """Mark the room finished, add the game to the room's standings and update ratings; returns the
         standings as they now are (read in the same transaction: no second trip when many games end at once)."""
 
-        def work(s: Session) -> list[dict[str, Any]]:
-            rate_game(s, game, seats, infos, list(outcome.get("ranks", [])))
-            finished = {"status": "finished", "revision": Room.revision + 1}
-            s.execute(update(Room).where(Room.id == room_id).values(**finished))
-            # Core statements, not ORM units of work: a burst of game ends runs this once per room, on the loop.
+        def work(sql: Sql) -> list[dict[str, Any]]:
+            rate_game(sql, game, seats, infos, list(outcome.get("ranks", [])))
+            sql.run(_FINISH_ROOM, room_id=room_id)
             winners = set(outcome.get("winners", []))
             scores = outcome.get("scores", [])
-            pids = [seat.get("player_id") for seat in seats]
-            existing = {
-                pid: row_id
-                for pid, row_id in s.execute(
-                    select(Standing.player_id, Standing.id).where(
-                        Standing.room_id == room_id, Standing.player_id.in_([p for p in pids if p is not None])
-                    )
-                )
-            }
-            for index, pid in enumerate(pids):
-                if pid is None:
+            for index, seat in enumerate(seats):
+                if seat.get("player_id") is None:
                     continue
-                won = int(bool(winners) and index in winners)
-                drew = int(not winners)
-                points = float(scores[index]) if index < len(scores) else 0.0
-                if pid in existing:
-                    s.execute(
-                        update(Standing)
-                        .where(Standing.id == existing[pid])
-                        .values(
-                            played=Standing.played + 1,
-                            wins=Standing.wins + won,
-                            draws=Standing.draws + drew,
-                            points=Standing.points + points,
-                        )
-                    )
-                else:
-                    s.execute(
-                        insert(Standing).values(
-                            room_id=room_id, player_id=pid, played=1, wins=won, draws=drew, points=points
-                        )
-                    )
-            return _standings(s, room_id)
+                sql.run(
+                    _ADD_TO_STANDINGS,
+                    room_id=room_id,
+                    player_id=seat["player_id"],
+                    won=int(bool(winners) and index in winners),
+                    drew=int(not winners),
+                    points=float(scores[index]) if index < len(scores) else 0.0,
+                )
+            return _standings(sql, room_id)
 
         return await self._write(work)
 
     async def standings(self, room_id: int) -> list[dict[str, Any]]:
         async with self.sessions() as s:
-            return await s.run_sync(_standings, room_id)
+            return await s.run_sync(lambda session: _standings(SessionSql(session), room_id))
 
 
 def _actions(s: Session, game_id: int, after: int) -> list[tuple[int, int, dict[str, Any], str]]:
@@ -350,18 +358,38 @@ def _actions(s: Session, game_id: int, after: int) -> list[tuple[int, int, dict[
     return [(v, seat, dict(a), actor) for v, seat, a, actor in rows]
 
 
-def _standings(s: Session, room_id: int) -> list[dict[str, Any]]:
+def _standings(sql: Sql, room_id: int) -> list[dict[str, Any]]:
     """The room's running table, best first."""
-    rows = s.execute(
-        select(Standing.player_id, Player.name, Standing.played, Standing.wins, Standing.draws, Standing.points)
-        .join(Player, Player.id == Standing.player_id)
-        .where(Standing.room_id == room_id)
-        .order_by(Standing.wins.desc(), Standing.points.desc())
-    )
     return [
         {"player_id": pid, "name": name, "played": played, "wins": wins, "draws": draws, "points": points}
-        for pid, name, played, wins, draws, points in rows
+        for pid, name, played, wins, draws, points in sql.rows(_STANDINGS, room_id=room_id)
     ]
+
+
+def _record(sql: Sql, move: MoveWrite) -> None:
+    """The per-move write: the game's new version (only over the previous one) and the action's row."""
+    statement = _MOVE[move.snapshot is not None, move.result is not None]
+    changed = sql.run(
+        statement,
+        version=move.version,
+        previous=move.version - 1,
+        game_id=move.game_id,
+        timer_key=move.timer_key,
+        deadline=move.deadline,
+        snapshot=move.snapshot,
+        result=move.result,
+    )
+    if changed != 1:
+        raise VersionConflict(f"game {move.game_id} is no longer at version {move.version - 1}")
+    sql.run(
+        _ADD_ACTION,
+        game_id=move.game_id,
+        version=move.version,
+        seat=move.seat,
+        action=move.action,
+        actor=move.actor,
+        created_at=time.time(),
+    )
 
 
 def _game_record(game: Game) -> GameRecord:
@@ -408,15 +436,11 @@ class SqliteMoveWriter:
         self._stop = threading.Event()
         self._checkpointer = threading.Thread(target=self._checkpoints, args=(path,), daemon=True)
         self._checkpointer.start()
-
-        # The same connection under SQLAlchemy, for the few other writes made on the loop (Store._write).
-        self.engine = create_engine("sqlite://", creator=lambda: self.db, poolclass=StaticPool)
-        event.listen(self.engine, "begin", _begin_immediate)
+        self._sql = SqliteSql(self.db)
 
     def close(self) -> None:
         self._stop.set()
         self._checkpointer.join(timeout=5)
-        self.engine.dispose()
         self.db.close()
 
     def _checkpoints(self, path: str) -> None:
@@ -430,46 +454,19 @@ class SqliteMoveWriter:
                 db.execute("PRAGMA wal_checkpoint(PASSIVE)")
             db.close()
 
-    def transaction(self, work: Callable[[Session], T]) -> T:
-        with Session(self.engine, expire_on_commit=False) as s, s.begin():
-            return work(s)
-
-    def record(self, move: MoveWrite) -> None:
-        sets = ["version = ?", "timer_key = ?", "deadline = ?"]
-        params: list[Any] = [move.version, move.timer_key, move.deadline]
-        if move.snapshot is not None:
-            sets += ["snapshot = ?", "snapshot_version = ?"]
-            params += [_json(move.snapshot), move.version]
-        if move.result is not None:
-            sets += ["status = 'finished'", "result = ?", "finished_at = CURRENT_TIMESTAMP"]
-            params.append(_json(move.result))
+    def transaction(self, work: Callable[[Sql], T]) -> T:
+        """Run ``work`` in one transaction holding the write lock from the start (BEGIN IMMEDIATE: the
+        connection is in autocommit mode); raises sqlite3.OperationalError at once if another connection
+        holds it (``_when_not_busy`` retries)."""
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
-            changed = db.execute(
-                f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?",  # column names only
-                (*params, move.game_id, move.version - 1),
-            )
-            if changed.rowcount != 1:
-                raise VersionConflict(f"game {move.game_id} is no longer at version {move.version - 1}")
-            db.execute(
-                "INSERT INTO game_actions (game_id, version, seat, action, actor, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (move.game_id, move.version, move.seat, _json(move.action), move.actor, time.time()),
-            )
-        except (VersionConflict, sqlite3.IntegrityError) as err:
-            db.execute("ROLLBACK")
-            raise VersionConflict(str(err)) from None
+            result = work(self._sql)
         except BaseException:
             db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
-
-
-def _begin_immediate(conn: Connection) -> None:
-    """The connection is in autocommit mode (``isolation_level=None``): begin explicitly, taking the write
-    lock at once (SQLAlchemy's documented recipe for pysqlite transactions)."""
-    conn.exec_driver_sql("BEGIN IMMEDIATE")
+        return result
 
 
 async def _when_not_busy(write: Callable[[], T]) -> T:
@@ -482,13 +479,9 @@ async def _when_not_busy(write: Callable[[], T]) -> T:
     while True:
         try:
             return write()
-        except (sqlite3.OperationalError, SAOperationalError) as err:  # raw, or raised through SQLAlchemy
+        except sqlite3.OperationalError as err:
             busy = "locked" in str(err) or "busy" in str(err)
             if not busy or time.monotonic() > deadline_at:
                 raise
         await asyncio.sleep(pause)
         pause = min(pause * 2, 0.05)
-
-
-def _json(value: Any) -> str:
-    return orjson.dumps(value).decode()
