@@ -50,6 +50,8 @@ class Connection:
         """Messages waiting behind a write the socket has not taken yet; at most ``queue_size``."""
         self.queue_size = queue_size
         self.recent_ids: deque[str] = deque(maxlen=64)
+        self.welcomed = b""
+        """The last ``welcome`` message built for this socket (sent, or about to be)."""
         self.overflows = 0
         self._rate = rate
         self._burst = float(burst)

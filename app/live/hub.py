@@ -207,7 +207,8 @@ class Hub:
         raise ProtocolError("busy", "the room kept changing while this was tried; try again")
 
     def _welcome(self, live: LiveRoom, conn: Connection) -> bytes:
-        return encode(
+        """Who the socket is in this room; remembered on the connection (see ``_broadcast_welcomes``)."""
+        conn.welcomed = encode(
             {
                 "type": "welcome",
                 "you": {
@@ -218,6 +219,14 @@ class Hub:
                 },
             }
         )
+        return conn.welcomed
+
+    def _broadcast_welcomes(self, live: LiveRoom) -> None:
+        """Tell each socket who it is now, if that changed (a rematch changes nobody's seat or role)."""
+        for conn in live.connections:
+            before = conn.welcomed
+            if self._welcome(live, conn) != before:
+                conn.send(conn.welcomed)
 
     def _room_message(self, live: LiveRoom) -> bytes:
         return encode({"type": "room", "room": live.summary(self.base_url)})
@@ -232,12 +241,13 @@ class Hub:
         game = live.game
         if game is None:
             return
+        message_for = game.state_messages(events)
         cache: dict[Seat | None, bytes] = {}
         for conn in live.connections:
             seat = live.seat_of(conn.player_id)
             payload = cache.get(seat)
             if payload is None:
-                payload = cache[seat] = game.state_message(seat, events)
+                payload = cache[seat] = message_for(seat)
             conn.send(payload)
 
     async def _resync_message(self, live: LiveRoom, conn: Connection) -> list[bytes]:
@@ -312,8 +322,7 @@ class Hub:
         await self.store.save_room(live.record)
         await self._refresh_names(live)
         self._broadcast_room(live)
-        for conn in live.connections:
-            conn.send(self._welcome(live, conn))
+        self._broadcast_welcomes(live)
         await self.bus.room_changed(live.code)
 
     async def _new_game(self, live: LiveRoom) -> None:
@@ -355,8 +364,7 @@ class Hub:
         live.record.status = "playing"
         live.record.revision += 1
         self._broadcast_room(live)
-        for conn in live.connections:
-            conn.send(self._welcome(live, conn))
+        self._broadcast_welcomes(live)
         self._broadcast_state(live, [])
         await self.bus.room_changed(live.code)
         self._after_change(live)
@@ -618,8 +626,7 @@ class Hub:
         await self._load_game(live)
         await self._refresh_names(live)
         self._broadcast_room(live)
-        for conn in live.connections:
-            conn.send(self._welcome(live, conn))
+        self._broadcast_welcomes(live)
         self._broadcast_state(live, [])
         self._after_change(live)
 

@@ -175,7 +175,7 @@ def kick(live: LiveRoom, player_id: int, target: int) -> Change:
     known = target in live.connected_players() or any(s.player_id == target for s in live.record.seats)
     if not known:
         raise ProtocolError("bad_message", "that player is not in this room")
-    settings = live.settings
+    settings = live.settings.model_copy(deep=True)
     if target not in settings.banned:
         settings.banned.append(target)
     live.record.settings = settings.model_dump()
@@ -194,7 +194,7 @@ def kick(live: LiveRoom, player_id: int, target: int) -> Change:
 def invite(live: LiveRoom, player_id: int, target: int) -> Change:
     """Undo a kick: the player may come back (they still have to take a free seat)."""
     require_host(live, player_id)
-    settings = live.settings
+    settings = live.settings.model_copy(deep=True)
     if target not in settings.banned:
         raise ProtocolError("bad_message", "that player was not removed from this room")
     settings.banned.remove(target)

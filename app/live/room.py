@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,20 +51,34 @@ class LiveGame:
                 del self.since[seat]
 
     def state_message(self, seat: Seat | None, events: list[Event]) -> bytes:
-        return encode(
-            {
-                "type": "state",
-                "version": self.version,
-                "now": int(time.time() * 1000),
-                "game": self.engine.name,
-                "view": self.engine.view(self.state, seat),
-                "to_act": sorted(self.to_act),
-                "deadline": None if self.deadline is None else int(self.deadline * 1000),
-                "outcome": self.outcome_json(),
-                "events": [e.redact(seat) for e in events],
-                "log": self.log[-LOG_LINES:],
-            }
-        )
+        return self.state_messages(events)(seat)
+
+    def state_messages(self, events: list[Event]) -> Callable[[Seat | None], bytes]:
+        """The ``state`` message for any seat (None: spectators). What every seat sees alike is computed
+        once; only the view and the events' redaction are per seat."""
+        version, now, name = self.version, int(time.time() * 1000), self.engine.name
+        to_act = sorted(self.to_act)
+        deadline = None if self.deadline is None else int(self.deadline * 1000)
+        outcome, log = self.outcome_json(), self.log[-LOG_LINES:]
+        view, state = self.engine.view, self.state
+
+        def for_seat(seat: Seat | None) -> bytes:
+            return encode(
+                {
+                    "type": "state",
+                    "version": version,
+                    "now": now,
+                    "game": name,
+                    "view": view(state, seat),
+                    "to_act": to_act,
+                    "deadline": deadline,
+                    "outcome": outcome,
+                    "events": [e.redact(seat) for e in events],
+                    "log": log,
+                }
+            )
+
+        return for_seat
 
     @classmethod
     def from_record(cls, record: GameRecord, actions: list[tuple[int, int, dict[str, Any], str]]) -> LiveGame:
@@ -150,11 +165,18 @@ class LiveRoom:
         self.host_task: asyncio.Task[None] | None = None
         self.closing: set[asyncio.Task[None]] = set()
         self.chat: deque[tuple[int | None, bytes]] = deque(maxlen=50)
+        self._settings_of: dict[str, Any] | None = None
+        self._settings = RoomSettings()
         """Recent chat lines as sent, with the team that may read each (None: everyone)."""
 
     @property
     def settings(self) -> RoomSettings:
-        return RoomSettings.model_validate(self.record.settings)
+        """The host's settings, validated once per change (every move's timer reads them). Read-only: a
+        change assigns a new dict to ``record.settings`` (app.live.lobby)."""
+        raw = self.record.settings
+        if self._settings_of is not raw:
+            self._settings, self._settings_of = RoomSettings.model_validate(raw), raw
+        return self._settings
 
     def team_of_seat(self, seat: Seat | None) -> int | None:
         if seat is None:

@@ -49,12 +49,15 @@ async def test_full_game_with_spectator(server: ServerProcess) -> None:
         # Standings and the finished status reach everyone; a rematch keeps the seats.
         room = await table.sockets[1].wait_room(lambda r: r["status"] == "finished")
         assert sum(row["played"] for row in room["standings"]) == 2
+        seen = [len(sock.history) for sock in table.sockets]
         await table.sockets[0].send({"type": "rematch"})
         # Every socket must hold the fresh game before play resumes: the loop below reads sockets[0].state,
         # which would otherwise still be the finished first game.
-        for sock in table.sockets:
+        for sock, before in zip(table.sockets, seen, strict=True):
             fresh = await sock.wait_state(lambda s: s["version"] == 0 and s["outcome"] is None)
             assert fresh["view"]["board"] == [[None] * 4 for _ in range(4)]
+            # Nobody's seat or role changed, so nobody is told who they are again (sent before the state).
+            assert [m["type"] for m in sock.history[before:] if m["type"] == "welcome"] == []
         room = await table.sockets[1].wait_room(lambda r: r["game_number"] == 2)
         assert [s["player"]["name"] for s in room["seats"]] == ["P1", "P2"]
         first = {row["name"]: row for row in room["standings"]}
