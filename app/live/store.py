@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import sqlite3
 import threading
 import time
@@ -163,7 +164,7 @@ class Store:
         if moves is None:
             async with self.sessions.begin() as s:
                 return await s.run_sync(lambda session: work(SessionSql(session)))
-        return await _when_not_busy(lambda: moves.transaction(work))
+        return await moves.write(work)
 
     # ---- players -------------------------------------------------------------------------------
 
@@ -437,6 +438,8 @@ class SqliteMoveWriter:
         self._checkpointer = threading.Thread(target=self._checkpoints, args=(path,), daemon=True)
         self._checkpointer.start()
         self._sql = SqliteSql(self.db)
+        self._pending: list[tuple[Callable[[Sql], Any], asyncio.Future[Any]]] = []
+        self._committer: asyncio.Task[None] | None = None
 
     def close(self) -> None:
         self._stop.set()
@@ -454,19 +457,70 @@ class SqliteMoveWriter:
                 db.execute("PRAGMA wal_checkpoint(PASSIVE)")
             db.close()
 
-    def transaction(self, work: Callable[[Sql], T]) -> T:
-        """Run ``work`` in one transaction holding the write lock from the start (BEGIN IMMEDIATE: the
+    async def write(self, work: Callable[[Sql], T]) -> T:
+        """Run ``work`` in the next group commit and return its result once that is committed.
+
+        Every write asked for in one turn of the event loop (a move in each of many rooms, a game end) shares
+        one transaction: one WAL append and one commit instead of one each (on this VM a commit is about
+        half of a move's write). Nothing is answered before the commit, so "stored before anyone is told"
+        holds. If one of them fails, the group is rolled back and each is run alone, so a stale or duplicate
+        move fails by itself and the others are still stored."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending.append((work, future))
+        if self._committer is None:
+            self._committer = asyncio.create_task(self._commit_pending())
+        result: T = await future
+        return result
+
+    async def _commit_pending(self) -> None:
+        group: list[tuple[Callable[[Sql], Any], asyncio.Future[Any]]] = []
+        try:
+            while self._pending:
+                group = [(work, future) for work, future in self._pending if not future.cancelled()]
+                self._pending = []
+                try:
+                    results = await _when_not_busy(functools.partial(self._commit, [work for work, _ in group]))
+                except Exception:
+                    for work, future in group:  # one of them failed: each alone
+                        try:
+                            (result,) = await _when_not_busy(functools.partial(self._commit, [work]))
+                        except Exception as err:
+                            _settle(future, error=err)
+                        else:
+                            _settle(future, result=result)
+                else:
+                    for (_work, future), result in zip(group, results, strict=True):
+                        _settle(future, result=result)
+        except BaseException as err:  # never leave a writer waiting forever
+            for _work, future in group + self._pending:
+                _settle(future, error=err if isinstance(err, Exception) else RuntimeError("writer stopped"))
+            self._pending = []
+            raise
+        finally:
+            self._committer = None
+
+    def _commit(self, works: list[Callable[[Sql], Any]]) -> list[Any]:
+        """Run ``works`` in one transaction holding the write lock from the start (BEGIN IMMEDIATE: the
         connection is in autocommit mode); raises sqlite3.OperationalError at once if another connection
         holds it (``_when_not_busy`` retries)."""
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
-            result = work(self._sql)
+            results = [work(self._sql) for work in works]
         except BaseException:
             db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
-        return result
+        return results
+
+
+def _settle(future: asyncio.Future[Any], *, result: Any = None, error: BaseException | None = None) -> None:
+    if future.done():  # the writer gave up waiting (cancelled)
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
 
 
 async def _when_not_busy(write: Callable[[], T]) -> T:

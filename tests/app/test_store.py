@@ -3,6 +3,7 @@ reloads from its last snapshot plus the actions after it."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import AsyncIterator
 
@@ -51,6 +52,34 @@ async def test_a_version_is_written_once(store: Store) -> None:
     assert (game.version, game.snapshot, game.status, game.result) == (2, {"s": 2}, "finished", result)
     actions = await store.actions(game_id)
     assert [(v, seat, actor) for v, seat, _a, actor in actions] == [(1, 0, "player"), (2, 1, "timer")]
+
+
+async def test_moves_made_at_once_are_stored_together_and_a_stale_one_fails_alone(store: Store) -> None:
+    """Moves asked for in one turn of the event loop share a commit on SQLite (one WAL append); a stale one
+    among them is refused by itself and the others are stored, on both write paths."""
+    rid = await room_id(store)
+    games = [await store.create_game(rid, n, "tri-tac", {}, 7, [], {"s": 0}, None, None) for n in (1, 2, 3)]
+    statements: list[str] = []
+    if store._moves is not None:
+        store._moves.db.set_trace_callback(statements.append)
+
+    def move(game_id: int, version: int) -> MoveWrite:
+        return MoveWrite(game_id, version, 0, {"type": "place", "cell": [0, version]}, "player", None, None, None, None)
+
+    await asyncio.gather(*(store.record_action(move(g, 1)) for g in games))
+    if store._moves is not None:
+        assert statements.count("COMMIT") == 1, statements
+
+    outcomes = await asyncio.gather(
+        store.record_action(move(games[0], 2)),
+        store.record_action(move(games[1], 1)),  # already stored
+        store.record_action(move(games[2], 2)),
+        return_exceptions=True,
+    )
+    assert outcomes[0] is None and outcomes[2] is None
+    assert isinstance(outcomes[1], VersionConflict)
+    stored = [[v for v, _seat, _a, _actor in await store.actions(g)] for g in games]
+    assert stored == [[1, 2], [1], [1, 2]]
 
 
 async def test_a_game_reloads_from_an_older_snapshot_and_the_actions_after_it(store: Store) -> None:
