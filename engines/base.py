@@ -202,6 +202,12 @@ class Engine(ABC, Generic[S, OptionsT]):
     def view(self, state: S, seat: Seat | None) -> dict[str, JSON]:
         """What ``seat`` may know (``None``: a spectator). Must never contain the seed or hidden cards."""
 
+    def same_view_for_all(self, state: S) -> bool:
+        """True when ``view(state, seat)`` is the same for every seat and for spectators (nothing is hidden
+        at this step), so the server builds one view instead of one per seat. Must never be True when any
+        seat could see something another cannot; False is always safe."""
+        return False
+
     @abstractmethod
     def timeout_action(self, state: S, seat: Seat) -> Action:
         """The default action applied for ``seat`` when its time runs out (RULINGS.md)."""

@@ -511,6 +511,9 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
             "options": state.options.model_dump(),
         }
 
+    def same_view_for_all(self, state: TriTacState) -> bool:
+        return state.phase != "vote"  # only a vote's own ballot is private
+
     def timeout_action(self, state: TriTacState, seat: Seat) -> Action:
         if state.phase == "vote":
             return {"type": "vote", "expand": False}

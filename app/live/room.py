@@ -61,6 +61,7 @@ class LiveGame:
         deadline = None if self.deadline is None else int(self.deadline * 1000)
         outcome, log = self.outcome_json(), self.log[-LOG_LINES:]
         view, state = self.engine.view, self.state
+        public = view(state, None) if self.engine.same_view_for_all(state) else None
 
         def for_seat(seat: Seat | None) -> bytes:
             return encode(
@@ -69,7 +70,7 @@ class LiveGame:
                     "version": version,
                     "now": now,
                     "game": name,
-                    "view": view(state, seat),
+                    "view": view(state, seat) if public is None else public,
                     "to_act": to_act,
                     "deadline": deadline,
                     "outcome": outcome,

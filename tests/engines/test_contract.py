@@ -135,6 +135,21 @@ def test_views_are_json_and_hold_no_seed(engine: Engine[Any, Any]) -> None:
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=_ids)
+def test_a_view_said_to_be_the_same_for_all_is(engine: Engine[Any, Any]) -> None:
+    """The server builds one view for everyone when the engine says nothing is hidden at this step."""
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = engine.new_game(engine.parse_options({}), seed)
+        viewers: list[int | None] = [None, *range(len(engine.seats_of(state)))]
+        while engine.to_act(state):
+            if engine.same_view_for_all(state):
+                views = [orjson.dumps(engine.view(state, viewer)) for viewer in viewers]
+                assert views == [views[0]] * len(views), f"{engine.name}: the views differ"
+            seat = rng.choice(sorted(engine.to_act(state)))
+            state, _events = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=_ids)
 def test_timeout_action_is_legal(engine: Engine[Any, Any]) -> None:
     rng = random.Random(2)
     state = engine.new_game(engine.parse_options({}), 4)

@@ -434,6 +434,7 @@ def test_dynamic_board_both_yes_grows_the_board() -> None:
         {"voted": True, "expand": None},
     ]
     assert ENGINE.view(state, O)["votes"][O] == {"voted": True, "expand": True}
+    assert not ENGINE.same_view_for_all(state), "a ballot is private: one view per seat while voting"
     with pytest.raises(IllegalAction, match="already voted"):
         ENGINE.apply(state, O, {"type": "vote", "expand": False})
     text = ENGINE.describe_action(state, X, {"type": "vote", "expand": True})
@@ -442,6 +443,7 @@ def test_dynamic_board_both_yes_grows_the_board() -> None:
     assert kinds(events) == ["vote", "vote_result", "expanded"]
     assert events[1].public == {"votes": [True, True], "expanded": True}
     assert state.phase == "turn" and state.size == 5 and state.to_move == next_mover
+    assert ENGINE.same_view_for_all(state)
     assert ENGINE.view(state, None)["board"] == [
         [None, None, None, None, None],
         [None, X, X, X, None],
