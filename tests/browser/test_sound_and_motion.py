@@ -3,6 +3,8 @@ moves and results are animated briefly, and not at all when the browser asks for
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from playwright.async_api import Page, expect
 
@@ -58,6 +60,16 @@ async def watch_bots(page: Page, server: ServerProcess, game: str, moves: int = 
     await open_table(page, server.url, game, QUICK[game], seat=None)
     await expect(page.locator("#log li:not(.log-empty)").nth(moves - 1)).to_be_attached(timeout=30_000)
     await page.wait_for_timeout(300)
+
+
+@pytest.fixture
+def sqlite_server(sqlite_url: str) -> Iterator[ServerProcess]:
+    """This module's server (and so its pages' ``new_player``): bots at a pace a person could follow (~0.2 s
+    a move). At the suite's usual pace (~40 ms) a slow machine's browser may not paint a frame between two
+    moves, and an animation that is never painted never starts: the test would measure the machine."""
+    server = ServerProcess(sqlite_url, extra_env={"THREEFOLD_BOT_PACE": "0.25"}).start()
+    yield server
+    server.stop()
 
 
 @pytest.mark.parametrize("game", GAMES)
