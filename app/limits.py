@@ -9,6 +9,8 @@ import time
 from collections import deque
 from typing import Any, Protocol
 
+from app.redis_pool import open_redis
+
 
 class AttemptLimiter(Protocol):
     async def blocked(self, key: str) -> bool: ...
@@ -50,9 +52,7 @@ class RedisAttemptLimiter:
     """The same budget shared by every process: a counter per address per window in Redis."""
 
     def __init__(self, url: str, limit: int, window: float = 60.0) -> None:
-        from redis.asyncio import Redis
-
-        self.redis: Any = Redis.from_url(url)
+        self.redis: Any = open_redis(url)
         self.limit = limit
         self.window = int(window)
 

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 
+from app.redis_pool import open_redis
+
 if TYPE_CHECKING:
     from app.live.hub import Hub
 
@@ -48,9 +50,7 @@ class LocalBus:
 
 class RedisBus:
     def __init__(self, url: str) -> None:
-        from redis.asyncio import Redis
-
-        self.redis: Any = Redis.from_url(url)
+        self.redis: Any = open_redis(url)
         self.origin = uuid.uuid4().hex
         self._task: asyncio.Task[None] | None = None
         self._hub: Hub | None = None
