@@ -38,7 +38,11 @@ def clean_name(raw: object, max_length: int) -> str:
     return name
 
 
+MAX_TOKEN_LENGTH = 200
+"""Longer tokens are refused without a lookup (ours are 32 characters)."""
+
+
 async def player_for_token(session: AsyncSession, token: str | None) -> Player | None:
-    if not token or len(token) > 200:
+    if not token or len(token) > MAX_TOKEN_LENGTH:
         return None
     return (await session.execute(select(Player).where(Player.token_hash == hash_token(token)))).scalar_one_or_none()

@@ -8,7 +8,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.codes import is_well_formed, normalise
 from app.deps import Services, client_address
-from app.identity import COOKIE, player_for_token
+from app.identity import COOKIE, MAX_TOKEN_LENGTH, hash_token
 from app.live.connection import Connection
 from app.live.messages import ProtocolError, error, message_id, parse
 
@@ -18,10 +18,10 @@ log = logging.getLogger("threefold.ws")
 
 async def identify(services: Services, token: str | None) -> tuple[int, str] | None:
     """The player's id and name, as plain values: the socket's frame lives as long as the connection, so
-    it must not keep the session and its ORM objects alive (about 1.7 KiB a socket)."""
-    async with services.sessions() as session:
-        player = await player_for_token(session, token)
-        return None if player is None else (player.id, player.name)
+    it must not keep a session or ORM objects alive (about 1.7 KiB a socket)."""
+    if not token or len(token) > MAX_TOKEN_LENGTH:
+        return None
+    return await services.hub.store.player_by_token_hash(hash_token(token))
 
 
 @router.websocket("/ws/{code}")

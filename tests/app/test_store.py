@@ -54,6 +54,11 @@ async def test_a_version_is_written_once(store: Store) -> None:
     assert [(v, seat, actor) for v, seat, _a, actor in actions] == [(1, 0, "player"), (2, 1, "timer")]
 
 
+async def test_a_player_is_found_by_the_hash_of_their_token(store: Store) -> None:
+    assert await store.player_by_token_hash("h") == (1, "Ann")
+    assert await store.player_by_token_hash("not a known hash") is None
+
+
 async def test_moves_made_at_once_are_stored_together_and_a_stale_one_fails_alone(store: Store) -> None:
     """Moves asked for in one turn of the event loop share a commit on SQLite (one WAL append); a stale one
     among them is refused by itself and the others are stored, on both write paths."""
