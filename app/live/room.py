@@ -166,9 +166,9 @@ class LiveRoom:
         self.host_task: asyncio.Task[None] | None = None
         self.closing: set[asyncio.Task[None]] = set()
         self.chat: deque[tuple[int | None, bytes]] = deque(maxlen=50)
+        """Recent chat lines as sent, with the team that may read each (None: everyone)."""
         self._settings_of: dict[str, Any] | None = None
         self._settings = RoomSettings()
-        """Recent chat lines as sent, with the team that may read each (None: everyone)."""
 
     @property
     def settings(self) -> RoomSettings:
