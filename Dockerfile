@@ -39,5 +39,5 @@ HEALTHCHECK --interval=10s --timeout=5s --start-period=20s --retries=3 \
   CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4).status != 200)"]
 
 CMD ["uvicorn", "app.main:create_app", "--factory", "--host", "0.0.0.0", "--port", "8000", \
-     "--ws", "websockets-sansio", "--ws-per-message-deflate", "false", "--ws-max-size", "1048576", \
+     "--ws", "app.ws_protocol:PreparedFramesProtocol", "--ws-per-message-deflate", "false", "--ws-max-size", "1048576", \
      "--proxy-headers", "--forwarded-allow-ips", "*", "--timeout-graceful-shutdown", "10"]

@@ -13,7 +13,7 @@ HOST   ?= 0.0.0.0
 else
 HOST   ?= 127.0.0.1
 endif
-UVICORN_FLAGS := --ws websockets-sansio --ws-per-message-deflate false --ws-max-size 1048576
+UVICORN_FLAGS := --ws app.ws_protocol:PreparedFramesProtocol --ws-per-message-deflate false --ws-max-size 1048576
 
 .PHONY: run install dev migrate test lint pytest screenshots bench clean
 

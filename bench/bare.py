@@ -8,7 +8,10 @@ drives both servers.
 
 Run it like the project (bench/serve.py starts it with the same uvicorn options)::
 
-    uvicorn bench.bare:create_app --factory --ws websockets-sansio --ws-per-message-deflate false
+    uvicorn bench.bare:create_app --factory --ws app.ws_protocol:PreparedFramesProtocol --ws-per-message-deflate false
+
+It sends through the ordinary ASGI ``send`` (Starlette's ``send_text``), as a FastAPI app does; the project
+writes its frames through the protocol's prepared-frames extension instead (app/ws_protocol.py).
 """
 
 from __future__ import annotations

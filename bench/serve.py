@@ -98,7 +98,7 @@ def serve(target: str, port: int) -> None:
         factory=True,
         host="127.0.0.1",
         port=port,
-        ws="websockets-sansio",
+        ws="app.ws_protocol:PreparedFramesProtocol",
         ws_per_message_deflate=False,
         ws_max_size=1048576,
         log_level="warning",

@@ -12,6 +12,8 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
+from app.ws_protocol import FRAMES_EXTENSION, FrameWriter, text_frame
+
 RESYNC = b""
 """Backlog marker: the backlog overflowed, so send a fresh room summary and full state instead of the dropped
 messages. Until it is sent, further room and state messages are skipped (the resync carries the latest)."""
@@ -63,6 +65,9 @@ class Connection:
         self._gone = False
         self.resync: Callable[[Connection], Awaitable[list[bytes]]] | None = None
         self._resync_pending = False
+        extensions = websocket.scope.get("extensions") or {}
+        self._write_frames: FrameWriter | None = (extensions.get(FRAMES_EXTENSION) or {}).get("write")
+        """Set when the server writes prepared frames (app/ws_protocol.py): no ASGI send per message."""
 
     async def close(self) -> None:
         self._gone = True
@@ -71,9 +76,21 @@ class Connection:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._flusher
 
-    def send(self, payload: bytes) -> None:
-        """Write now if the socket takes it, else queue behind the pending write (never blocks the room);
-        on overflow drop the backlog and resync."""
+    def send(self, *payloads: bytes) -> None:
+        """Send in order, never blocking the room: written at once while the socket takes them (several in
+        one write, where the server takes prepared frames), else queued behind the pending write; on
+        overflow the backlog is dropped for a resync."""
+        if self._gone:
+            return
+        write = self._write_frames
+        if self._flusher is None and write is not None:
+            frames = text_frame(payloads[0]) if len(payloads) == 1 else b"".join(map(text_frame, payloads))
+            if write(frames):
+                return
+        for payload in payloads:
+            self._send_one(payload)
+
+    def _send_one(self, payload: bytes) -> None:
         if self._gone or (self._resync_pending and payload.startswith(_SUPERSEDED)):
             return
         if self._flusher is None:

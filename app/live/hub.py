@@ -236,8 +236,11 @@ class Hub:
         for conn in live.connections:
             conn.send(payload)
 
-    def _broadcast_state(self, live: LiveRoom, events: list[Event]) -> None:
-        """Each socket gets the view for its seat; identical payloads are encoded once."""
+    def _broadcast_state(
+        self, live: LiveRoom, events: list[Event], ack: tuple[Connection, bytes] | None = None
+    ) -> None:
+        """Each socket gets the view for its seat; identical payloads are encoded once. ``ack`` goes to
+        its socket right after the state, in the same write."""
         game = live.game
         if game is None:
             return
@@ -248,7 +251,12 @@ class Hub:
             payload = cache.get(seat)
             if payload is None:
                 payload = cache[seat] = message_for(seat)
-            conn.send(payload)
+            if ack is not None and conn is ack[0]:
+                conn.send(payload, ack[1])
+            else:
+                conn.send(payload)
+        if ack is not None and ack[0] not in live.connections:
+            ack[0].send(ack[1])
 
     async def _resync_message(self, live: LiveRoom, conn: Connection) -> list[bytes]:
         """What a socket that fell behind needs to be up to date again."""
@@ -391,10 +399,9 @@ class Hub:
                 f"your view is at version {msg.version} but the game is at {game.version}; resynced",
                 msg.id,
             )
-        await self.apply(live, seat, msg.action, actor, msg.id)
+        await self.apply(live, seat, msg.action, actor, msg.id, mover=conn)
         if msg.id is not None:
             conn.recent_ids.append(msg.id)  # only what was applied: a refused move may be corrected and resent
-        conn.send(encode({"type": "ack", "id": msg.id, "version": game.version}))
 
     def _is_host_action(self, live: LiveRoom, conn: Connection, action: dict[str, Any]) -> bool:
         game = live.game
@@ -406,9 +413,16 @@ class Hub:
         )
 
     async def apply(
-        self, live: LiveRoom, seat: Seat, action: dict[str, Any], actor: str, msg_id: str | None = None
+        self,
+        live: LiveRoom,
+        seat: Seat,
+        action: dict[str, Any],
+        actor: str,
+        msg_id: str | None = None,
+        mover: Connection | None = None,
     ) -> None:
-        """The one path for every action (players, timers, bots): validate, persist, then fan out.
+        """The one path for every action (players, timers, bots): validate, persist, then fan out. The
+        ``mover``'s socket (if a person moved) gets its ``ack`` with the new state, in the same write.
 
         Must be called with ``live.lock`` held.
         """
@@ -453,7 +467,8 @@ class Hub:
             )
             live.record.revision += 1  # if another process changed the room meanwhile, its next save reloads
             self._broadcast_room(live)
-        self._broadcast_state(live, events)
+        ack = None if mover is None else (mover, encode({"type": "ack", "id": msg_id, "version": game.version}))
+        self._broadcast_state(live, events, ack)
         self.metrics.move_latency.observe(time.perf_counter() - started)
         await self.bus.moved(live.code, game.id, game.version)
         self._after_change(live)

@@ -26,7 +26,7 @@ UVICORN_FLAGS = [
     "--factory",
     "--host 0.0.0.0",
     "--port 8000",
-    "--ws websockets-sansio",
+    "--ws app.ws_protocol:PreparedFramesProtocol",
     "--ws-per-message-deflate false",
     "--ws-max-size 1048576",
 ]

@@ -74,7 +74,7 @@ class ServerProcess:
                 "--port",
                 str(self.port),
                 "--ws",
-                "websockets-sansio",
+                "app.ws_protocol:PreparedFramesProtocol",
                 "--ws-per-message-deflate",
                 "false",
                 "--ws-max-size",

@@ -1,0 +1,127 @@
+"""Prepared frames (app/ws_protocol.py): the frames the app encodes are the ones a WebSocket client reads,
+in order, whether they go out at once through the extension or through the ASGI send behind a backlog."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any, cast
+
+import orjson
+import pytest
+import uvicorn
+from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+from websockets.asyncio.client import connect
+from websockets.frames import Frame, Opcode
+from websockets.streams import StreamReader
+
+from app.live.connection import Connection
+from app.ws_protocol import FRAMES_EXTENSION, PreparedFramesProtocol, text_frame
+
+
+@pytest.mark.parametrize("size", [0, 1, 125, 126, 65535, 65536, 200_000])
+def test_a_text_frame_parses_as_the_whole_payload(size: int) -> None:
+    payload = ("é" * (size // 2) + "x" * (size % 2)).encode()
+    reader = StreamReader()
+    reader.feed_data(text_frame(payload))
+    reader.feed_eof()
+    parser = Frame.parse(reader.read_exact, mask=False)
+    try:
+        next(parser)
+    except StopIteration as done:
+        frame = done.value
+    else:  # pragma: no cover - the parser wanted more bytes than the frame has
+        raise AssertionError("incomplete frame")
+    assert frame.opcode is Opcode.TEXT and frame.fin and bytes(frame.data) == payload
+
+
+def _app() -> FastAPI:
+    app = FastAPI()
+
+    @app.websocket("/ws")
+    async def socket(websocket: WebSocket) -> None:
+        await websocket.accept()
+        extension = (websocket.scope.get("extensions") or {}).get(FRAMES_EXTENSION)
+        conn = Connection(websocket, 1, queue_size=8, rate=10, burst=10)
+        conn.send(orjson.dumps({"prepared": extension is not None}))
+        conn.send(b'{"n":1}', b'{"n":2}', b'{"n":3}')  # one write
+        conn.send(orjson.dumps({"n": 4, "pad": "y" * 70_000}))  # a 64-bit length
+        try:
+            while True:
+                await websocket.receive_text()
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await conn.close()
+
+    return app
+
+
+@contextlib.asynccontextmanager
+async def _serving(app: FastAPI) -> AsyncIterator[str]:
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=0, ws=PreparedFramesProtocol, ws_per_message_deflate=False, log_level="warning"
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    try:
+        while not server.started:
+            await asyncio.sleep(0.01)
+        port = server.servers[0].sockets[0].getsockname()[1]
+        yield f"ws://127.0.0.1:{port}/ws"
+    finally:
+        server.should_exit = True
+        await task
+
+
+async def test_prepared_frames_reach_the_client_whole_and_in_order() -> None:
+    async with _serving(_app()) as url, connect(url, max_size=None) as client:
+        received = [orjson.loads(await asyncio.wait_for(client.recv(), 10)) for _ in range(5)]
+    assert received[0] == {"prepared": True}
+    assert [m["n"] for m in received[1:]] == [1, 2, 3, 4]
+    assert received[4]["pad"] == "y" * 70_000
+
+
+class _Socket:
+    """A WebSocket whose prepared-frames writer takes ``takes`` writes, then reports a full buffer; the
+    ASGI send records what it is given."""
+
+    def __init__(self, takes: int) -> None:
+        self.takes = takes
+        self.written: list[bytes] = []
+        self.sent: list[str] = []
+        self.release = asyncio.Event()
+        self.scope: dict[str, Any] = {"extensions": {FRAMES_EXTENSION: {"write": self.write}}}
+
+    def write(self, data: bytes) -> bool:
+        if self.takes == 0:
+            return False
+        self.takes -= 1
+        self.written.append(data)
+        return True
+
+    async def send_text(self, text: str) -> None:
+        await self.release.wait()
+        self.sent.append(text)
+
+
+async def test_a_full_buffer_falls_back_to_the_asgi_send_and_keeps_the_order() -> None:
+    socket = _Socket(takes=1)
+    conn = Connection(cast(Any, socket), 1, queue_size=8, rate=10, burst=10)
+    try:
+        conn.send(b'{"n":1}', b'{"n":2}')
+        conn.send(b'{"n":3}')  # the buffer is full: through the ASGI send, which waits
+        socket.takes = 10  # drained: but what follows must queue behind the pending write
+        conn.send(b'{"n":4}')
+        assert socket.written == [text_frame(b'{"n":1}') + text_frame(b'{"n":2}')]
+        socket.release.set()
+        for _ in range(100):
+            if len(socket.sent) == 2:
+                break
+            await asyncio.sleep(0.01)
+        assert socket.sent == ['{"n":3}', '{"n":4}']
+        conn.send(b'{"n":5}')  # the backlog is empty again: straight out
+        assert socket.written[-1] == text_frame(b'{"n":5}')
+    finally:
+        await conn.close()
