@@ -8,7 +8,6 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -27,6 +26,7 @@ from app.live.store import Store
 from app.metrics import Metrics
 from app.network import public_base_url
 from app.routers import games, history, me, pages, ratings, rooms, ws
+from app.security_headers import SecurityHeaders
 from app.settings import Settings, get_settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,11 +70,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         join_limiter=limiter,
     )
 
-    @app.middleware("http")
-    async def security_headers(request: Request, call_next: Any) -> Response:
-        response: Response = await call_next(request)
-        response.headers.update(SECURITY_HEADERS)
-        return response
+    app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -109,19 +105,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
     return app
-
-
-# No inline script anywhere (JSON data blocks are not executed), so scripts come from this origin only.
-# Inline styles stay allowed: renderers set CSS custom properties through style attributes.
-SECURITY_HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-        "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
-    ),
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "same-origin",
-    "X-Frame-Options": "DENY",
-}
 
 
 async def _refreeze(hub: Hub, every: float, sockets: int) -> None:

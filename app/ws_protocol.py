@@ -16,7 +16,8 @@ any other server simply lacks the extension and the app sends through ASGI as us
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any, cast
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request
@@ -24,6 +25,14 @@ from websockets.protocol import State
 
 FRAMES_EXTENSION = "threefold.frames"
 FrameWriter = Callable[[bytes], bool]
+
+
+
+def frame_writer(scope: Mapping[str, Any]) -> FrameWriter | None:
+    """The connection's prepared-frames writer, if the server offers one."""
+    extension = (scope.get("extensions") or {}).get(FRAMES_EXTENSION)
+    return None if extension is None else cast(FrameWriter, extension["write"])
+
 
 _TEXT = 0x81  # FIN + opcode 1 (text): a whole, unfragmented text message
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from app.live.connection import Connection
-from app.live.messages import Chat, ProtocolError, encode
+from app.live.messages import Chat, ProtocolError, encode, kept
 from app.live.room import LiveRoom
 
 
@@ -34,7 +34,7 @@ def post(live: LiveRoom, conn: Connection, msg: Chat, max_length: int) -> None:
             "at": int(time.time() * 1000),
         }
     )
-    live.chat.append((team, payload))
+    live.chat.append((team, kept(payload)))
     for other in live.connections:
         if team is None or live.team_of_seat(live.seat_of(other.player_id)) == team:
             other.send(payload)

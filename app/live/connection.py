@@ -6,18 +6,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine, Generator
 from typing import Any
 
 from starlette.websockets import WebSocket
 
-from app.ws_protocol import FRAMES_EXTENSION, FrameWriter, text_frame
+from app.ws_protocol import FrameWriter, text_frame
 
 RESYNC = b""
 """Backlog marker: the backlog overflowed, so send a fresh room summary and full state instead of the dropped
 messages. Until it is sent, further room and state messages are skipped (the resync carries the latest)."""
 _SUPERSEDED = (b'{"type":"state"', b'{"type":"room"')
+RECENT_IDS = 64
 
 
 class _Rest:
@@ -45,15 +45,26 @@ class _Rest:
 
 
 class Connection:
-    def __init__(self, websocket: WebSocket, player_id: int, queue_size: int, rate: float, burst: int) -> None:
+    def __init__(
+        self,
+        websocket: WebSocket,
+        player_id: int,
+        queue_size: int,
+        rate: float,
+        burst: int,
+        write_frames: FrameWriter | None = None,
+    ) -> None:
         self.websocket = websocket
         self.player_id = player_id
-        self.backlog: deque[bytes] = deque()
+        # Lists, not deques: an empty deque holds a 64-slot block (about 0.7 KiB a socket, twice).
+        self.backlog: list[bytes] = []
         """Messages waiting behind a write the socket has not taken yet; at most ``queue_size``."""
         self.queue_size = queue_size
-        self.recent_ids: deque[str] = deque(maxlen=64)
-        self.welcomed = b""
-        """The last ``welcome`` message built for this socket (sent, or about to be)."""
+        self.recent_ids: list[str] = []
+        """The ids of the socket's last RECENT_IDS applied actions (a resent action is refused)."""
+        self.welcomed: tuple[Any, ...] = ()
+        """What the last ``welcome`` built for this socket said (not the message: orjson's bytes keep a
+        4 KiB buffer)."""
         self.overflows = 0
         self._rate = rate
         self._burst = float(burst)
@@ -65,8 +76,7 @@ class Connection:
         self._gone = False
         self.resync: Callable[[Connection], Awaitable[list[bytes]]] | None = None
         self._resync_pending = False
-        extensions = websocket.scope.get("extensions") or {}
-        self._write_frames: FrameWriter | None = (extensions.get(FRAMES_EXTENSION) or {}).get("write")
+        self._write_frames = write_frames
         """Set when the server writes prepared frames (app/ws_protocol.py): no ASGI send per message."""
 
     async def close(self) -> None:
@@ -118,6 +128,11 @@ class Connection:
             return None
         return _Rest(coro, pending)
 
+    def remember_id(self, msg_id: str) -> None:
+        self.recent_ids.append(msg_id)
+        if len(self.recent_ids) > RECENT_IDS:
+            del self.recent_ids[0]
+
     def allow_message(self) -> bool:
         """Token bucket: ``rate`` messages a second with bursts of ``burst``."""
         now = time.monotonic()
@@ -143,7 +158,7 @@ class Connection:
         try:
             await rest
             while self.backlog:
-                payload = self.backlog.popleft()
+                payload = self.backlog.pop(0)
                 if payload == RESYNC:
                     self._resync_pending = False
                     for fresh in await self.resync(self) if self.resync is not None else []:

@@ -208,25 +208,18 @@ class Hub:
 
     def _welcome(self, live: LiveRoom, conn: Connection) -> bytes:
         """Who the socket is in this room; remembered on the connection (see ``_broadcast_welcomes``)."""
-        conn.welcomed = encode(
-            {
-                "type": "welcome",
-                "you": {
-                    "id": conn.player_id,
-                    "name": live.names.get(conn.player_id, "?"),
-                    "seat": live.seat_of(conn.player_id),
-                    "host": live.record.host_id == conn.player_id,
-                },
-            }
-        )
-        return conn.welcomed
+        name, seat = live.names.get(conn.player_id, "?"), live.seat_of(conn.player_id)
+        host = live.record.host_id == conn.player_id
+        conn.welcomed = (name, seat, host)
+        return encode({"type": "welcome", "you": {"id": conn.player_id, "name": name, "seat": seat, "host": host}})
 
     def _broadcast_welcomes(self, live: LiveRoom) -> None:
         """Tell each socket who it is now, if that changed (a rematch changes nobody's seat or role)."""
         for conn in live.connections:
             before = conn.welcomed
-            if self._welcome(live, conn) != before:
-                conn.send(conn.welcomed)
+            welcome = self._welcome(live, conn)
+            if conn.welcomed != before:
+                conn.send(welcome)
 
     def _room_message(self, live: LiveRoom) -> bytes:
         return encode({"type": "room", "room": live.summary(self.base_url)})
@@ -401,7 +394,7 @@ class Hub:
             )
         await self.apply(live, seat, msg.action, actor, msg.id, mover=conn)
         if msg.id is not None:
-            conn.recent_ids.append(msg.id)  # only what was applied: a refused move may be corrected and resent
+            conn.remember_id(msg.id)  # only what was applied: a refused move may be corrected and resent
 
     def _is_host_action(self, live: LiveRoom, conn: Connection, action: dict[str, Any]) -> bool:
         game = live.game

@@ -11,6 +11,7 @@ from app.deps import Services, client_address
 from app.identity import COOKIE, MAX_TOKEN_LENGTH, hash_token
 from app.live.connection import Connection
 from app.live.messages import ProtocolError, error, message_id, parse
+from app.ws_protocol import frame_writer
 
 router = APIRouter()
 log = logging.getLogger("threefold.ws")
@@ -53,7 +54,12 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         await websocket.close(code=4403)
         return
     conn = Connection(
-        websocket, player_id, settings.send_queue_size, settings.messages_per_second, settings.message_burst
+        websocket,
+        player_id,
+        settings.send_queue_size,
+        settings.messages_per_second,
+        settings.message_burst,
+        frame_writer(websocket.scope),
     )
     conn.chat_rate, conn.chat_burst = settings.chats_per_second, settings.chat_burst
     await hub.connect(live, conn, name)

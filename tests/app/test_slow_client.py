@@ -15,7 +15,6 @@ class StuckSocket:
     def __init__(self) -> None:
         self.release = asyncio.Event()
         self.sent: list[str] = []
-        self.scope: dict[str, Any] = {}  # no prepared frames: every message through the ASGI send
 
     async def send_text(self, text: str) -> None:
         await self.release.wait()

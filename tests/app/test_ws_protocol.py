@@ -17,7 +17,7 @@ from websockets.frames import Frame, Opcode
 from websockets.streams import StreamReader
 
 from app.live.connection import Connection
-from app.ws_protocol import FRAMES_EXTENSION, PreparedFramesProtocol, text_frame
+from app.ws_protocol import PreparedFramesProtocol, frame_writer, text_frame
 
 
 @pytest.mark.parametrize("size", [0, 1, 125, 126, 65535, 65536, 200_000])
@@ -42,9 +42,9 @@ def _app() -> FastAPI:
     @app.websocket("/ws")
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()
-        extension = (websocket.scope.get("extensions") or {}).get(FRAMES_EXTENSION)
-        conn = Connection(websocket, 1, queue_size=8, rate=10, burst=10)
-        conn.send(orjson.dumps({"prepared": extension is not None}))
+        writer = frame_writer(websocket.scope)
+        conn = Connection(websocket, 1, queue_size=8, rate=10, burst=10, write_frames=writer)
+        conn.send(orjson.dumps({"prepared": writer is not None}))
         conn.send(b'{"n":1}', b'{"n":2}', b'{"n":3}')  # one write
         conn.send(orjson.dumps({"n": 4, "pad": "y" * 70_000}))  # a 64-bit length
         try:
@@ -92,7 +92,6 @@ class _Socket:
         self.written: list[bytes] = []
         self.sent: list[str] = []
         self.release = asyncio.Event()
-        self.scope: dict[str, Any] = {"extensions": {FRAMES_EXTENSION: {"write": self.write}}}
 
     def write(self, data: bytes) -> bool:
         if self.takes == 0:
@@ -108,7 +107,7 @@ class _Socket:
 
 async def test_a_full_buffer_falls_back_to_the_asgi_send_and_keeps_the_order() -> None:
     socket = _Socket(takes=1)
-    conn = Connection(cast(Any, socket), 1, queue_size=8, rate=10, burst=10)
+    conn = Connection(cast(Any, socket), 1, queue_size=8, rate=10, burst=10, write_frames=socket.write)
     try:
         conn.send(b'{"n":1}', b'{"n":2}')
         conn.send(b'{"n":3}')  # the buffer is full: through the ASGI send, which waits
