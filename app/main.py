@@ -101,7 +101,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(rooms.router)
     app.include_router(history.router)
     app.include_router(ratings.router)
-    app.include_router(ws.router)
+    app.add_api_websocket_route(ws.PATH, ws.room_socket)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
     return app
