@@ -27,6 +27,7 @@ player sees their own ballot and only *that* the other player has voted.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -219,6 +220,8 @@ def _parse_cell(action: Action, size: int) -> Cell:
     return (r, c)
 
 
+_ONLY = (frozenset({0}), frozenset({1}))  # to_act on a turn, made once
+
 _ALLOWED_KEYS: dict[str, frozenset[str]] = {
     "place": frozenset({"type", "cell"}),
     "power": frozenset({"type", "cell"}),
@@ -276,7 +279,7 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
 
     def to_act(self, state: TriTacState) -> frozenset[Seat]:
         if state.phase == "turn":
-            return frozenset({state.to_move})
+            return _ONLY[state.to_move]
         if state.phase == "vote":
             return frozenset(s for s in (0, 1) if state.votes[s] is None)
         return frozenset()
@@ -508,7 +511,7 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
             "lines": lines,
             "last_move": state.last_move,
             "move": state.move,
-            "options": state.options.model_dump(),
+            "options": dict(_options_json(state.options)),
         }
 
     def same_view_for_all(self, state: TriTacState) -> bool:
@@ -581,7 +584,7 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
 
     def dump(self, state: TriTacState) -> dict[str, JSON]:
         return {
-            "options": state.options.model_dump(),
+            "options": dict(_options_json(state.options)),
             "size": state.size,
             "board": [row[:] for row in state.board],
             "special": _cells_json(state.special),
@@ -593,7 +596,7 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
             "last_vote": _plain(state.last_vote),
             "power_used": state.power_used[:],
             "scored": [[_cells_json(cells) for cells in per_dir] for per_dir in state.scored],
-            "lines": _plain(state.lines),
+            "lines": [_line_copy(line) for line in state.lines],
             "scored_last_turn": state.scored_last_turn[:],
             "move": state.move,
             "last_move": _plain(state.last_move),
@@ -623,6 +626,20 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
             last_move=_plain(data["last_move"]),
             ring_seed=int(data["ring_seed"]),
         )
+
+
+@functools.lru_cache(maxsize=256)
+def _options_json(options: TriTacOptions) -> dict[str, JSON]:
+    """Options are immutable and read by every view and dump: dumped once per distinct options (callers
+    copy the dict)."""
+    return options.model_dump()
+
+
+def _line_copy(line: Mapping[str, JSON]) -> dict[str, JSON]:
+    """A scored line's own copy (its only nested value is the cell list), for a dump."""
+    cells = line["cells"]
+    assert isinstance(cells, list)
+    return {**line, "cells": [list(cell) for cell in cells]}
 
 
 def _plain(value: Any) -> Any:

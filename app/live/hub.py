@@ -239,8 +239,9 @@ class Hub:
             return
         message_for = game.state_messages(events)
         cache: dict[Seat | None, bytes] = {}
+        seats = live.seats_by_player()
         for conn in live.connections:
-            seat = live.seat_of(conn.player_id)
+            seat = seats.get(conn.player_id)
             payload = cache.get(seat)
             if payload is None:
                 payload = cache[seat] = message_for(seat)

@@ -79,6 +79,9 @@ class LiveGame:
                 }
             )
 
+        if public is not None and not any(e.private for e in events):
+            same = for_seat(None)  # nothing in it differs by seat: one message for everyone
+            return lambda _seat: same
         return for_seat
 
     @classmethod
@@ -213,17 +216,22 @@ class LiveRoom:
             players |= ids
         return players
 
-    def seat_of(self, player_id: int) -> Seat | None:
-        """The seat this player holds in the current game (or in the lobby when no game runs)."""
+    def seats_by_player(self) -> dict[int, Seat]:
+        """The seat each seated person holds in the current game (or in the lobby when no game runs); the
+        first, if one holds several. Bots hold no person's seat."""
         if self.game is not None and self.record.status == "playing":
-            for index, seat in enumerate(self.game.seats):
-                if seat.get("player_id") == player_id and not seat.get("bot"):
-                    return index
-            return None
-        for index, rec in enumerate(self.record.seats):
-            if rec.player_id == player_id and not rec.is_bot:
-                return index
-        return None
+            game_seats = self.game.seats
+            pairs = [(seat.get("player_id"), index) for index, seat in enumerate(game_seats) if not seat.get("bot")]
+        else:
+            pairs = [(rec.player_id, index) for index, rec in enumerate(self.record.seats) if not rec.is_bot]
+        found: dict[int, Seat] = {}
+        for player_id, index in pairs:
+            if player_id is not None:
+                found.setdefault(player_id, index)
+        return found
+
+    def seat_of(self, player_id: int) -> Seat | None:
+        return self.seats_by_player().get(player_id)
 
     def summary(self, base_url: str) -> dict[str, Any]:
         engine = self.engine
