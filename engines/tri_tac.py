@@ -31,7 +31,7 @@ import functools
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import Field
 
@@ -60,6 +60,7 @@ MIN_SIZE = 3
 MAX_SIZE = 12
 POWER_PLAY_THRESHOLD = 5
 MARKERS = ("X", "O")
+T = TypeVar("T")
 DIRECTIONS: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (1, 1), (1, -1))
 DIRECTION_NAMES = ("row", "column", "diagonal", "anti-diagonal")
 
@@ -126,25 +127,51 @@ class TriTacState:
     ring_seed: int  # draws the special squares of rings added later
 
     def copy(self) -> TriTacState:
+        """A new state that shares every container with this one (copy-on-write): change the copy only by
+        assigning new containers, or through the methods below, which do. A move then copies one board row
+        and the few sets and lists it changes, not the 20-odd containers of the whole state (fewer
+        allocations, and fewer live young objects for the garbage collector to scan)."""
         return TriTacState(
             options=self.options,
             size=self.size,
-            board=[row[:] for row in self.board],
-            special=set(self.special),
-            scores=self.scores[:],
+            board=self.board,
+            special=self.special,
+            scores=self.scores,
             first=self.first,
             to_move=self.to_move,
             phase=self.phase,
-            votes=self.votes[:],
+            votes=self.votes,
             last_vote=self.last_vote,
-            power_used=self.power_used[:],
-            scored=[[set(cells) for cells in per_dir] for per_dir in self.scored],
-            lines=list(self.lines),
-            scored_last_turn=self.scored_last_turn[:],
+            power_used=self.power_used,
+            scored=self.scored,
+            lines=self.lines,
+            scored_last_turn=self.scored_last_turn,
             move=self.move,
             last_move=self.last_move,
             ring_seed=self.ring_seed,
         )
+
+    def set_cell(self, cell: Cell, value: int | None) -> None:
+        r, c = cell
+        self.board = self.board[:]
+        self.board[r] = _with(self.board[r], c, value)
+
+    def add_scored(self, seat: Seat, direction: int, cells: list[Cell]) -> None:
+        """Mark ``cells`` as part of a scored run of ``seat`` along ``direction``."""
+        per_dir = _with(self.scored[seat], direction, self.scored[seat][direction] | set(cells))
+        self.scored = _with(self.scored, seat, per_dir)
+
+    def forget_scored(self, seat: Seat, cell: Cell) -> None:
+        """``cell`` no longer counts in ``seat``'s scored runs (its marker was replaced)."""
+        per_dir = [cells - {cell} if cell in cells else cells for cells in self.scored[seat]]
+        self.scored = _with(self.scored, seat, per_dir)
+
+
+def _with(items: list[T], index: int, value: T) -> list[T]:
+    """A copy of ``items`` with one item replaced."""
+    changed = items[:]
+    changed[index] = value
+    return changed
 
 
 # ---- pure helpers -------------------------------------------------------------------------------
@@ -345,17 +372,16 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
         opponent = 1 - seat
         events: list[Event] = []
         if power:
-            new.power_used[seat] = True
-            for cells in new.scored[opponent]:
-                cells.discard(cell)
+            new.power_used = _with(new.power_used, seat, True)
+            new.forget_scored(opponent, cell)
             events.append(Event("power", {"seat": seat, "cell": [r, c], "marker": MARKERS[seat], "replaced": opponent}))
         else:
             events.append(Event("placed", {"seat": seat, "cell": [r, c], "marker": MARKERS[seat]}))
-        new.board[r][c] = seat
+        new.set_cell(cell, seat)
 
         fresh: list[dict[str, JSON]] = []
         for d, run, is_new, value in _evaluate(new, seat, cell):
-            new.scored[seat][d].update(run)
+            new.add_scored(seat, d, run)
             if is_new:
                 fresh.append(
                     {
@@ -373,8 +399,8 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
             bonus = n - 1
             combo = 1 if new.options.combo_strike and new.scored_last_turn[seat] else 0
             points = n + special_extra + bonus + combo
-            new.scores[seat] += points
-            new.lines.extend(fresh)
+            new.scores = _with(new.scores, seat, new.scores[seat] + points)
+            new.lines = new.lines + fresh
             events.append(
                 Event(
                     "lines",
@@ -387,7 +413,7 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
                     },
                 )
             )
-        new.scored_last_turn[seat] = points > 0
+        new.scored_last_turn = _with(new.scored_last_turn, seat, points > 0)
         new.last_move = {
             "seat": seat,
             "type": "power" if power else "place",
@@ -409,7 +435,7 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
 
     def _pass(self, state: TriTacState, seat: Seat) -> tuple[TriTacState, list[Event]]:
         new = state.copy()
-        new.scored_last_turn[seat] = False
+        new.scored_last_turn = _with(new.scored_last_turn, seat, False)
         new.last_move = {"seat": seat, "type": "pass", "cell": None, "points": 0, "move": new.move}
         new.move += 1
         new.to_move = 1 - seat
@@ -424,7 +450,7 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
         if state.votes[seat] is not None:
             raise IllegalAction(f"{self._label(seat)} has already voted")
         new = state.copy()
-        new.votes[seat] = expand
+        new.votes = _with(new.votes, seat, expand)
         events = [Event("vote", {"seat": seat}, {seat: {"expand": expand}})]
         if any(v is None for v in new.votes):
             return new, events
@@ -725,9 +751,8 @@ class TriTacBot(Bot[TriTacState]):
             targets.sort(reverse=True)
             for g, cell in targets[:3]:
                 after = state.copy()
-                after.board[cell[0]][cell[1]] = seat
-                for cells in after.scored[opp]:
-                    cells.discard(cell)
+                after.set_cell(cell, seat)
+                after.forget_scored(opp, cell)
                 reply = max((_gain(after, opp, e) for e in empties), default=0)
                 value = g - reply - self.POWER_COST
                 if value > best_value + 1e-9:

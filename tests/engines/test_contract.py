@@ -53,6 +53,42 @@ def test_random_play_reaches_an_outcome(engine: Engine[Any, Any]) -> None:
         assert engine.to_act(state) == frozenset()
 
 
+def _every_switch_on(engine: Engine[Any, Any]) -> Any:
+    """The engine's options with every on/off rule turned on (None if that combination is not valid)."""
+    fields = engine.options_model.model_fields
+    switches = {name: True for name, field in fields.items() if field.annotation in (bool, "bool")}
+    try:
+        return engine.parse_options(switches) if switches else None
+    except Exception:
+        return None
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=_ids)
+def test_apply_leaves_its_input_untouched(engine: Engine[Any, Any]) -> None:
+    """Rules are pure: a legal action returns a new state and the old one still dumps and views the same
+    (engines may share unchanged parts between the two, never change them)."""
+    variants = [engine.parse_options({}), _every_switch_on(engine)]
+    for options in [o for o in variants if o is not None]:
+        for seed in range(4):
+            rng = random.Random(seed)
+            state = engine.new_game(options, seed)
+            for _ in range(MAX_STEPS):
+                seats = sorted(engine.to_act(state))
+                if not seats:
+                    break
+                seat = rng.choice(seats)
+                before = (
+                    engine.dump(state),
+                    [engine.view(state, s) for s in [None, *range(len(engine.seats_of(state)))]],
+                )
+                after, _events = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
+                assert (
+                    engine.dump(state),
+                    [engine.view(state, s) for s in [None, *range(len(engine.seats_of(state)))]],
+                ) == before
+                state = after
+
+
 @pytest.mark.parametrize("engine", ENGINES, ids=_ids)
 def test_replay_is_deterministic(engine: Engine[Any, Any]) -> None:
     for seed in SEEDS:
