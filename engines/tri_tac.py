@@ -248,6 +248,7 @@ def _parse_cell(action: Action, size: int) -> Cell:
 
 
 _ONLY = (frozenset({0}), frozenset({1}))  # to_act on a turn, made once
+_SEATS = (SeatInfo("Player 1"), SeatInfo("Player 2"))  # immutable: every call shares them
 
 _ALLOWED_KEYS: dict[str, frozenset[str]] = {
     "place": frozenset({"type", "cell"}),
@@ -265,7 +266,7 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
     # ---- options and seats ----------------------------------------------------------------------
 
     def seats(self, options: TriTacOptions) -> list[SeatInfo]:
-        return [SeatInfo("Player 1"), SeatInfo("Player 2")]
+        return list(_SEATS)
 
     def options_of(self, state: TriTacState) -> TriTacOptions:
         return state.options
