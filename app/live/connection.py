@@ -11,6 +11,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
+from app.live.messages import kept
 from app.ws_protocol import FrameWriter, text_frame
 
 RESYNC = b""
@@ -108,7 +109,7 @@ class Connection:
             if rest is not None:
                 self._flusher = asyncio.create_task(self._flush(rest))
         elif len(self.backlog) < self.queue_size:
-            self.backlog.append(payload)
+            self.backlog.append(kept(payload))  # a stuck socket's backlog must not hold 16 KiB buffers
         else:
             self.overflows += 1
             self.backlog.clear()

@@ -4,7 +4,10 @@ overflow it gets one fresh full state instead of the backlog."""
 from __future__ import annotations
 
 import asyncio
+import tracemalloc
 from typing import Any, cast
+
+import orjson
 
 from app.live.connection import RESYNC, Connection
 
@@ -76,3 +79,22 @@ async def test_a_fast_client_is_not_held_up_by_a_stuck_one() -> None:
     finally:
         await slow_conn.close()
         await fast_conn.close()
+
+
+async def test_a_backlog_keeps_exact_size_copies() -> None:
+    """orjson's bytes sit in a buffer of at least 16 KiB for a state message; 64 of them queued for every
+    stuck phone would add up, so the backlog keeps compact copies."""
+    stuck = StuckSocket()
+    conn = Connection(cast(Any, stuck), 1, queue_size=64, rate=10, burst=10)
+    try:
+        tracemalloc.start()
+        try:
+            for version in range(65):  # the first is in flight, 64 wait
+                conn.send(orjson.dumps({"type": "state", "version": version, "pad": "x" * 1400}))
+            held = tracemalloc.get_traced_memory()[0]
+        finally:
+            tracemalloc.stop()
+        assert len(conn.backlog) == 64 and orjson.loads(conn.backlog[-1])["version"] == 64
+        assert held < 64 * 3 * 1024  # ~1.5 KiB each; orjson's buffers would be 64 × 16 KiB
+    finally:
+        await conn.close()
