@@ -27,7 +27,6 @@ FRAMES_EXTENSION = "threefold.frames"
 FrameWriter = Callable[[bytes], bool]
 
 
-
 def frame_writer(scope: Mapping[str, Any]) -> FrameWriter | None:
     """The connection's prepared-frames writer, if the server offers one."""
     extension = (scope.get("extensions") or {}).get(FRAMES_EXTENSION)
