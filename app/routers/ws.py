@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 from fastapi import WebSocket, WebSocketDisconnect
 
@@ -12,6 +13,11 @@ from app.identity import COOKIE, MAX_TOKEN_LENGTH, hash_token
 from app.live.connection import Connection
 from app.live.messages import ProtocolError, error, message_id, parse
 from app.ws_protocol import frame_writer
+
+if TYPE_CHECKING:
+    from app.live.hub import Hub
+    from app.live.room import LiveRoom
+    from app.settings import Settings
 
 log = logging.getLogger("threefold.ws")
 PATH = "/ws/{code}"
@@ -70,27 +76,31 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
             if message["type"] == "websocket.disconnect":
                 break
             raw = message.get("text")
-            if raw is None:
-                raw = message.get("bytes") or b""
-            if not conn.allow_message():
-                hub.refused("rate_limited")
-                conn.send(
-                    error("rate_limited", "too many messages; slow down", message_id(raw, settings.max_message_bytes))
-                )
-                continue
-            try:
-                parsed = parse(raw, settings.max_message_bytes)
-            except ProtocolError as err:
-                hub.refused(err.code)
-                conn.send(error(err.code, err.message, err.msg_id))
-                continue
-            try:
-                await hub.handle(live, conn, parsed)
-            except Exception:  # the server keeps serving whatever one message did
-                log.exception("internal error handling a message in room %s", live.code)
-                hub.refused("internal")
-                conn.send(error("internal", "the server could not handle that message"))
+            await _on_message(hub, live, conn, raw if raw is not None else message.get("bytes") or b"", settings)
     except WebSocketDisconnect:
         pass
     finally:
         await hub.disconnect(live, conn)
+
+
+async def _on_message(hub: Hub, live: LiveRoom, conn: Connection, raw: str | bytes, settings: Settings) -> None:
+    """One message, in its own frame: the parsed message and its action (about ten tracked objects) die
+    when it is handled, instead of living in the socket's loop until the next message. Kept alive for a
+    second or more, they would sit in the collector's young generation: with thousands of sockets that is
+    what makes its pauses long (PERFORMANCE.md: GC pauses)."""
+    if not conn.allow_message():
+        hub.refused("rate_limited")
+        conn.send(error("rate_limited", "too many messages; slow down", message_id(raw, settings.max_message_bytes)))
+        return
+    try:
+        parsed = parse(raw, settings.max_message_bytes)
+    except ProtocolError as err:
+        hub.refused(err.code)
+        conn.send(error(err.code, err.message, err.msg_id))
+        return
+    try:
+        await hub.handle(live, conn, parsed)
+    except Exception:  # the server keeps serving whatever one message did
+        log.exception("internal error handling a message in room %s", live.code)
+        hub.refused("internal")
+        conn.send(error("internal", "the server could not handle that message"))
