@@ -38,6 +38,11 @@ class Metrics:
             buckets=(0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0),
             registry=self.registry,
         )
+        self.full_collections = Counter(
+            "threefold_gc_full_collections_total",
+            "Full collections of everything frozen, after sockets closed (app.main: _refreeze)",
+            registry=self.registry,
+        )
         self._gc_started = 0.0
 
     def _on_gc(self, phase: str, info: dict[str, Any]) -> None:

@@ -39,6 +39,12 @@ class Settings(BaseSettings):
     host_grace_seconds: float = Field(default=20.0, description="How long the host may be away before handover.")
     gc_freeze_seconds: float = Field(default=60.0, description="How often long-lived objects are frozen.")
     gc_freeze_sockets: int = Field(default=200, description="New sockets that get long-lived objects frozen sooner.")
+    gc_full_closed_fraction: float = Field(
+        default=0.25,
+        description="A full collection, frozen objects included, once this fraction of the sockets open at the "
+        "last one have closed: it frees closed sockets' reference cycles, which were frozen while they were open.",
+    )
+    gc_full_closed_min: int = Field(default=200, description="Closed sockets that never call for a full collection.")
     gc_young_threshold: int = Field(
         default=20_000, description="Allocations between young collections (CPython's default 700 collects ~10×/s)."
     )

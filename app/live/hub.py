@@ -63,6 +63,7 @@ class Hub:
         self._loading: dict[str, asyncio.Lock] = {}
         self.moves = 0
         self.sockets_opened = 0
+        self.sockets_closed = 0
         """Counted for the collector: a burst of new sockets is frozen soon after (app.main._refreeze)."""
 
     # ---- rooms -----------------------------------------------------------------------------------
@@ -161,6 +162,7 @@ class Hub:
         async with live.lock:
             live.connections.discard(conn)
             self.metrics.sockets.dec()
+            self.sockets_closed += 1
             if conn.player_id not in live.connected_players():
                 live.away_since[conn.player_id] = time.time()
                 self._broadcast_room(live)
