@@ -37,17 +37,26 @@ class Settings(BaseSettings):
     chats_per_second: float = 1.0
     chat_burst: int = 5
     host_grace_seconds: float = Field(default=20.0, description="How long the host may be away before handover.")
-    gc_freeze_seconds: float = Field(default=60.0, description="How often long-lived objects are frozen.")
-    gc_freeze_sockets: int = Field(default=200, description="New sockets that get long-lived objects frozen sooner.")
+    # The garbage collector (app.main: _refreeze; PERFORMANCE.md "GC pauses").
+    gc_young_threshold: int = Field(
+        default=2_000,
+        description="Net allocations between young collections: a young collection's pause grows with the live "
+        "objects made since the last one, so small and frequent ones keep every pause short.",
+    )
+    gc_middle_threshold: int = Field(
+        default=100,
+        description="Young collections between middle-generation ones: seldom reached, since what survives a young "
+        "collection is frozen within gc_freeze_seconds.",
+    )
+    gc_freeze_seconds: float = Field(
+        default=1.0, description="How often the survivors of young collections are frozen."
+    )
     gc_full_closed_fraction: float = Field(
         default=0.25,
         description="A full collection, frozen objects included, once this fraction of the sockets open at the "
         "last one have closed: it frees closed sockets' reference cycles, which were frozen while they were open.",
     )
     gc_full_closed_min: int = Field(default=200, description="Closed sockets that never call for a full collection.")
-    gc_young_threshold: int = Field(
-        default=20_000, description="Allocations between young collections (CPython's default 700 collects ~10×/s)."
-    )
     bot_delay_seconds: float = 0.8
     bot_pace: float = Field(default=1.0, description="Multiplies every bot pause (tests run bots fast).")
 
