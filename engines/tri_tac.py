@@ -29,9 +29,9 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, NamedTuple, TypeVar
 
 from pydantic import Field
 
@@ -54,7 +54,10 @@ from engines.base import (
 from engines.registry import register
 
 Cell = tuple[int, int]
+Row = tuple[int | None, ...]
+Board = tuple[Row, ...]
 Phase = Literal["turn", "vote", "over"]
+Flags = tuple[bool, bool]
 
 MIN_SIZE = 3
 MAX_SIZE = 12
@@ -104,13 +107,32 @@ class TriTacOptions(GameOptions):
     )
 
 
-@dataclass
+class LastMove(NamedTuple):
+    """The previous turn, as the view shows it. A tuple of atoms: the garbage collector stops tracking it at
+    its first pass (a dict with a cell list, made every move, stayed tracked as long as the state lived)."""
+
+    seat: Seat
+    type: str  # "place", "power" or "pass"
+    cell: Cell | None
+    points: int
+    move: int
+
+    def to_json(self) -> dict[str, JSON]:
+        cell = None if self.cell is None else [self.cell[0], self.cell[1]]
+        return {"seat": self.seat, "type": self.type, "cell": cell, "points": self.points, "move": self.move}
+
+
+@dataclass(slots=True)
 class TriTacState:
-    """The full game state. Treat as immutable outside this module: ``apply`` returns a fresh copy."""
+    """The full game state. Treat as immutable outside this module: ``apply`` returns a fresh copy.
+
+    Parts that change on most moves are tuples of atoms (the board, ``scored_last_turn``, ``last_move``),
+    which the garbage collector untracks at its first pass: the thousands of states a busy server holds
+    then cost its later passes nothing."""
 
     options: TriTacOptions
     size: int
-    board: list[list[int | None]]
+    board: Board  # board[row][column]: a seat, or None for an empty cell
     special: set[Cell]
     scores: list[int]
     first: Seat
@@ -121,44 +143,50 @@ class TriTacState:
     power_used: list[bool]
     scored: list[list[set[Cell]]]  # [seat][direction] -> cells already in scored runs
     lines: list[dict[str, JSON]]  # every new line, in the current frame
-    scored_last_turn: list[bool]  # did the seat score on its own previous turn (Combo Strike)
+    scored_last_turn: Flags  # did the seat score on its own previous turn (Combo Strike)
     move: int  # number of the current turn, from 1; passes count
-    last_move: dict[str, JSON] | None
+    last_move: LastMove | None
     ring_seed: int  # draws the special squares of rings added later
+    empty: int  # empty cells on the board: the board is full at 0, without a scan every move
 
     def copy(self) -> TriTacState:
         """A new state that shares every container with this one (copy-on-write): change the copy only by
         assigning new containers, or through the methods below, which do. A move then copies one board row
         and the few sets and lists it changes, not the 20-odd containers of the whole state (fewer
-        allocations, and fewer live young objects for the garbage collector to scan)."""
+        allocations, and fewer live young objects for the garbage collector to scan). Arguments by
+        position, in field order: half the cost of keywords on every move."""
         return TriTacState(
-            options=self.options,
-            size=self.size,
-            board=self.board,
-            special=self.special,
-            scores=self.scores,
-            first=self.first,
-            to_move=self.to_move,
-            phase=self.phase,
-            votes=self.votes,
-            last_vote=self.last_vote,
-            power_used=self.power_used,
-            scored=self.scored,
-            lines=self.lines,
-            scored_last_turn=self.scored_last_turn,
-            move=self.move,
-            last_move=self.last_move,
-            ring_seed=self.ring_seed,
+            self.options,
+            self.size,
+            self.board,
+            self.special,
+            self.scores,
+            self.first,
+            self.to_move,
+            self.phase,
+            self.votes,
+            self.last_vote,
+            self.power_used,
+            self.scored,
+            self.lines,
+            self.scored_last_turn,
+            self.move,
+            self.last_move,
+            self.ring_seed,
+            self.empty,
         )
 
     def set_cell(self, cell: Cell, value: int | None) -> None:
         r, c = cell
-        self.board = self.board[:]
-        self.board[r] = _with(self.board[r], c, value)
+        row = self.board[r]
+        self.empty += (row[c] is not None) - (value is not None)
+        board = list(self.board)
+        board[r] = (*row[:c], value, *row[c + 1 :])
+        self.board = tuple(board)
 
     def add_scored(self, seat: Seat, direction: int, cells: list[Cell]) -> None:
         """Mark ``cells`` as part of a scored run of ``seat`` along ``direction``."""
-        per_dir = _with(self.scored[seat], direction, self.scored[seat][direction] | set(cells))
+        per_dir = _with(self.scored[seat], direction, self.scored[seat][direction].union(cells))
         self.scored = _with(self.scored, seat, per_dir)
 
     def forget_scored(self, seat: Seat, cell: Cell) -> None:
@@ -174,6 +202,30 @@ def _with(items: list[T], index: int, value: T) -> list[T]:
     return changed
 
 
+_FLAGS: tuple[tuple[Flags, Flags], tuple[Flags, Flags]] = (
+    ((False, False), (False, True)),
+    ((True, False), (True, True)),
+)  # the four possible flag pairs, made once: setting a flag every move allocates nothing
+
+
+def _flags(first: object, second: object) -> Flags:
+    return _FLAGS[bool(first)][bool(second)]
+
+
+def _with_flag(flags: Flags, seat: Seat, value: bool) -> Flags:
+    """``flags`` with ``seat``'s flag set to ``value``."""
+    return _flags(value, flags[1]) if seat == 0 else _flags(flags[0], value)
+
+
+def _board(rows: Iterable[Iterable[int | None]]) -> Board:
+    """An immutable board from rows of seats and Nones (a fresh, dumped or grown board)."""
+    return tuple(tuple(row) for row in rows)
+
+
+def _empty_cells(board: Board) -> int:
+    return sum(row.count(None) for row in board)
+
+
 # ---- pure helpers -------------------------------------------------------------------------------
 
 
@@ -187,32 +239,29 @@ def human_cell(cell: Cell) -> str:
     return f"row {cell[0] + 1}, column {cell[1] + 1}"
 
 
-def _run(board: list[list[int | None]], size: int, cell: Cell, d: int, seat: Seat) -> list[Cell]:
-    """The maximal run of ``seat``'s markers through ``cell`` along direction ``d``, treating ``cell``
-    itself as ``seat``'s whatever it holds. Cells are in order along the direction."""
-    dr, dc = DIRECTIONS[d]
-    r0, c0 = cell
-    before: list[Cell] = []
-    r, c = r0 - dr, c0 - dc
-    while 0 <= r < size and 0 <= c < size and board[r][c] == seat:
-        before.append((r, c))
-        r, c = r - dr, c - dc
-    before.reverse()
-    before.append(cell)
-    r, c = r0 + dr, c0 + dc
-    while 0 <= r < size and 0 <= c < size and board[r][c] == seat:
-        before.append((r, c))
-        r, c = r + dr, c + dc
-    return before
-
-
 def _evaluate(state: TriTacState, seat: Seat, cell: Cell) -> list[tuple[int, list[Cell], bool, int]]:
-    """For a marker of ``seat`` at ``cell``: each run of length >= 3 as (direction, cells, is_new, value)."""
+    """For a marker of ``seat`` at ``cell``: each run of length >= 3 as (direction, cells, is_new, value).
+
+    A run is the maximal line of ``seat``'s markers through ``cell`` in one direction, ``cell`` itself
+    counting as ``seat``'s whatever it holds; its cells are in order along the direction. Runs are measured
+    first and listed only when long enough (most are not)."""
+    board, size = state.board, state.size
+    r0, c0 = cell
     found: list[tuple[int, list[Cell], bool, int]] = []
-    for d in range(4):
-        run = _run(state.board, state.size, cell, d, seat)
-        if len(run) < 3:
+    for d, (dr, dc) in enumerate(DIRECTIONS):
+        back = 0
+        r, c = r0 - dr, c0 - dc
+        while 0 <= r < size and 0 <= c < size and board[r][c] == seat:
+            back += 1
+            r, c = r - dr, c - dc
+        ahead = 0
+        r, c = r0 + dr, c0 + dc
+        while 0 <= r < size and 0 <= c < size and board[r][c] == seat:
+            ahead += 1
+            r, c = r + dr, c + dc
+        if back + ahead < 2:
             continue
+        run = [(r0 + k * dr, c0 + k * dc) for k in range(-back, ahead + 1)]
         done = state.scored[seat][d]
         is_new = not any(c in done for c in run)
         value = 2 if any(c in state.special for c in run) else 1
@@ -237,6 +286,10 @@ def _cells_json(cells: list[Cell] | set[Cell]) -> list[list[int]]:
 
 def _parse_cell(action: Action, size: int) -> Cell:
     raw = action.get("cell")
+    if type(raw) is list and len(raw) == 2:  # the usual shape, checked first (exact types: no bools)
+        r, c = raw
+        if type(r) is int and type(c) is int and 0 <= r < size and 0 <= c < size:
+            return (r, c)
     if not isinstance(raw, list | tuple) or len(raw) != 2:
         raise IllegalAction('"cell" must be a list of two integers [row, column]')
     r, c = raw
@@ -248,6 +301,7 @@ def _parse_cell(action: Action, size: int) -> Cell:
 
 
 _ONLY = (frozenset({0}), frozenset({1}))  # to_act on a turn, made once
+_LABELS = tuple(f"Player {seat + 1} ({marker})" for seat, marker in enumerate(MARKERS))
 _SEATS = (SeatInfo("Player 1"), SeatInfo("Player 2"))  # immutable: every call shares them
 
 _ALLOWED_KEYS: dict[str, frozenset[str]] = {
@@ -272,7 +326,7 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
         return state.options
 
     def _label(self, seat: Seat) -> str:
-        return f"Player {seat + 1} ({MARKERS[seat]})"
+        return _LABELS[seat]
 
     # ---- playing --------------------------------------------------------------------------------
 
@@ -288,7 +342,7 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
         return TriTacState(
             options=options,
             size=n,
-            board=[[None] * n for _ in range(n)],
+            board=_board([None] * n for _ in range(n)),
             special=special,
             scores=[0, 0],
             first=first,
@@ -299,10 +353,11 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
             power_used=[False, False],
             scored=[[set() for _ in range(4)] for _ in range(2)],
             lines=[],
-            scored_last_turn=[False, False],
+            scored_last_turn=_flags(False, False),
             move=1,
             last_move=None,
             ring_seed=ring_seed,
+            empty=n * n,
         )
 
     def to_act(self, state: TriTacState) -> frozenset[Seat]:
@@ -334,7 +389,10 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
         return actions
 
     def apply(self, state: TriTacState, seat: Seat, action: Action) -> tuple[TriTacState, list[Event]]:
-        kind = action_type(action, _ALLOWED_KEYS)
+        # A well-formed action passes this quick check; anything else gets the shared one and its messages.
+        kind = action.get("type") if type(action) is dict else None
+        if type(kind) is not str or kind not in _ALLOWED_KEYS or not action.keys() <= _ALLOWED_KEYS[kind]:
+            kind = action_type(action, _ALLOWED_KEYS)
         check_seat(seat, 2)
         if state.phase == "over":
             raise IllegalAction("the game is over")
@@ -387,7 +445,7 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
                 fresh.append(
                     {
                         "seat": seat,
-                        "cells": _cells_json(run),
+                        "cells": [[rr, cc] for rr, cc in run],
                         "points": value,
                         "move": new.move,
                         "direction": DIRECTION_NAMES[d],
@@ -414,17 +472,11 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
                     },
                 )
             )
-        new.scored_last_turn = _with(new.scored_last_turn, seat, points > 0)
-        new.last_move = {
-            "seat": seat,
-            "type": "power" if power else "place",
-            "cell": [r, c],
-            "points": points,
-            "move": new.move,
-        }
+        new.scored_last_turn = _with_flag(new.scored_last_turn, seat, points > 0)
+        new.last_move = LastMove(seat, "power" if power else "place", cell, points, new.move)
         new.move += 1
         new.to_move = opponent
-        if all(v is not None for row in new.board for v in row):
+        if not new.empty:
             if new.options.dynamic_board and new.size + 2 <= MAX_SIZE:
                 new.phase = "vote"
                 new.votes = [None, None]
@@ -436,8 +488,8 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
 
     def _pass(self, state: TriTacState, seat: Seat) -> tuple[TriTacState, list[Event]]:
         new = state.copy()
-        new.scored_last_turn = _with(new.scored_last_turn, seat, False)
-        new.last_move = {"seat": seat, "type": "pass", "cell": None, "points": 0, "move": new.move}
+        new.scored_last_turn = _with_flag(new.scored_last_turn, seat, False)
+        new.last_move = LastMove(seat, "pass", None, 0, new.move)
         new.move += 1
         new.to_move = 1 - seat
         return new, [Event("pass", {"seat": seat})]
@@ -475,16 +527,15 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
         def shift(cells: list[Any]) -> list[list[int]]:
             return [[int(r) + 1, int(c) + 1] for r, c in cells]
 
-        board: list[list[int | None]] = [[None] * size for _ in range(size)]
-        for r in range(old):
-            for c in range(old):
-                board[r + 1][c + 1] = new.board[r][c]
-        new.board = board
+        edge: Row = (None,)
+        new.board = _board([(None,) * size, *(edge + row + edge for row in new.board), (None,) * size])
+        new.empty = _empty_cells(new.board)
         new.size = size
         new.scored = [[{(r + 1, c + 1) for r, c in cells} for cells in per_dir] for per_dir in new.scored]
         new.lines = [{**line, "cells": shift(list(line["cells"]))} for line in new.lines]
-        if new.last_move is not None and new.last_move.get("cell") is not None:
-            new.last_move = {**new.last_move, "cell": shift([new.last_move["cell"]])[0]}
+        if new.last_move is not None and new.last_move.cell is not None:
+            r, c = new.last_move.cell
+            new.last_move = new.last_move._replace(cell=(r + 1, c + 1))
         new.special = {(r + 1, c + 1) for r, c in new.special}
         added: list[Cell] = []
         if new.options.special_squares:
@@ -511,16 +562,15 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
                 {"voted": state.votes[s] is not None, "expand": state.votes[s] if s == seat else None} for s in (0, 1)
             ]
         board = state.board
-        lines = [
-            {
-                **line,
-                "broken": any(board[r][c] != line["seat"] for r, c in line["cells"]),
-            }
-            for line in state.lines
-        ]
+        if True in state.power_used:  # a line breaks only when Power Play replaces one of its markers
+            lines = [
+                {**line, "broken": any(board[r][c] != line["seat"] for r, c in line["cells"])} for line in state.lines
+            ]
+        else:
+            lines = [{**line, "broken": False} for line in state.lines]
         return {
             "size": state.size,
-            "board": [row[:] for row in board],
+            "board": [list(row) for row in board],
             "markers": list(MARKERS),
             "special": _cells_json(state.special),
             "scores": state.scores[:],
@@ -534,9 +584,9 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
                 if state.options.power_play
                 else None
             ),
-            "combo_ready": (state.scored_last_turn[:] if state.options.combo_strike else None),
+            "combo_ready": (list(state.scored_last_turn) if state.options.combo_strike else None),
             "lines": lines,
-            "last_move": state.last_move,
+            "last_move": None if state.last_move is None else state.last_move.to_json(),
             "move": state.move,
             "options": dict(_options_json(state.options)),
         }
@@ -613,7 +663,7 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
         return {
             "options": dict(_options_json(state.options)),
             "size": state.size,
-            "board": [row[:] for row in state.board],
+            "board": [list(row) for row in state.board],
             "special": _cells_json(state.special),
             "scores": state.scores[:],
             "first": state.first,
@@ -624,9 +674,9 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
             "power_used": state.power_used[:],
             "scored": [[_cells_json(cells) for cells in per_dir] for per_dir in state.scored],
             "lines": [_line_copy(line) for line in state.lines],
-            "scored_last_turn": state.scored_last_turn[:],
+            "scored_last_turn": list(state.scored_last_turn),
             "move": state.move,
-            "last_move": _plain(state.last_move),
+            "last_move": None if state.last_move is None else state.last_move.to_json(),
             "ring_seed": state.ring_seed,
         }
 
@@ -634,10 +684,11 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
         phase = data["phase"]
         if phase not in ("turn", "vote", "over"):
             raise ValueError(f"bad phase {phase!r}")
+        board = _board([None if v is None else int(v) for v in row] for row in data["board"])
         return TriTacState(
             options=TriTacOptions.model_validate(data["options"]),
             size=int(data["size"]),
-            board=[[None if v is None else int(v) for v in row] for row in data["board"]],
+            board=board,
             special={(int(r), int(c)) for r, c in data["special"]},
             scores=[int(s) for s in data["scores"]],
             first=int(data["first"]),
@@ -648,10 +699,11 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
             power_used=[bool(v) for v in data["power_used"]],
             scored=[[{(int(r), int(c)) for r, c in cells} for cells in per_dir] for per_dir in data["scored"]],
             lines=_plain(data["lines"]),
-            scored_last_turn=[bool(v) for v in data["scored_last_turn"]],
+            scored_last_turn=_flags(*data["scored_last_turn"]),
             move=int(data["move"]),
-            last_move=_plain(data["last_move"]),
+            last_move=_last_move(data["last_move"]),
             ring_seed=int(data["ring_seed"]),
+            empty=_empty_cells(board),
         )
 
 
@@ -667,6 +719,20 @@ def _line_copy(line: Mapping[str, JSON]) -> dict[str, JSON]:
     cells = line["cells"]
     assert isinstance(cells, list)
     return {**line, "cells": [list(cell) for cell in cells]}
+
+
+def _last_move(data: Any) -> LastMove | None:
+    """``LastMove.to_json`` read back (None before the first move)."""
+    if data is None:
+        return None
+    cell = data["cell"]
+    return LastMove(
+        seat=int(data["seat"]),
+        type=str(data["type"]),
+        cell=None if cell is None else (int(cell[0]), int(cell[1])),
+        points=int(data["points"]),
+        move=int(data["move"]),
+    )
 
 
 def _plain(value: Any) -> Any:
