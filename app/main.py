@@ -52,7 +52,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         _, _, oldest = gc.get_threshold()
         gc.set_threshold(settings.gc_young_threshold, settings.gc_middle_threshold, oldest)
         refreezer = asyncio.create_task(_refreeze(hub, metrics, settings))
+        sweeper = asyncio.create_task(hub.unload_idle_rooms_forever())
         yield
+        sweeper.cancel()
         refreezer.cancel()
         metrics.unwatch_gc()
         await hub.close()

@@ -37,6 +37,11 @@ class Settings(BaseSettings):
     chats_per_second: float = 1.0
     chat_burst: int = 5
     host_grace_seconds: float = Field(default=20.0, description="How long the host may be away before handover.")
+    room_idle_seconds: float = Field(
+        default=600.0,
+        description="A room nobody has been connected to for this long is unloaded (kept in the database).",
+    )
+    room_sweep_seconds: float = Field(default=60.0, description="How often idle rooms are looked for.")
     # The garbage collector (app.main: _refreeze; PERFORMANCE.md "GC pauses").
     gc_young_threshold: int = Field(
         default=2_000,

@@ -64,7 +64,7 @@ class Hub:
         self.moves = 0
         self.sockets_opened = 0
         self.sockets_closed = 0
-        """Counted for the collector: a burst of new sockets is frozen soon after (app.main._refreeze)."""
+        """Counted for the collector: closed sockets call for a full collection (app.main._refreeze)."""
 
     # ---- rooms -----------------------------------------------------------------------------------
 
@@ -104,6 +104,35 @@ class Hub:
             self._after_change(live)
             return live
 
+    async def unload_idle_rooms(self) -> int:
+        """Let go of rooms nobody has been connected to for ``room_idle_seconds`` and that wait for nothing
+        (no timer, bot, host handover or closing socket): everything about them is in the database, and the
+        next socket or request loads them again, as after a restart. Without this a process kept every room
+        it ever served (a few KiB to tens of KiB each, its game log and chat included) until it restarted.
+        Returns how many were unloaded."""
+        now = time.monotonic()
+        unloaded = 0
+        for code, live in list(self.rooms.items()):
+            if not live.idle_for(now, self.settings.room_idle_seconds) or live.lock.locked():
+                continue
+            async with live.lock:
+                if not live.idle_for(time.monotonic(), self.settings.room_idle_seconds):
+                    continue
+                live.unloaded = True  # a socket that got this object a moment ago loads the room again
+                del self.rooms[code]
+                unloaded += 1
+        if unloaded:
+            self.metrics.rooms.set(len(self.rooms))
+        return unloaded
+
+    async def unload_idle_rooms_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.room_sweep_seconds)
+            try:
+                await self.unload_idle_rooms()
+            except Exception:  # the sweep must outlive any one room
+                log.exception("unloading idle rooms failed")
+
     async def _load_game(self, live: LiveRoom) -> None:
         record = await self.store.latest_game(live.record.id)
         if record is None:
@@ -134,9 +163,13 @@ class Hub:
             return "the host does not allow spectators"
         return None
 
-    async def connect(self, live: LiveRoom, conn: Connection, name: str) -> None:
+    async def connect(self, live: LiveRoom, conn: Connection, name: str) -> bool:
+        """Attach the socket to the room; False if the room was unloaded meanwhile (load it again)."""
         conn.resync = lambda c: self._resync_message(live, c)
         async with live.lock:
+            if live.unloaded:
+                return False
+            live.idle_since = None
             live.names[conn.player_id] = name
             was_present = conn.player_id in live.connected_players()
             live.connections.add(conn)
@@ -157,12 +190,15 @@ class Hub:
                 conn.send(self._room_message(live))
             self._after_change(live)
         await self.bus.presence(live.code, conn.player_id, True)
+        return True
 
     async def disconnect(self, live: LiveRoom, conn: Connection) -> None:
         async with live.lock:
             live.connections.discard(conn)
             self.metrics.sockets.dec()
             self.sockets_closed += 1
+            if not live.connections:
+                live.idle_since = time.monotonic()
             if conn.player_id not in live.connected_players():
                 live.away_since[conn.player_id] = time.time()
                 self._broadcast_room(live)

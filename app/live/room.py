@@ -172,6 +172,20 @@ class LiveRoom:
         """Recent chat lines as sent, with the team that may read each (None: everyone)."""
         self._settings_of: dict[str, Any] | None = None
         self._settings = RoomSettings()
+        self.idle_since: float | None = time.monotonic()
+        """When the last socket left (monotonic clock); None while any is connected."""
+        self.unloaded = False
+        """Set when the hub lets go of the room: whoever still holds this object must load it again."""
+
+    def idle_for(self, now: float, seconds: float) -> bool:
+        """Nobody connected for ``seconds`` and nothing pending that needs this process to hold the room."""
+        tasks = (self.timer_task, self.bot_task, self.host_task, *self.closing)
+        return (
+            not self.connections
+            and self.idle_since is not None
+            and now - self.idle_since >= seconds
+            and all(task is None or task.done() for task in tasks)
+        )
 
     @property
     def settings(self) -> RoomSettings:

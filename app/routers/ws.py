@@ -49,17 +49,6 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         await websocket.close(code=4429)
         return
     normal = normalise(code)
-    live = await hub.room(normal) if is_well_formed(normal) else None
-    if live is None:
-        await services.join_limiter.failed(address)
-        await websocket.send_text(error("unknown_room", f"no room with code {code!r}").decode())
-        await websocket.close(code=4404)
-        return
-    refusal = hub.admission(live, player_id)
-    if refusal is not None:
-        await websocket.send_text(error("forbidden", refusal).decode())
-        await websocket.close(code=4403)
-        return
     conn = Connection(
         websocket,
         player_id,
@@ -69,7 +58,20 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         frame_writer(websocket.scope),
     )
     conn.chat_rate, conn.chat_burst = settings.chats_per_second, settings.chat_burst
-    await hub.connect(live, conn, name)
+    while True:  # again if the hub unloads the room (idle) between finding it and attaching the socket
+        live = await hub.room(normal) if is_well_formed(normal) else None
+        if live is None:
+            await services.join_limiter.failed(address)
+            await websocket.send_text(error("unknown_room", f"no room with code {code!r}").decode())
+            await websocket.close(code=4404)
+            return
+        refusal = hub.admission(live, player_id)
+        if refusal is not None:
+            await websocket.send_text(error("forbidden", refusal).decode())
+            await websocket.close(code=4403)
+            return
+        if await hub.connect(live, conn, name):
+            break
     try:
         while True:
             message = await websocket.receive()
