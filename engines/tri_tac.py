@@ -31,7 +31,7 @@ import functools
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple, TypeVar
+from typing import Any, Literal, TypeVar
 
 from pydantic import Field
 
@@ -107,28 +107,33 @@ class TriTacOptions(GameOptions):
     )
 
 
-class LastMove(NamedTuple):
-    """The previous turn, as the view shows it. A tuple of atoms: the garbage collector stops tracking it at
-    its first pass (a dict with a cell list, made every move, stayed tracked as long as the state lived)."""
+LastMove = tuple[Seat, str, int | None, int | None, int, int]
+"""The previous turn: seat, type ("place", "power" or "pass"), row, column (None on a pass), points, move
+number. A flat tuple of atoms, which the garbage collector stops tracking on its first pass (a named tuple,
+being a subclass, or a nested one would stay tracked longer, and the dict with a cell list it replaces, made
+every move, stayed tracked as long as the state lived); ``_last_move_json`` gives the view's dict."""
 
-    seat: Seat
-    type: str  # "place", "power" or "pass"
-    cell: Cell | None
-    points: int
-    move: int
 
-    def to_json(self) -> dict[str, JSON]:
-        cell = None if self.cell is None else [self.cell[0], self.cell[1]]
-        return {"seat": self.seat, "type": self.type, "cell": cell, "points": self.points, "move": self.move}
+def _last_move_json(last: LastMove | None) -> dict[str, JSON] | None:
+    if last is None:
+        return None
+    seat, kind, r, c, points, move = last
+    return {
+        "seat": seat,
+        "type": kind,
+        "cell": None if r is None else [r, c],
+        "points": points,
+        "move": move,
+    }
 
 
 @dataclass(slots=True)
 class TriTacState:
     """The full game state. Treat as immutable outside this module: ``apply`` returns a fresh copy.
 
-    Parts that change on most moves are tuples of atoms (the board, ``scored_last_turn``, ``last_move``),
-    which the garbage collector untracks at its first pass: the thousands of states a busy server holds
-    then cost its later passes nothing."""
+    Parts that change on most moves are plain tuples of atoms (the board, ``scored_last_turn``,
+    ``last_move``), which the garbage collector stops tracking once it has seen them (a tuple of tuples on
+    its second pass): the thousands of states a busy server holds then cost its older generations nothing."""
 
     options: TriTacOptions
     size: int
@@ -473,7 +478,7 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
                 )
             )
         new.scored_last_turn = _with_flag(new.scored_last_turn, seat, points > 0)
-        new.last_move = LastMove(seat, "power" if power else "place", cell, points, new.move)
+        new.last_move = (seat, "power" if power else "place", r, c, points, new.move)
         new.move += 1
         new.to_move = opponent
         if not new.empty:
@@ -489,7 +494,7 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
     def _pass(self, state: TriTacState, seat: Seat) -> tuple[TriTacState, list[Event]]:
         new = state.copy()
         new.scored_last_turn = _with_flag(new.scored_last_turn, seat, False)
-        new.last_move = LastMove(seat, "pass", None, 0, new.move)
+        new.last_move = (seat, "pass", None, None, 0, new.move)
         new.move += 1
         new.to_move = 1 - seat
         return new, [Event("pass", {"seat": seat})]
@@ -533,9 +538,10 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
         new.size = size
         new.scored = [[{(r + 1, c + 1) for r, c in cells} for cells in per_dir] for per_dir in new.scored]
         new.lines = [{**line, "cells": shift(list(line["cells"]))} for line in new.lines]
-        if new.last_move is not None and new.last_move.cell is not None:
-            r, c = new.last_move.cell
-            new.last_move = new.last_move._replace(cell=(r + 1, c + 1))
+        if new.last_move is not None:
+            seat, kind, r, c, points, move = new.last_move
+            if r is not None and c is not None:
+                new.last_move = (seat, kind, r + 1, c + 1, points, move)
         new.special = {(r + 1, c + 1) for r, c in new.special}
         added: list[Cell] = []
         if new.options.special_squares:
@@ -586,7 +592,7 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
             ),
             "combo_ready": (list(state.scored_last_turn) if state.options.combo_strike else None),
             "lines": lines,
-            "last_move": None if state.last_move is None else state.last_move.to_json(),
+            "last_move": _last_move_json(state.last_move),
             "move": state.move,
             "options": dict(_options_json(state.options)),
         }
@@ -676,7 +682,7 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
             "lines": [_line_copy(line) for line in state.lines],
             "scored_last_turn": list(state.scored_last_turn),
             "move": state.move,
-            "last_move": None if state.last_move is None else state.last_move.to_json(),
+            "last_move": _last_move_json(state.last_move),
             "ring_seed": state.ring_seed,
         }
 
@@ -722,16 +728,17 @@ def _line_copy(line: Mapping[str, JSON]) -> dict[str, JSON]:
 
 
 def _last_move(data: Any) -> LastMove | None:
-    """``LastMove.to_json`` read back (None before the first move)."""
+    """``_last_move_json`` read back."""
     if data is None:
         return None
     cell = data["cell"]
-    return LastMove(
-        seat=int(data["seat"]),
-        type=str(data["type"]),
-        cell=None if cell is None else (int(cell[0]), int(cell[1])),
-        points=int(data["points"]),
-        move=int(data["move"]),
+    return (
+        int(data["seat"]),
+        str(data["type"]),
+        None if cell is None else int(cell[0]),
+        None if cell is None else int(cell[1]),
+        int(data["points"]),
+        int(data["move"]),
     )
 
 
