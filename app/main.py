@@ -117,7 +117,7 @@ async def _refreeze(hub: Hub, metrics: Metrics, settings: Settings) -> None:
     collections are small and frequent (``gc_young_threshold``), and every ``gc_freeze_seconds`` what
     survived them is frozen (``gc.freeze`` costs nothing): no later collection scans it again, and the
     middle and oldest generations, which only ever held those survivors, stay nearly empty. Measured with
-    1,000 rooms of 7 sockets at 2 moves/s: the longest pause 131-168 ms before, 17 ms after.
+    1,000 rooms of 7 sockets at 2 moves/s: the longest pause 131-238 ms before, 17-25 ms after.
 
     What dies by reference counting is freed whether frozen or not; only a reference cycle that outlives a
     young collection and dies after it was frozen stays, until the next full collection. In steady play none

@@ -61,7 +61,7 @@ class Settings(BaseSettings):
         description="A full collection, frozen objects included, once this fraction of the sockets open at the "
         "last one have closed: it frees closed sockets' reference cycles, which were frozen while they were open.",
     )
-    gc_full_closed_min: int = Field(default=200, description="Closed sockets that never call for a full collection.")
+    gc_full_closed_min: int = Field(default=200, description="Fewest closed sockets calling for a full collection.")
     bot_delay_seconds: float = 0.8
     bot_pace: float = Field(default=1.0, description="Multiplies every bot pause (tests run bots fast).")
 
