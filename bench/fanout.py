@@ -102,6 +102,8 @@ class Room:
         self.owed = 0
         self.owed_due = 0.0
         self.closed_loop = False
+        self.prefill = 0
+        """Moves still to play, as fast as they go, before the load starts (``stagger``)."""
         self.cells: list[tuple[int, int]] = []
         self.new_board()
 
@@ -166,6 +168,9 @@ class Room:
             return
         if self.over:
             self.send_rematch()
+        elif self.prefill:
+            self.prefill -= 1
+            self.send_move()
         elif self.closed_loop:
             self.send_move()
         elif self.owed and self.idle():
@@ -183,6 +188,8 @@ class Stats:
     late: int = 0
     dropped: int = 0
     latencies: list[float] = field(default_factory=list)
+    worst_by_tenth: dict[int, float] = field(default_factory=dict)
+    """Longest latency of the moves sent in each tenth of a second of the window (where a stall happened)."""
     bytes_total: int = 0
     bytes_count: int = 0
     repeated: int = 0
@@ -191,6 +198,9 @@ class Stats:
     def completed(self, latency: float, sent_at: float) -> None:
         if self.window_start <= sent_at < self.window_end:
             self.latencies.append(latency)
+            tenth = int((sent_at - self.window_start) * 10)
+            if latency > self.worst_by_tenth.get(tenth, 0.0):
+                self.worst_by_tenth[tenth] = latency
 
 
 def make_handler(sock: Sock) -> Any:
@@ -343,6 +353,21 @@ async def settle(deployment: Deployment, rooms: list[Room]) -> int:
     return deployment.rss_bytes()
 
 
+async def stagger(rooms: list[Room], stats: Stats) -> None:
+    """Play a random number of each room's first moves (0 to a board less one), unmeasured, so that the rooms'
+    games end at times spread over a game's length, as independent rooms' games do; otherwise every room set
+    up at once would finish its game in the same half second, a burst of game ends and rematches that is an
+    artefact of the set-up (``--no-stagger`` keeps it, as a stress case)."""
+    stats.sending, stats.window_start = True, float("inf")
+    for room in rooms:
+        room.prefill = room.rng.randrange(len(room.cells))
+        if room.prefill and room.idle():
+            room.prefill -= 1
+            room.send_move()
+    while any(room.prefill or room.inflight_left for room in rooms):
+        await asyncio.sleep(0.05)
+
+
 async def drive(
     rooms: list[Room], stats: Stats, rate: float | None, duration: float, warmup: float, deployment: Deployment
 ) -> dict[str, Any]:
@@ -447,6 +472,8 @@ async def measure(deployment: Deployment, scenario: str, args: argparse.Namespac
     gc.collect()
     gc.freeze()
     gc.disable()
+    if args.stagger:
+        await stagger(rooms, stats)
     window = await drive(rooms, stats, rate, args.duration, args.warmup, deployment)
     deployment.check_alive()
     for room in rooms:
@@ -471,6 +498,7 @@ async def measure(deployment: Deployment, scenario: str, args: argparse.Namespac
         "rematches": stats.rematches,
         "repeated_states": stats.repeated,
         "latency_ms": latency_figures(lat),
+        "slowest_moments": slowest_moments(stats.worst_by_tenth),
         "server_cpu_s": round(window["server_cpu"], 3),
         "server_cpu_s_each": [round(cpu, 3) for cpu in window["server_cpu_each"]],
         "server_cpu_us_per_move": round(window["server_cpu"] / len(lat) * 1e6, 1) if lat else None,
@@ -482,6 +510,12 @@ async def measure(deployment: Deployment, scenario: str, args: argparse.Namespac
         "state_bytes_mean": round(stats.bytes_total / stats.bytes_count) if stats.bytes_count else None,
         "setup_s": round(setup_seconds, 1),
     }
+
+
+def slowest_moments(worst_by_tenth: dict[int, float], count: int = 5) -> list[dict[str, float]]:
+    """The tenths of a second of the window whose moves waited longest: when a stall happened, and how long."""
+    worst = sorted(worst_by_tenth.items(), key=lambda item: item[1], reverse=True)[:count]
+    return [{"at_s": tenth / 10, "max_ms": round(latency * 1000, 1)} for tenth, latency in worst]
 
 
 def latency_figures(lat: list[float]) -> dict[str, float | None]:
@@ -600,6 +634,13 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=2, help="moves/s offered per room, latency scenario (2)")
     parser.add_argument("--sat-rooms", type=int, default=200, help="rooms in the saturation scenario (200)")
     parser.add_argument("--size", type=int, default=5, help="Tri-Tac board size (default 5: a rematch every 25)")
+    parser.add_argument(
+        "--stagger",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="start each room at a random point of its game, so that games end at independent times (default); "
+        "--no-stagger: every room's game ends in the same half second",
+    )
     parser.add_argument("--scenarios", default="saturation,latency", help="comma-separated: saturation,latency")
     parser.add_argument(
         "--servers",

@@ -32,6 +32,9 @@ class Record:
         self.longest = 0.0
         self.longest_generation = -1
         self.by_generation = [0, 0, 0]
+        self.collected = 0
+        """Objects the collections freed: cyclic garbage (refcounting frees everything else)."""
+        self.over_10ms = 0
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -40,6 +43,8 @@ class Record:
             "total_ms": round(self.total * 1000, 3),
             "longest_ms": round(self.longest * 1000, 3),
             "longest_generation": self.longest_generation,
+            "collected": self.collected,
+            "over_10ms": self.over_10ms,
         }
 
 
@@ -63,6 +68,8 @@ class GcPauses:
         record.count += 1
         record.total += pause
         record.by_generation[generation] += 1
+        record.collected += int(info.get("collected", 0))
+        record.over_10ms += pause > 0.010
         if pause > record.longest:
             record.longest, record.longest_generation = pause, generation
 
