@@ -54,7 +54,10 @@ class Settings(BaseSettings):
         "collection is frozen within gc_freeze_seconds.",
     )
     gc_freeze_seconds: float = Field(
-        default=1.0, description="How often the survivors of young collections are frozen."
+        default=0.25,
+        description="How often the young generation is collected and its survivors frozen: that collection scans "
+        "what was made since the last one and is still alive (a quarter second of moves' states and sockets' "
+        "pending receives), so its pause grows with this interval.",
     )
     gc_full_closed_fraction: float = Field(
         default=0.25,
