@@ -92,7 +92,8 @@ class GameAction(Base):
     __table_args__ = (UniqueConstraint("game_id", "version"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    """Looked up through the unique (game_id, version) index; a second index on it alone cost a page a move."""
     version: Mapped[int] = mapped_column(Integer)
     """The game version this action produced (1 for the first action)."""
     seat: Mapped[int] = mapped_column(Integer)
