@@ -40,3 +40,11 @@ def sqlite_file(url: str) -> str | None:
     if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
         return None
     return parsed.database
+
+
+def postgres_dsn(url: str) -> str | None:
+    """The asyncpg DSN of a PostgreSQL URL (None for other databases)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "postgresql":
+        return None
+    return parsed.set(drivername="postgresql").render_as_string(hide_password=False)

@@ -16,7 +16,7 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from sqlalchemy import text
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.db import make_engine, make_sessionmaker, sqlite_file
+from app.db import make_engine, make_sessionmaker, postgres_dsn, sqlite_file
 from app.deps import Services
 from app.limits import make_limiter
 from app.live.bus import make_bus
@@ -39,7 +39,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     metrics = Metrics()
     limiter = make_limiter(settings.redis_url, settings.join_attempts_per_minute)
     base = public_base_url(settings.public_url, settings.listen_host, settings.listen_port)
-    store = Store(sessions, sqlite_file(settings.database_url))
+    store = Store(sessions, sqlite_file(settings.database_url), postgres_dsn(settings.database_url))
     hub = Hub(store, settings, bus, base, metrics)
 
     @asynccontextmanager
@@ -60,7 +60,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await hub.close()
         await bus.stop()
         await limiter.close()
-        store.close()
+        await store.close()
         await db.dispose()
 
     app = FastAPI(title="Threefold", version="0.1.0", lifespan=lifespan)

@@ -33,8 +33,9 @@ from app.live.messages import (
     encode,
     error,
 )
+from app.live.records import MoveWrite, RoomConflict, VersionConflict
 from app.live.room import LiveGame, LiveRoom, bot_name, describe
-from app.live.store import MoveWrite, RoomConflict, Store, VersionConflict
+from app.live.store import Store
 from app.metrics import Metrics
 from app.settings import Settings
 from engines.base import EngineError, Event, IllegalAction, Seat

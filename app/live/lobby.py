@@ -26,9 +26,9 @@ from app.live.messages import (
     Sit,
     Stand,
 )
+from app.live.records import SeatRecord
 from app.live.room import LiveRoom, bot_name
 from app.live.room_settings import RoomSettings
-from app.live.store import SeatRecord
 from engines.base import EngineError
 from engines.registry import get_bot, get_engine
 

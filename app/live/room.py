@@ -11,8 +11,8 @@ from typing import Any
 
 from app.live.connection import Connection
 from app.live.messages import encode
+from app.live.records import GameRecord, RoomRecord
 from app.live.room_settings import RoomSettings
-from app.live.store import GameRecord, RoomRecord
 from engines.base import Engine, Event, Seat
 from engines.registry import get_engine
 

@@ -14,84 +14,21 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
 
+from app.live.pg_moves import PostgresMoves
+from app.live.records import GameRecord, MoveWrite, RoomConflict, RoomRecord, SeatRecord, VersionConflict
 from app.models import Game, GameAction, Player, Room, RoomSeat
 from app.ratings import rate_game
 from app.sql import SessionSql, Sql, SqliteSql, Statement
 from engines.base import SeatInfo
 
 T = TypeVar("T")
-
-
-class VersionConflict(Exception):
-    """Another writer got there first: the caller must reload the game."""
-
-
-class RoomConflict(Exception):
-    """Another process changed the room first: the caller must reload the room and try again."""
-
-
-@dataclass
-class SeatRecord:
-    player_id: int | None
-    is_bot: bool = False
-
-
-@dataclass
-class RoomRecord:
-    id: int
-    code: str
-    host_id: int
-    game: str
-    options: dict[str, Any]
-    status: str
-    test_seed: int | None
-    seats: list[SeatRecord]
-    settings: dict[str, Any]
-    revision: int = 0
-
-
-class MoveWrite(NamedTuple):
-    """One applied action as the per-move write stores it: the action's row, and the game's new version,
-    timer and (every few moves, and at the end) snapshot and result. Immutable; a named tuple rather than
-    a frozen dataclass, whose ``__init__`` (one ``object.__setattr__`` a field) cost 2.7 µs a move."""
-
-    game_id: int
-    version: int
-    seat: int
-    action: dict[str, Any]
-    actor: str
-    snapshot: dict[str, Any] | None
-    """The full state after the action, or None: the stored snapshot stays at an earlier version and loading
-    replays the actions after it."""
-    timer_key: str | None
-    deadline: float | None
-    result: dict[str, Any] | None
-    """The outcome, when the action ended the game."""
-
-
-@dataclass
-class GameRecord:
-    id: int
-    number: int
-    engine: str
-    options: dict[str, Any]
-    seed: int
-    seats: list[dict[str, Any]]
-    version: int
-    status: str
-    snapshot: dict[str, Any]
-    result: dict[str, Any] | None
-    timer_key: str | None
-    deadline: float | None
-    snapshot_version: int = 0
 
 
 # The statements written on the event loop (app.sql): fixed texts, the same on SQLite and PostgreSQL.
@@ -146,13 +83,23 @@ _MOVE = {
 
 
 class Store:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], sqlite_path: str | None = None) -> None:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        sqlite_path: str | None = None,
+        postgres_dsn: str | None = None,
+    ) -> None:
+        """The per-move path runs on a plain ``sqlite3`` connection for a SQLite file, on asyncpg for
+        PostgreSQL (``postgres_dsn``), and through the sessions otherwise (in-memory SQLite in tests)."""
         self.sessions = sessions
         self._moves = SqliteMoveWriter(sqlite_path) if sqlite_path else None
+        self._pg = PostgresMoves(postgres_dsn) if postgres_dsn else None
 
-    def close(self) -> None:
+    async def close(self) -> None:
         if self._moves is not None:
             self._moves.close()
+        if self._pg is not None:
+            await self._pg.close()
 
     async def _write(self, work: Callable[[Sql], T]) -> T:
         """One write transaction running ``work`` (plain SQL, app.sql).
@@ -312,6 +259,9 @@ class Store:
 
     async def record_action(self, move: MoveWrite) -> None:
         """Persist one applied action; raises VersionConflict if ``move.version - 1`` is no longer current."""
+        if self._pg is not None:
+            await self._pg.record(move)
+            return
         try:
             await self._write(lambda sql: _record(sql, move))
         except (IntegrityError, sqlite3.IntegrityError) as err:  # the action's version is already stored
@@ -327,6 +277,8 @@ class Store:
     ) -> tuple[int, str | None, float | None, list[tuple[int, int, dict[str, Any], str]]]:
         """The game's stored version with its timer key and deadline (the timer the writer set), and the
         actions above version ``after``: what another process needs to catch up, in one session."""
+        if self._pg is not None:
+            return await self._pg.since(game_id, after)
         async with self.sessions() as s:
             version, key, deadline = (
                 await s.execute(select(Game.version, Game.timer_key, Game.deadline).where(Game.id == game_id))

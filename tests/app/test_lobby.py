@@ -10,8 +10,8 @@ import pytest
 from app.live import lobby
 from app.live.connection import Connection
 from app.live.messages import Configure, ProtocolError
+from app.live.records import RoomRecord, SeatRecord
 from app.live.room import LiveRoom
-from app.live.store import RoomRecord, SeatRecord
 
 HOST, GUEST, OTHER = 1, 2, 3
 

@@ -1,34 +1,48 @@
-"""The per-move write on both paths (raw SQLite and SQLAlchemy): a version is written once, and a game
-reloads from its last snapshot plus the actions after it."""
+"""The per-move write on every path (raw SQLite, SQLAlchemy, asyncpg on PostgreSQL): a version is written
+once, another process catches up from the actions after its own version, and a game reloads from its last
+snapshot plus the actions after it."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 from sqlalchemy import text
 
-from app.db import make_engine, make_sessionmaker, sqlite_file
+from app.db import make_engine, make_sessionmaker, postgres_dsn, sqlite_file
+from app.live.records import MoveWrite, VersionConflict
 from app.live.room import LiveGame
-from app.live.store import MoveWrite, Store, VersionConflict
+from app.live.store import Store
 from engines.registry import get_bot, get_engine
+from tests.support.server import migrate
+from tests.support.services import postgres_database
 
 
-@pytest.fixture(params=[True, False], ids=["raw-sqlite", "sqlalchemy"])
-async def store(sqlite_url: str, request: pytest.FixtureRequest) -> AsyncIterator[Store]:
-    """A store with one player (Ann) and her room ACDEF; moves through the raw writer or the ORM."""
-    engine = make_engine(sqlite_url)
-    store = Store(make_sessionmaker(engine), sqlite_file(sqlite_url) if request.param else None)
-    try:
-        async with engine.begin() as conn:
-            await conn.execute(text("INSERT INTO players (token_hash, name) VALUES ('h', 'Ann')"))
-        await store.create_room("ACDEF", 1, "tri-tac", {}, 2, None)
-        yield store
-    finally:
-        store.close()
-        await engine.dispose()
+@pytest.fixture(params=["raw-sqlite", "sqlalchemy", "asyncpg"])
+async def store(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[Store]:
+    """A store with one player (Ann) and her room ACDEF; moves through the raw SQLite writer, the ORM (an
+    in-process SQLite file without the raw writer), or asyncpg on PostgreSQL."""
+    with contextlib.ExitStack() as stack:
+        if request.param == "asyncpg":
+            url = stack.enter_context(postgres_database())
+        else:
+            url = f"sqlite+aiosqlite:///{tmp_path / 'threefold.db'}"
+        migrate(url)
+        engine = make_engine(url)
+        raw_sqlite = sqlite_file(url) if request.param == "raw-sqlite" else None
+        store = Store(make_sessionmaker(engine), raw_sqlite, postgres_dsn(url))
+        try:
+            async with engine.begin() as conn:
+                await conn.execute(text("INSERT INTO players (token_hash, name) VALUES ('h', 'Ann')"))
+            await store.create_room("ACDEF", 1, "tri-tac", {}, 2, None)
+            yield store
+        finally:
+            await store.close()
+            await engine.dispose()
 
 
 async def room_id(store: Store) -> int:
@@ -52,6 +66,22 @@ async def test_a_version_is_written_once(store: Store) -> None:
     assert (game.version, game.snapshot, game.status, game.result) == (2, {"s": 2}, "finished", result)
     actions = await store.actions(game_id)
     assert [(v, seat, actor) for v, seat, _a, actor in actions] == [(1, 0, "player"), (2, 1, "timer")]
+
+
+async def test_another_process_catches_up_from_the_actions_after_its_version(store: Store) -> None:
+    game_id = await store.create_game(await room_id(store), 1, "tri-tac", {}, 7, [], {"s": 0}, None, None)
+    assert await store.actions_since(game_id, 0) == (0, None, None, [])
+    moves = [{"type": "place", "cell": [0, n]} for n in range(3)]
+    for version, action in enumerate(moves, start=1):
+        timer = (f"turn-{version}", 100.0 + version) if version == 3 else (None, None)
+        await store.record_action(MoveWrite(game_id, version, version % 2, action, "player", None, *timer, None))
+    assert await store.actions_since(game_id, 1) == (
+        3,
+        "turn-3",
+        103.0,
+        [(2, 0, moves[1], "player"), (3, 1, moves[2], "player")],
+    )
+    assert await store.actions_since(game_id, 3) == (3, "turn-3", 103.0, [])
 
 
 async def test_a_player_is_found_by_the_hash_of_their_token(store: Store) -> None:
