@@ -62,6 +62,13 @@ def _json(value: Any) -> str | None:
     return None if value is None else orjson.dumps(value).decode()
 
 
+async def _rollback_if_open(connection: asyncpg.Connection) -> None:
+    """Instead of asyncpg's reset on release (``RESET ALL``, ``UNLISTEN *``, ...: a round trip each time):
+    these statements leave no session state, only a transaction interrupted by a cancellation."""
+    if connection.is_in_transaction():
+        await connection.execute("ROLLBACK")
+
+
 class PostgresMoves:
     """A small asyncpg pool of its own, opened on first use (the app's SQLAlchemy pool serves the rest)."""
 
@@ -75,7 +82,9 @@ class PostgresMoves:
         if self._pool is None:
             async with self._opening:
                 if self._pool is None:
-                    self._pool = await asyncpg.create_pool(self._dsn, min_size=1, max_size=self._max)
+                    self._pool = await asyncpg.create_pool(
+                        self._dsn, min_size=1, max_size=self._max, reset=_rollback_if_open
+                    )
         return self._pool
 
     async def record(self, move: MoveWrite) -> None:
