@@ -113,17 +113,17 @@ async def _refreeze(hub: Hub, metrics: Metrics, settings: Settings) -> None:
 
     A collection's pause grows with the live objects it scans. Rooms, games and sockets live for minutes, and
     a move's state, a socket's pending receive and a game's containers for a second or more: with 7,000
-    sockets, collections every second or so scanned 60,000-120,000 such objects, 30-170 ms each. So young
-    collections are small and frequent (``gc_young_threshold``), and every ``gc_freeze_seconds`` what
-    survived them is frozen (``gc.freeze`` costs nothing): no later collection scans it again, and the
-    middle and oldest generations, which only ever held those survivors, stay nearly empty. Measured with
-    1,000 rooms of 7 sockets at 2 moves/s: the longest pause 131-238 ms before, 17-25 ms after.
+    sockets, collections every second or so scanned 60,000-120,000 such objects, 30-170 ms each. So every
+    ``gc_freeze_seconds`` (a quarter second) the young generation is collected and what survived is frozen
+    (``gc.freeze`` costs nothing): no later collection scans it again, and the middle and oldest
+    generations, which only ever held those survivors, stay nearly empty. Measured with 1,000 rooms of 7
+    sockets at 2 moves/s: the longest pause 131-238 ms before, 10-14 ms after.
 
-    The young threshold alone does not bound that scan: it counts allocations *net of deallocations*, and a
-    move allocates its new state while freeing the old, frozen one, so the count barely moves while the young
-    generation fills with every room's current state and every socket's re-armed receive (35,000-40,000
-    objects a second at 1,000 rooms: a 30 ms collect every second). Collecting and freezing every quarter
-    second keeps that pause near 10 ms for the same total time.
+    The young threshold (``gc_young_threshold``) cannot bound that scan by itself: it counts allocations
+    *net of deallocations*, and a move allocates its new state while freeing the old, frozen one, so the
+    count barely moves while the young generation fills with every room's current state and every socket's
+    re-armed receive (35,000-40,000 objects a second at 1,000 rooms: with a refreeze every second, a 30 ms
+    collect each time). The timed refreeze bounds it; the threshold only adds collections under heavy load.
 
     What dies by reference counting is freed whether frozen or not; only a reference cycle that outlives a
     young collection and dies after it was frozen stays, until the next full collection. In steady play none
