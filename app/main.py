@@ -72,6 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
 
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(ws.LiveSocketRoute)  # outermost of ours: a live socket passes nothing else of ours
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -102,7 +103,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(rooms.router)
     app.include_router(history.router)
     app.include_router(ratings.router)
-    app.add_api_websocket_route(ws.PATH, ws.room_socket)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
     return app

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+import websockets
 
 from app.client import ClientError, ThreefoldClient
 from tests.app.helpers import Table, acting_socket, open_table, wait_all
@@ -182,6 +183,25 @@ async def test_unknown_room_and_bad_tokens(sqlite_server: ServerProcess) -> None
             assert r.status_code == 401
         # The server is still serving.
         assert (await alice.http.get("/healthz")).json()["ok"] is True
+
+
+async def test_only_ws_and_a_code_is_a_live_socket(sqlite_server: ServerProcess) -> None:
+    """The live socket is dispatched ahead of the router (app.routers.ws.LiveSocketRoute): other WebSocket
+    paths still reach the router, which refuses the handshake, and the server keeps serving."""
+    async with ThreefoldClient(sqlite_server.url) as alice:
+        await alice.set_name("Alice")
+        code = await alice.create_room("tri-tac")
+        base = sqlite_server.url.replace("http://", "ws://")
+        for path in ("/ws/", f"/ws/{code}/extra", f"/wsx/{code}", "/ws"):
+            with pytest.raises(websockets.InvalidStatus) as refused:
+                async with websockets.connect(f"{base}{path}?token={alice.token}"):
+                    pass
+            assert refused.value.response.status_code == 403, path
+        sock = alice.connect(code)
+        await sock.open()
+        welcome = await sock.next(lambda m: m["type"] == "welcome")
+        assert welcome["you"]["name"] == "Alice"
+        await sock.close()
 
 
 async def test_reconnect_keeps_seat_and_others_see_away(sqlite_server: ServerProcess) -> None:
