@@ -13,7 +13,9 @@ Run it like the project (bench/serve.py starts it with the same uvicorn options)
 It sends through the ordinary ASGI ``send`` (Starlette's ``send_text``), as a FastAPI app does; the project
 writes its frames through the protocol's prepared-frames extension instead (app/ws_protocol.py). With
 ``BENCH_BARE_PREPARED=1`` the bare endpoint does too (frames built once, written straight to each socket
-that takes them): the ceiling of that write path, for comparison (bench/README.md).
+that takes them): the ceiling of that write path, for comparison (bench/README.md). With
+``BENCH_BARE_DIRECT=1`` its socket is dispatched ahead of FastAPI's router, as the project's live socket is
+(app.routers.ws.LiveSocketRoute).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import os
 import orjson
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
+from app.routers.ws import LiveSocketRoute
 from app.ws_protocol import FrameWriter, frame_writer, text_frame
 
 
@@ -40,7 +43,6 @@ def create_app() -> FastAPI:
     async def healthz() -> dict[str, bool]:
         return {"ok": True}
 
-    @app.websocket("/ws/{room}")
     async def fanout(websocket: WebSocket, room: str) -> None:
         await websocket.accept()
         members = rooms.setdefault(room, set())
@@ -73,4 +75,8 @@ def create_app() -> FastAPI:
             members.discard(websocket)
             writers.pop(websocket, None)
 
+    if os.environ.get("BENCH_BARE_DIRECT") == "1":
+        app.add_middleware(LiveSocketRoute, endpoint=fanout)
+    else:
+        app.add_api_websocket_route("/ws/{room}", fanout)
     return app

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from fastapi import WebSocket, WebSocketDisconnect
@@ -28,24 +28,31 @@ PATH = re.compile(r"/ws/([^/]+)")
 
 
 class LiveSocketRoute:
-    """ASGI middleware: hands ``/ws/{code}`` WebSockets straight to ``room_socket``; every other scope goes
-    to the app unchanged.
+    """ASGI middleware: hands WebSockets whose path matches ``pattern`` (default ``/ws/{code}``) straight to
+    ``endpoint`` (default ``room_socket``) with the first group; every other scope goes to the app unchanged.
 
     A WebSocket endpoint's callers stay on its call stack for the socket's whole life. Through FastAPI's
     router those were the exception middleware, two async exit stack layers, the router, the route and
-    FastAPI's endpoint wrapper: about 4 KiB a socket (each exit stack holds an empty deque's 64-slot block),
-    and every message's resumption passed through each of them. None of it serves this endpoint: it takes no
-    dependencies, raises no HTTP errors and handles its own failures (an unexpected one closes the socket
-    with 1011, as before)."""
+    FastAPI's endpoint wrapper: about 9 KiB of RSS a socket (each exit stack holds an empty deque's 64-slot
+    block), and every message's resumption passed through each of them. None of it serves this endpoint: it
+    takes no dependencies, raises no HTTP errors and handles its own failures (an unexpected one closes the
+    socket with 1011, as before). bench/bare.py can dispatch its endpoint the same way, for comparison."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        pattern: re.Pattern[str] = PATH,
+        endpoint: Callable[[WebSocket, str], Awaitable[None]] | None = None,
+    ) -> None:
         self.app = app
+        self.pattern = pattern
+        self.endpoint = endpoint or room_socket
 
     def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
         if scope["type"] == "websocket":
-            match = PATH.fullmatch(scope["path"])
+            match = self.pattern.fullmatch(scope["path"])
             if match is not None:
-                return room_socket(WebSocket(scope, receive, send), match.group(1))
+                return self.endpoint(WebSocket(scope, receive, send), match.group(1))
         return self.app(scope, receive, send)
 
 
