@@ -28,6 +28,18 @@ class Statement:
     """The parameters bound to JSON columns: SQLite stores them as text, PostgreSQL as json."""
 
 
+def move_update(snapshot: bool, result: bool) -> str:
+    """The per-move update of the game row, only over the previous version: with the new snapshot (every few
+    moves and at the end) and the result (at the end). Shared by the SQLite and session path (app.live.store)
+    and the asyncpg path (app.live.pg_moves), which runs it inside one statement with the action's insert."""
+    sets = ["version = :version", "timer_key = :timer_key", "deadline = :deadline"]
+    if snapshot:
+        sets += ["snapshot = :snapshot", "snapshot_version = :version"]
+    if result:
+        sets += ["status = 'finished'", "result = :result", "finished_at = CURRENT_TIMESTAMP"]
+    return f"UPDATE games SET {', '.join(sets)} WHERE id = :game_id AND version = :previous"
+
+
 class Sql(Protocol):
     """Runs statements inside the caller's transaction."""
 

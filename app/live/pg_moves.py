@@ -18,6 +18,7 @@ import asyncpg
 import orjson
 
 from app.live.records import MoveWrite, VersionConflict
+from app.sql import move_update
 
 
 def positional(sql: str) -> tuple[str, tuple[str, ...]]:
@@ -34,14 +35,9 @@ def positional(sql: str) -> tuple[str, tuple[str, ...]]:
 
 
 def _move_sql(snapshot: bool, result: bool) -> tuple[str, tuple[str, ...]]:
-    sets = ["version = :version", "timer_key = :timer_key", "deadline = :deadline"]
-    if snapshot:
-        sets += ["snapshot = :snapshot", "snapshot_version = :version"]
-    if result:
-        sets += ["status = 'finished'", "result = :result", "finished_at = CURRENT_TIMESTAMP"]
     return positional(
-        f"WITH moved AS (UPDATE games SET {', '.join(sets)} WHERE id = :game_id AND version = :previous "
-        "RETURNING id) INSERT INTO game_actions (game_id, version, seat, action, actor, created_at) "
+        f"WITH moved AS ({move_update(snapshot, result)} RETURNING id) "
+        "INSERT INTO game_actions (game_id, version, seat, action, actor, created_at) "
         "SELECT id, :version, :seat, :action, :actor, :created_at FROM moved"
     )
 

@@ -25,7 +25,7 @@ from app.live.pg_moves import PostgresMoves
 from app.live.records import GameRecord, MoveWrite, RoomConflict, RoomRecord, SeatRecord, VersionConflict
 from app.models import Game, GameAction, Player, Room, RoomSeat
 from app.ratings import rate_game
-from app.sql import SessionSql, Sql, SqliteSql, Statement
+from app.sql import SessionSql, Sql, SqliteSql, Statement, move_update
 from engines.base import SeatInfo
 
 T = TypeVar("T")
@@ -65,13 +65,8 @@ _ADD_ACTION = Statement(
 
 
 def _move_statement(snapshot: bool, result: bool) -> Statement:
-    sets = ["version = :version", "timer_key = :timer_key", "deadline = :deadline"]
-    if snapshot:
-        sets += ["snapshot = :snapshot", "snapshot_version = :version"]
-    if result:
-        sets += ["status = 'finished'", "result = :result", "finished_at = CURRENT_TIMESTAMP"]
     return Statement(
-        f"UPDATE games SET {', '.join(sets)} WHERE id = :game_id AND version = :previous",
+        move_update(snapshot, result),
         json=frozenset({"snapshot"} if snapshot else set()) | frozenset({"result"} if result else set()),
     )
 
