@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import os
 import sqlite3
 import threading
 import time
@@ -385,17 +386,30 @@ class SqliteMoveWriter:
     Checkpoints (copying the WAL back into the database file, with an fsync) are what does wait for the
     disk: SQLite runs one inside the commit that crosses 1,000 WAL pages, which here would stall the event
     loop every fraction of a second under load. This connection never checkpoints; a thread does it every
-    second (PASSIVE: it never blocks a writer), outside the loop.
+    ``checkpoint_seconds`` (PASSIVE: it never blocks a writer), outside the loop.
+
+    The WAL only starts over from its beginning when a write begins with every frame already copied back;
+    under a writer that never pauses for a checkpoint's length, that never happens, and the file grew for
+    as long as the load lasted (450 MB in 50 s of the benchmark's saturation). So once the file passes
+    ``wal_size_limit`` (64 MiB) the writer itself holds its next group for one more pass (off the loop;
+    moves meanwhile queue up for the group after), and that group's write starts the WAL over and cuts the
+    file back (``journal_size_limit``).
     """
 
-    CHECKPOINT_SECONDS = 1.0
-
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, *, checkpoint_seconds: float = 1.0, wal_size_limit: int = 64 << 20) -> None:
+        self.checkpoint_seconds = checkpoint_seconds
+        self.wal_size_limit = wal_size_limit
         # busy_timeout=0: a busy database answers at once, and Store.record_action retries without blocking.
         self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=0)
         for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=0"):
             self.db.execute(f"PRAGMA {pragma}")
         self.db.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer thread does it (see above)
+        self.db.execute(f"PRAGMA journal_size_limit={wal_size_limit}")
+        self._wal_path = f"{path}-wal"
+        # Its own connection: the pass runs in a thread while the loop may still read on ``db``.
+        self._restarter = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=0)
+        self.wal_oversized = False
+        """Set by the checkpointer thread: the WAL file is past ``wal_size_limit`` (see above)."""
         self._stop = threading.Event()
         self._checkpointer = threading.Thread(target=self._checkpoints, args=(path,), daemon=True)
         self._checkpointer.start()
@@ -406,18 +420,30 @@ class SqliteMoveWriter:
     def close(self) -> None:
         self._stop.set()
         self._checkpointer.join(timeout=5)
+        self._restarter.close()
         self.db.close()
 
     def _checkpoints(self, path: str) -> None:
         db = sqlite3.connect(path, isolation_level=None, timeout=5)
         try:
-            while not self._stop.wait(self.CHECKPOINT_SECONDS):
+            while not self._stop.wait(self.checkpoint_seconds):
                 with contextlib.suppress(sqlite3.Error):  # busy now: the next round catches up
                     db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                self.note_wal_size()
         finally:
             with contextlib.suppress(sqlite3.Error):
                 db.execute("PRAGMA wal_checkpoint(PASSIVE)")
             db.close()
+
+    def note_wal_size(self) -> None:
+        with contextlib.suppress(OSError):
+            self.wal_oversized = os.path.getsize(self._wal_path) > self.wal_size_limit
+
+    async def _restart_wal(self) -> None:
+        """One checkpoint pass with no write of ours under way, so the next write starts the WAL over."""
+        self.wal_oversized = False
+        with contextlib.suppress(sqlite3.Error):  # the checkpointer thread's pass holds the lock: next time
+            await asyncio.to_thread(lambda: self._restarter.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall())
 
     async def write(self, work: Callable[[Sql], T]) -> T:
         """Run ``work`` in the next group commit and return its result once that is committed.
@@ -438,6 +464,8 @@ class SqliteMoveWriter:
         group: list[tuple[Callable[[Sql], Any], asyncio.Future[Any]]] = []
         try:
             while self._pending:
+                if self.wal_oversized:
+                    await self._restart_wal()
                 group = [(work, future) for work, future in self._pending if not future.cancelled()]
                 self._pending = []
                 try:

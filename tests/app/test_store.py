@@ -1,12 +1,13 @@
 """The per-move write on every path (raw SQLite, SQLAlchemy, asyncpg on PostgreSQL): a version is written
 once, another process catches up from the actions after its own version, and a game reloads from its last
-snapshot plus the actions after it."""
+snapshot plus the actions after it; and SQLite's WAL does not grow for good under a writer that never pauses."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import random
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -16,7 +17,8 @@ from sqlalchemy import text
 from app.db import make_engine, make_sessionmaker, postgres_dsn, sqlite_file
 from app.live.records import MoveWrite, VersionConflict
 from app.live.room import LiveGame
-from app.live.store import Store
+from app.live.store import SqliteMoveWriter, Store
+from app.sql import Statement
 from engines.registry import get_bot, get_engine
 from tests.support.server import migrate
 from tests.support.services import postgres_database
@@ -138,3 +140,28 @@ async def test_a_game_reloads_from_an_older_snapshot_and_the_actions_after_it(st
         live = LiveGame.from_record(record, await store.actions(game_id))
         assert tri_tac.dump(live.state) == tri_tac.dump(state)
         assert len(live.log) == version
+
+
+async def test_the_sqlite_wal_starts_over_once_it_passes_its_limit(tmp_path: Path) -> None:
+    """The checkpointer thread's passes never catch up with a writer that never pauses, so the WAL file grew
+    for as long as the load lasted; past its limit the writer holds one group for a pass of its own, and that
+    group's commit starts the WAL over and cuts the file back. Nothing written is lost."""
+    path = tmp_path / "threefold.db"
+    limit = 128 * 1024
+    writer = SqliteMoveWriter(str(path), checkpoint_seconds=3600, wal_size_limit=limit)  # no timed passes
+    try:
+        writer.db.execute("CREATE TABLE filler (data BLOB)")
+        insert = Statement("INSERT INTO filler (data) VALUES (:data)")
+        for n in range(60):
+            await writer.write(lambda sql, n=n: sql.run(insert, data=bytes([n]) * 4000))
+        wal = Path(f"{path}-wal")
+        assert wal.stat().st_size > 2 * limit
+        writer.note_wal_size()  # what the checkpointer thread does after each of its passes
+        assert writer.wal_oversized
+        await writer.write(lambda sql: sql.run(insert, data=b"last"))
+        assert wal.stat().st_size <= limit
+        assert not writer.wal_oversized
+        rows = sqlite3.connect(path).execute("SELECT count(*), max(length(data)) FROM filler").fetchone()
+        assert rows == (61, 4000)
+    finally:
+        writer.close()
