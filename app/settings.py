@@ -42,6 +42,11 @@ class Settings(BaseSettings):
         description="A room nobody has been connected to for this long is unloaded (kept in the database).",
     )
     room_sweep_seconds: float = Field(default=60.0, description="How often idle rooms are looked for.")
+    bus_heartbeat_seconds: float = Field(
+        default=5.0,
+        description="With Redis: how often each process says it is alive; one silent for three of these counts "
+        "as gone, and so do the players connected through it.",
+    )
     # The garbage collector (app.main: _refreeze; PERFORMANCE.md "GC pauses").
     gc_young_threshold: int = Field(
         default=10_000,

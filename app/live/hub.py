@@ -61,7 +61,8 @@ class Hub:
         self.bus = bus
         self.base_url = base_url
         self.rooms: dict[str, LiveRoom] = {}
-        self._loading: dict[str, asyncio.Lock] = {}
+        self._loading: dict[str, tuple[asyncio.Lock, int]] = {}
+        """Rooms being loaded: the lock, and how many wait for it."""
         self.moves = 0
         self.sockets_opened = 0
         self.sockets_closed = 0
@@ -88,22 +89,33 @@ class Hub:
         live = self.rooms.get(code)
         if live is not None:
             return live
-        lock = self._loading.setdefault(code, asyncio.Lock())
-        async with lock:
-            live = self.rooms.get(code)
-            if live is not None:
-                return live
-            record = await self.store.load_room(code)
-            if record is None:
-                return None
-            live = LiveRoom(record, {})
-            await self._load_game(live)
-            await self._refresh_names(live)
-            live.standings = await self.store.standings(record.id)
-            self.rooms[code] = live
-            self.metrics.rooms.set(len(self.rooms))
-            self._after_change(live)
-            return live
+        # One load at a time per code; the lock lives while anyone waits on it (a lock per code ever
+        # asked for, unknown codes included, was kept for good).
+        lock, waiting = self._loading.get(code) or (asyncio.Lock(), 0)
+        self._loading[code] = (lock, waiting + 1)
+        try:
+            async with lock:
+                live = self.rooms.get(code)
+                if live is not None:
+                    return live
+                record = await self.store.load_room(code)
+                if record is None:
+                    return None
+                live = LiveRoom(record, {})
+                await self._load_game(live)
+                await self._refresh_names(live)
+                live.standings = await self.store.standings(record.id)
+                self.rooms[code] = live
+                self.metrics.rooms.set(len(self.rooms))
+                self._after_change(live)
+        finally:
+            lock, waiting = self._loading[code]
+            if waiting == 1:
+                del self._loading[code]
+            else:
+                self._loading[code] = (lock, waiting - 1)
+        await self.bus.ask_presence(code)
+        return live
 
     async def unload_idle_rooms(self) -> int:
         """Let go of rooms nobody has been connected to for ``room_idle_seconds`` and that wait for nothing
@@ -190,7 +202,7 @@ class Hub:
             else:
                 conn.send(self._room_message(live))
             self._after_change(live)
-        await self.bus.presence(live.code, conn.player_id, True)
+        await self.bus.presence(live.code)
         return True
 
     async def disconnect(self, live: LiveRoom, conn: Connection) -> None:
@@ -200,15 +212,23 @@ class Hub:
             self.sockets_closed += 1
             if not live.connections:
                 live.idle_since = time.monotonic()
-            if conn.player_id not in live.connected_players():
-                live.away_since[conn.player_id] = time.time()
-                self._broadcast_room(live)
-                if conn.player_id == live.record.host_id:
-                    self._schedule_host_handover(live)
-                self._after_change(live)
+            self._players_left(live, {conn.player_id} - live.connected_players())
         await conn.close()
         if conn.player_id not in live.local_players():
-            await self.bus.presence(live.code, conn.player_id, False)
+            await self.bus.presence(live.code)
+
+    def _players_left(self, live: LiveRoom, players: set[int]) -> None:
+        """They are connected nowhere any more: away from now (a bot stands in after the grace period), and
+        if the host is among them, a handover unless they come back. Must be called with ``live.lock`` held."""
+        if not players:
+            return
+        now = time.time()
+        for player in players:
+            live.away_since[player] = now
+        self._broadcast_room(live)
+        if live.record.host_id in players:
+            self._schedule_host_handover(live)
+        self._after_change(live)
 
     def _schedule_host_handover(self, live: LiveRoom) -> None:
         if live.host_task is not None:
@@ -701,6 +721,15 @@ class Hub:
         await self._refresh_names(live)
         self._broadcast_state(live, [], room=True, welcomes=True)
         self._after_change(live)
+
+    async def on_peer_gone(self, origin: str) -> None:
+        """Another process stopped or fell silent: whoever was connected only through it has left."""
+        for live in list(self.rooms.values()):
+            if origin not in live.remote_presence:
+                continue
+            async with live.lock:
+                players = live.remote_presence.pop(origin, set())
+                self._players_left(live, players - live.connected_players())
 
     async def on_remote_presence(self, code: str, origin: str, player_ids: set[int]) -> None:
         live = self.rooms.get(code)

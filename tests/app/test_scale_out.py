@@ -123,3 +123,50 @@ async def test_lobby_changes_on_two_processes_at_once_are_not_lost() -> None:
                 await client.http.aclose()
             one.stop()
             two.stop()
+
+
+async def test_the_players_of_a_process_that_dies_count_as_gone() -> None:
+    """A process killed with players connected cannot say they left. The others stop hearing its heartbeat
+    and count them as gone: shown away, and the host's role passes to someone still here. A process that
+    loads the room later asks who is connected elsewhere instead of waiting for someone to come or go."""
+    redis_url = require_redis()
+    fast = {"THREEFOLD_BUS_HEARTBEAT_SECONDS": "0.2", "THREEFOLD_HOST_GRACE_SECONDS": "0.5"}
+    with postgres_database() as db:
+        migrate(db)
+        one = ServerProcess(db, redis_url=redis_url, extra_env=fast).start()
+        two = ServerProcess(db, redis_url=redis_url, extra_env=fast).start()
+        three = ServerProcess(db, redis_url=redis_url, extra_env=fast).start()
+        try:
+            async with ThreefoldClient(one.url) as ann, ThreefoldClient(two.url) as ben:
+                await ann.set_name("Ann")
+                await ben.set_name("Ben")
+                code = await ann.create_room("tri-tac", {"size": 3})
+                async with ann.connect(code) as sa, ben.connect(code) as sb:
+                    await sa.send({"type": "sit", "seat": 0})
+                    await sb.wait_room(lambda r: r["seats"][0]["player"] is not None)
+                    await sb.send({"type": "sit", "seat": 1})
+                    await sb.wait_room(lambda r: r["seats"][0]["player"]["connected"])
+                    await sa.wait_room(lambda r: r["seats"][1]["player"] and r["seats"][1]["player"]["connected"])
+
+                    # Process three has not loaded the room: its first look must show both connected.
+                    async with ThreefoldClient(three.url) as cat:
+                        await cat.set_name("Cat")
+                        async with cat.connect(code) as sc:
+                            room = await sc.wait_room(
+                                lambda r: all(s["player"] and s["player"]["connected"] for s in r["seats"][:2]),
+                                timeout=5,
+                            )
+                            assert [s["player"]["name"] for s in room["seats"][:2]] == ["Ann", "Ben"]
+
+                            one.kill()  # Ann's socket dies with it, unannounced
+                            for watcher in (sb, sc):
+                                room = await watcher.wait_room(
+                                    lambda r: not r["seats"][0]["player"]["connected"], timeout=5
+                                )
+                                assert room["seats"][1]["player"]["connected"]
+                            room = await sb.wait_room(lambda r: r["host"] != ann.player_id, timeout=5)
+                            assert room["host"] in (ben.player_id, cat.player_id)
+        finally:
+            one.stop()
+            two.stop()
+            three.stop()
