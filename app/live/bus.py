@@ -104,7 +104,10 @@ class RedisBus:
                 if heard < silent_since:
                     del self._heard[origin]
                     log.warning("process %s fell silent: its players count as gone", origin)
-                    await self._hub.on_peer_gone(origin)
+                    try:
+                        await self._hub.on_peer_gone(origin)
+                    except Exception:  # the heartbeat must outlive any one room's trouble
+                        log.exception("dropping the players of process %s failed", origin)
             await asyncio.sleep(self.heartbeat_seconds)
 
     async def _publish(self, message: dict[str, Any]) -> None:
@@ -124,7 +127,10 @@ class RedisBus:
         await self._publish({"kind": "presence", "room": code, "players": players})
 
     async def ask_presence(self, code: str) -> None:
-        await self._publish({"kind": "who", "room": code})
+        try:
+            await self._publish({"kind": "who", "room": code})
+        except Exception:  # Redis away: the room still loads; presence comes as people come and go
+            log.warning("could not ask who is in room %s", code, exc_info=True)
 
     async def _listen(self, pubsub: Any) -> None:
         assert self._hub is not None
