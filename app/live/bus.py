@@ -77,6 +77,9 @@ class RedisBus:
         self._hub: Hub | None = None
         self._heard: dict[str, float] = {}
         """When each other process was last heard from (monotonic clock)."""
+        self._dropped: set[str] = set()
+        """Processes counted as gone for their silence: one heard again was only slow, and its players are
+        asked for again."""
 
     async def start(self, hub: Hub) -> None:
         self._hub = hub
@@ -103,6 +106,7 @@ class RedisBus:
             for origin, heard in list(self._heard.items()):
                 if heard < silent_since:
                     del self._heard[origin]
+                    self._dropped.add(origin)
                     log.warning("process %s fell silent: its players count as gone", origin)
                     try:
                         await self._hub.on_peer_gone(origin)
@@ -148,6 +152,10 @@ class RedisBus:
                     await hub.on_peer_gone(origin)
                     continue
                 self._heard[origin] = time.monotonic()
+                if origin in self._dropped:
+                    self._dropped.discard(origin)
+                    for known in list(hub.rooms):
+                        await self.ask_presence(known)
                 if msg["kind"] == "alive":
                     continue
                 code = str(msg["room"])

@@ -117,6 +117,14 @@ class Hub:
         await self.bus.ask_presence(code)
         return live
 
+    async def _loaded(self, code: str) -> LiveRoom | None:
+        """The room if this process has it, waiting for it if it is being loaded right now: news from
+        another process that arrives during a load may describe a change the load read too early."""
+        live = self.rooms.get(code)
+        if live is None and code in self._loading:
+            live = await self.room(code)
+        return live
+
     async def unload_idle_rooms(self) -> int:
         """Let go of rooms nobody has been connected to for ``room_idle_seconds`` and that wait for nothing
         (no timer, bot, host handover or closing socket): everything about them is in the database, and the
@@ -655,7 +663,7 @@ class Hub:
     # ---- other processes -------------------------------------------------------------------------
 
     async def on_remote_move(self, code: str, game_id: int, version: int) -> None:
-        live = self.rooms.get(code)
+        live = await self._loaded(code)
         if live is None:
             return
         async with live.lock:
@@ -704,7 +712,7 @@ class Hub:
         return game.version >= stored
 
     async def on_remote_room(self, code: str) -> None:
-        live = self.rooms.get(code)
+        live = await self._loaded(code)
         if live is None:
             return
         async with live.lock:
@@ -732,7 +740,7 @@ class Hub:
                 self._players_left(live, players - live.connected_players())
 
     async def on_remote_presence(self, code: str, origin: str, player_ids: set[int]) -> None:
-        live = self.rooms.get(code)
+        live = await self._loaded(code)
         if live is None:
             return
         async with live.lock:

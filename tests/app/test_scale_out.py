@@ -4,6 +4,7 @@ every move; when one process dies its player reconnects to the other and the gam
 from __future__ import annotations
 
 import asyncio
+import signal
 from typing import Any
 
 import pytest
@@ -170,3 +171,65 @@ async def test_the_players_of_a_process_that_dies_count_as_gone() -> None:
             one.stop()
             two.stop()
             three.stop()
+
+
+async def test_a_process_that_was_only_slow_gets_its_players_back() -> None:
+    """A process stopped for longer than three heartbeats is counted as gone, its players with it; when it is
+    heard again, the others ask who is connected through it instead of showing its players away for good."""
+    redis_url = require_redis()
+    fast = {"THREEFOLD_BUS_HEARTBEAT_SECONDS": "0.2"}
+    with postgres_database() as db:
+        migrate(db)
+        one = ServerProcess(db, redis_url=redis_url, extra_env=fast).start()
+        two = ServerProcess(db, redis_url=redis_url, extra_env=fast).start()
+        try:
+            async with ThreefoldClient(one.url) as ann, ThreefoldClient(two.url) as ben:
+                await ann.set_name("Ann")
+                await ben.set_name("Ben")
+                code = await ann.create_room("tri-tac", {"size": 3})
+                async with ann.connect(code) as sa, ben.connect(code) as sb:
+                    await sb.send({"type": "sit", "seat": 1})
+                    await sa.wait_room(lambda r: r["seats"][1]["player"] and r["seats"][1]["player"]["connected"])
+
+                    assert two.proc is not None
+                    two.proc.send_signal(signal.SIGSTOP)  # alive, sockets open, but silent
+                    try:
+                        await sa.wait_room(lambda r: not r["seats"][1]["player"]["connected"], timeout=5)
+                    finally:
+                        two.proc.send_signal(signal.SIGCONT)
+                    await sa.wait_room(lambda r: r["seats"][1]["player"]["connected"], timeout=5)
+        finally:
+            one.stop()
+            two.stop()
+
+
+async def test_news_that_arrives_while_a_room_loads_is_not_lost() -> None:
+    """Ben's process loads the room as Ann sits through the other one: if her sit is stored after the load
+    read the room but announced before the load finished, the announcement must still be applied."""
+    redis_url = require_redis()
+    with postgres_database() as db:
+        migrate(db)
+        one = ServerProcess(db, redis_url=redis_url).start()
+        two = ServerProcess(db, redis_url=redis_url).start()
+        clients: list[ThreefoldClient] = []
+
+        async def race(index: int) -> None:
+            ann, ben = ThreefoldClient(one.url), ThreefoldClient(two.url)
+            clients.extend((ann, ben))
+            await ann.set_name(f"Ann {index}")
+            await ben.set_name(f"Ben {index}")
+            code = await ann.create_room("tri-tac", {"size": 3})
+            async with ann.connect(code) as sa:
+                await sa.wait_room(lambda r: True)
+                async with ben.connect(code) as sb:  # process two loads the room now...
+                    await sa.send({"type": "sit", "seat": 0})  # ... while Ann sits
+                    room = await sb.wait_room(lambda r: r["seats"][0]["player"] is not None, timeout=5)
+                    assert room["seats"][0]["player"]["name"] == f"Ann {index}"
+
+        try:
+            await asyncio.gather(*(race(i) for i in range(20)))
+        finally:
+            for client in clients:
+                await client.http.aclose()
+            one.stop()
+            two.stop()
