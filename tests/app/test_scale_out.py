@@ -131,7 +131,7 @@ async def test_the_players_of_a_process_that_dies_count_as_gone() -> None:
     and count them as gone: shown away, and the host's role passes to someone still here. A process that
     loads the room later asks who is connected elsewhere instead of waiting for someone to come or go."""
     redis_url = require_redis()
-    fast = {"THREEFOLD_BUS_HEARTBEAT_SECONDS": "0.2", "THREEFOLD_HOST_GRACE_SECONDS": "0.5"}
+    fast = {"THREEFOLD_BUS_HEARTBEAT_SECONDS": "0.5", "THREEFOLD_HOST_GRACE_SECONDS": "0.5"}
     with postgres_database() as db:
         migrate(db)
         one = ServerProcess(db, redis_url=redis_url, extra_env=fast).start()
