@@ -194,6 +194,13 @@ class Stats:
     bytes_count: int = 0
     repeated: int = 0
     """State messages a socket got for a move it already had one for (at most one is counted)."""
+    generator_lateness: dict[str, int] = field(default_factory=dict)
+    """How late the load generator's own loop woke in the window (its stalls would read as server latency)."""
+
+    def note_generator_lateness(self, seconds: float) -> None:
+        bound = next(b for b in (1, 2, 5, 10, 20, 50, 100, math.inf) if seconds * 1000 <= b)
+        key = str(bound)
+        self.generator_lateness[key] = self.generator_lateness.get(key, 0) + 1
 
     def completed(self, latency: float, sent_at: float) -> None:
         if self.window_start <= sent_at < self.window_end:
@@ -387,12 +394,14 @@ async def drive(
             heapq.heappush(heap, (loop_start + random.random() / rate, room.index))
     window: dict[str, Any] = {}
     cpu0: list[float] = []
+    moves_before: dict[str, float] = {}
     gen0 = 0.0
     marked = False
     while True:
         now = time.perf_counter()
         if not marked and now >= stats.window_start:
             marked = True
+            moves_before = await deployment.move_seconds()
             deployment.gc_reset()
             cpu0, gen0 = deployment.cpu_seconds(), time.process_time()
             window["completed_before"] = len(stats.latencies)
@@ -401,6 +410,11 @@ async def drive(
             window["server_cpu"] = sum(window["server_cpu_each"])
             window["generator_cpu"] = time.process_time() - gen0
             window["gc"] = await deployment.gc_stats()
+            moves_after = await deployment.move_seconds()
+            window["server_move_ms"] = {
+                str(float(bound) * 1000 if bound != "+Inf" else bound): count - moves_before.get(bound, 0.0)
+                for bound, count in moves_after.items()
+            }
             break
         if rate is None:
             await asyncio.sleep(0.05)
@@ -419,8 +433,11 @@ async def drive(
             elif stats.window_start <= due < stats.window_end:
                 stats.dropped += 1
             heapq.heappush(heap, (due + 1 / rate, index))
-        delay = (heap[0][0] if heap else now + 0.05) - time.perf_counter()
-        await asyncio.sleep(max(0.0, min(delay, 0.05)))
+        delay = max(0.0, min((heap[0][0] if heap else now + 0.05) - time.perf_counter(), 0.05))
+        wake = time.perf_counter() + delay
+        await asyncio.sleep(delay)
+        if marked:
+            stats.note_generator_lateness(time.perf_counter() - wake)
     stats.sending = False
     # Let the moves of the window finish (their latencies count).
     drain_until = time.perf_counter() + 10
@@ -506,7 +523,10 @@ async def measure(deployment: Deployment, scenario: str, args: argparse.Namespac
         "generator_cpu_utilisation": round(window["generator_cpu"] / args.duration, 3),
         "rss_per_socket_kib": round((rss_after - rss_before) / sockets / 1024, 2),
         "rss_after_setup_mib": round(rss_after / 2**20, 1),
-        "gc": window["gc"],
+        "gc": {key: value for key, value in window["gc"].items() if key != "stalls"},
+        "loop_stalls": window["gc"].get("stalls"),
+        "server_move_ms_up_to": window.get("server_move_ms"),  # moves (cumulative) by apply-to-written time
+        "generator_late_ms_up_to": stats.generator_lateness,  # one process' (a cluster's are under gc.processes)
         "state_bytes_mean": round(stats.bytes_total / stats.bytes_count) if stats.bytes_count else None,
         "setup_s": round(setup_seconds, 1),
     }

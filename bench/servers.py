@@ -298,6 +298,21 @@ class Deployment:
         for server in self.servers:
             server.gc_reset()
 
+    async def move_seconds(self) -> dict[str, float]:
+        """The app's ``threefold_move_seconds`` histogram (cumulative count by upper bound), summed over its
+        processes: from a validated action to its views written, on the server's clock. Empty for bare."""
+        if not self.app:
+            return {}
+        counts: dict[str, float] = {}
+        async with httpx.AsyncClient(timeout=10) as http:
+            for server in self.servers:
+                text = (await http.get(f"{server.url}/metrics")).text
+                for line in text.splitlines():
+                    if line.startswith("threefold_move_seconds_bucket{"):
+                        bound = line.split('le="', 1)[1].split('"', 1)[0]
+                        counts[bound] = counts.get(bound, 0.0) + float(line.rsplit(" ", 1)[1])
+        return counts
+
     async def gc_stats(self) -> dict[str, Any]:
         """One process: its record. Several: the longest pause of any (absent if one did not answer), the
         collections of all, and each process' record under ``processes``."""
