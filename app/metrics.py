@@ -40,7 +40,7 @@ class Metrics:
         )
         self.full_collections = Counter(
             "threefold_gc_full_collections_total",
-            "Full collections of everything frozen, after sockets closed (app.main: _refreeze)",
+            "Full collections of everything frozen, after the process grew (app.collector)",
             registry=self.registry,
         )
         self._gc_started = 0.0

@@ -64,9 +64,6 @@ class Hub:
         self._loading: dict[str, tuple[asyncio.Lock, int]] = {}
         """Rooms being loaded: the lock, and how many wait for it."""
         self.moves = 0
-        self.sockets_opened = 0
-        self.sockets_closed = 0
-        """Counted for the collector: closed sockets call for a full collection (app.main._refreeze)."""
 
     # ---- rooms -----------------------------------------------------------------------------------
 
@@ -195,7 +192,6 @@ class Hub:
             was_present = conn.player_id in live.connected_players()
             live.connections.add(conn)
             self.metrics.sockets.inc()
-            self.sockets_opened += 1
             live.joined_at.setdefault(conn.player_id, time.time())
             live.away_since.pop(conn.player_id, None)
             conn.send(self._welcome(live, conn))
@@ -217,7 +213,6 @@ class Hub:
         async with live.lock:
             live.connections.discard(conn)
             self.metrics.sockets.dec()
-            self.sockets_closed += 1
             if not live.connections:
                 live.idle_since = time.monotonic()
             self._players_left(live, {conn.player_id} - live.connected_players())
