@@ -41,7 +41,8 @@ run: install migrate
 	  $(BIN)/uvicorn app.main:create_app --factory --host $(HOST) --port $(PORT) $(UVICORN_FLAGS)
 
 lint: dev
-	$(BIN)/ruff check app engines tests
+	$(BIN)/ruff check app engines tests bench
+	$(BIN)/ruff format --check app engines tests bench
 	$(BIN)/mypy app engines
 
 pytest: dev

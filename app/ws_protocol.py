@@ -33,8 +33,6 @@ def frame_writer(scope: Mapping[str, Any]) -> FrameWriter | None:
     return None if extension is None else cast(FrameWriter, extension["write"])
 
 
-
-
 def _parsed_everything() -> Generator[None, None, None]:
     return
     yield  # a generator, finished before it starts

@@ -241,9 +241,7 @@ class Engine(ABC, Generic[S, OptionsT]):
     def is_over(self, state: S) -> bool:
         return self.outcome(state) is not None
 
-    def describe_action(
-        self, state: S, seat: Seat, action: Action, result: tuple[S, list[Event]] | None = None
-    ) -> str:
+    def describe_action(self, state: S, seat: Seat, action: Action, result: tuple[S, list[Event]] | None = None) -> str:
         """A one-line human-readable description for the game log, shown to EVERYONE (spectators too):
         it must hold only public information (a committed card is "South committed a card"). ``state`` is
         the state before the action; ``result`` is what ``apply`` returned for it, when the caller has it

@@ -32,7 +32,9 @@ async def shoot(server: ServerProcess) -> list[Path]:
             for size_name, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
                 for scheme in ("light", "dark"):
                     context = await browser.new_context(
-                        viewport=viewport, base_url=server.url, color_scheme=scheme  # type: ignore[arg-type]
+                        viewport=viewport,
+                        base_url=server.url,
+                        color_scheme=scheme,  # type: ignore[arg-type]
                     )
                     response = await context.request.post("/api/me", data={"name": "Ada"})
                     token = (await response.json())["token"]

@@ -367,9 +367,7 @@ def test_power_play_scores_like_a_placement_and_opponent_keeps_points() -> None:
 
 
 def test_power_play_scores_crossing_lines_and_keeps_combo_rules() -> None:
-    state = craft(
-        ["XXO..", "..X..", "..X..", ".....", "....."], scores=(5, 0), power_play=True, combo_strike=True
-    )
+    state = craft(["XXO..", "..X..", "..X..", ".....", "....."], scores=(5, 0), power_play=True, combo_strike=True)
     state, events = ENGINE.apply(state, X, {"type": "power", "cell": [0, 2]})
     assert state.scores == [5 + 3, 0]
     assert events[-1].public["breakdown"] == {"lines": 2, "bonus": 1, "special": 0, "combo": 0}
