@@ -145,6 +145,7 @@ class LoopStalls:
             stall = {
                 "at_s": round(self._due - self.started, 2),
                 "ms": round(late * 1000, 1),
+                # The main thread's CPU since the last turn less the tick's own 5 ms: about what it spent while late.
                 "main_cpu_ms": round((cpu - self._last_cpu) * 1000 - TICK_SECONDS * 1000, 1),
                 "gc_ms": round((collecting - self._last_gc) * 1000, 1),
                 "stack": self._stack if self._stack_for == self._due else None,
