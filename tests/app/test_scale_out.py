@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import signal
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
@@ -126,6 +128,17 @@ async def test_lobby_changes_on_two_processes_at_once_are_not_lost() -> None:
             two.stop()
 
 
+@asynccontextmanager
+async def ann_and_ben(
+    one: ServerProcess, two: ServerProcess
+) -> AsyncIterator[tuple[ThreefoldClient, ThreefoldClient, str]]:
+    """Ann on process one, Ben on process two, and a 3×3 Tri-Tac room Ann opened."""
+    async with ThreefoldClient(one.url) as ann, ThreefoldClient(two.url) as ben:
+        await ann.set_name("Ann")
+        await ben.set_name("Ben")
+        yield ann, ben, await ann.create_room("tri-tac", {"size": 3})
+
+
 async def test_the_players_of_a_process_that_dies_count_as_gone() -> None:
     """A process killed with players connected cannot say they left. The others stop hearing its heartbeat
     and count them as gone: shown away, and the host's role passes to someone still here. A process that
@@ -138,35 +151,31 @@ async def test_the_players_of_a_process_that_dies_count_as_gone() -> None:
         two = ServerProcess(db, redis_url=redis_url, extra_env=fast).start()
         three = ServerProcess(db, redis_url=redis_url, extra_env=fast).start()
         try:
-            async with ThreefoldClient(one.url) as ann, ThreefoldClient(two.url) as ben:
-                await ann.set_name("Ann")
-                await ben.set_name("Ben")
-                code = await ann.create_room("tri-tac", {"size": 3})
-                async with ann.connect(code) as sa, ben.connect(code) as sb:
-                    await sa.send({"type": "sit", "seat": 0})
-                    await sb.wait_room(lambda r: r["seats"][0]["player"] is not None)
-                    await sb.send({"type": "sit", "seat": 1})
-                    await sb.wait_room(lambda r: r["seats"][0]["player"]["connected"])
-                    await sa.wait_room(lambda r: r["seats"][1]["player"] and r["seats"][1]["player"]["connected"])
+            async with ann_and_ben(one, two) as (ann, ben, code), ann.connect(code) as sa, ben.connect(code) as sb:
+                await sa.send({"type": "sit", "seat": 0})
+                await sb.wait_room(lambda r: r["seats"][0]["player"] is not None)
+                await sb.send({"type": "sit", "seat": 1})
+                await sb.wait_room(lambda r: r["seats"][0]["player"]["connected"])
+                await sa.wait_room(lambda r: r["seats"][1]["player"] and r["seats"][1]["player"]["connected"])
 
-                    # Process three has not loaded the room: its first look must show both connected.
-                    async with ThreefoldClient(three.url) as cat:
-                        await cat.set_name("Cat")
-                        async with cat.connect(code) as sc:
-                            room = await sc.wait_room(
-                                lambda r: all(s["player"] and s["player"]["connected"] for s in r["seats"][:2]),
-                                timeout=5,
+                # Process three has not loaded the room: its first look must show both connected.
+                async with ThreefoldClient(three.url) as cat:
+                    await cat.set_name("Cat")
+                    async with cat.connect(code) as sc:
+                        room = await sc.wait_room(
+                            lambda r: all(s["player"] and s["player"]["connected"] for s in r["seats"][:2]),
+                            timeout=5,
+                        )
+                        assert [s["player"]["name"] for s in room["seats"][:2]] == ["Ann", "Ben"]
+
+                        one.kill()  # Ann's socket dies with it, unannounced
+                        for watcher in (sb, sc):
+                            room = await watcher.wait_room(
+                                lambda r: not r["seats"][0]["player"]["connected"], timeout=5
                             )
-                            assert [s["player"]["name"] for s in room["seats"][:2]] == ["Ann", "Ben"]
-
-                            one.kill()  # Ann's socket dies with it, unannounced
-                            for watcher in (sb, sc):
-                                room = await watcher.wait_room(
-                                    lambda r: not r["seats"][0]["player"]["connected"], timeout=5
-                                )
-                                assert room["seats"][1]["player"]["connected"]
-                            room = await sb.wait_room(lambda r: r["host"] != ann.player_id, timeout=5)
-                            assert room["host"] in (ben.player_id, cat.player_id)
+                            assert room["seats"][1]["player"]["connected"]
+                        room = await sb.wait_room(lambda r: r["host"] != ann.player_id, timeout=5)
+                        assert room["host"] in (ben.player_id, cat.player_id)
         finally:
             one.stop()
             two.stop()
@@ -183,21 +192,17 @@ async def test_a_process_that_was_only_slow_gets_its_players_back() -> None:
         one = ServerProcess(db, redis_url=redis_url, extra_env=fast).start()
         two = ServerProcess(db, redis_url=redis_url, extra_env=fast).start()
         try:
-            async with ThreefoldClient(one.url) as ann, ThreefoldClient(two.url) as ben:
-                await ann.set_name("Ann")
-                await ben.set_name("Ben")
-                code = await ann.create_room("tri-tac", {"size": 3})
-                async with ann.connect(code) as sa, ben.connect(code) as sb:
-                    await sb.send({"type": "sit", "seat": 1})
-                    await sa.wait_room(lambda r: r["seats"][1]["player"] and r["seats"][1]["player"]["connected"])
+            async with ann_and_ben(one, two) as (ann, ben, code), ann.connect(code) as sa, ben.connect(code) as sb:
+                await sb.send({"type": "sit", "seat": 1})
+                await sa.wait_room(lambda r: r["seats"][1]["player"] and r["seats"][1]["player"]["connected"])
 
-                    assert two.proc is not None
-                    two.proc.send_signal(signal.SIGSTOP)  # alive, sockets open, but silent
-                    try:
-                        await sa.wait_room(lambda r: not r["seats"][1]["player"]["connected"], timeout=5)
-                    finally:
-                        two.proc.send_signal(signal.SIGCONT)
-                    await sa.wait_room(lambda r: r["seats"][1]["player"]["connected"], timeout=5)
+                assert two.proc is not None
+                two.proc.send_signal(signal.SIGSTOP)  # alive, sockets open, but silent
+                try:
+                    await sa.wait_room(lambda r: not r["seats"][1]["player"]["connected"], timeout=5)
+                finally:
+                    two.proc.send_signal(signal.SIGCONT)
+                await sa.wait_room(lambda r: r["seats"][1]["player"]["connected"], timeout=5)
         finally:
             one.stop()
             two.stop()
