@@ -32,6 +32,7 @@ import gc
 import os
 import resource
 import sys
+import time
 
 from app.metrics import Metrics
 from app.settings import Settings
@@ -45,12 +46,22 @@ def start_freezing(settings: Settings) -> None:
     gc.set_threshold(settings.gc_young_threshold, settings.gc_middle_threshold, oldest)
 
 
+GROWTH_CHECK_SECONDS = 1.0
+"""How often resident memory is read (a system call; growth worth a full collection takes longer than this)."""
+
+
 async def refreeze_forever(metrics: Metrics, settings: Settings) -> None:
     baseline = resident_bytes()
+    checked_at = time.monotonic()
     while True:
         await asyncio.sleep(settings.gc_freeze_seconds)
-        grown = resident_bytes() - baseline
-        if grown >= max(settings.gc_full_growth_min_mib << 20, settings.gc_full_growth_fraction * baseline):
+        if time.monotonic() - checked_at >= GROWTH_CHECK_SECONDS:
+            checked_at, grown = time.monotonic(), resident_bytes() - baseline
+        else:
+            grown = None
+        if grown is not None and grown >= max(
+            settings.gc_full_growth_min_mib << 20, settings.gc_full_growth_fraction * baseline
+        ):
             gc.unfreeze()
             gc.collect()
             metrics.full_collections.inc()
