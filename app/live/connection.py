@@ -101,6 +101,16 @@ class Connection:
         for payload in payloads:
             self._send_one(payload)
 
+    def send_framed(self, frame: bytes, payload: bytes) -> None:
+        """``send(payload)``, given ``frame = text_frame(payload)`` already: a room's state is framed once for
+        all the sockets that get it (framing it per socket was about 1 % of a move in a py-spy profile)."""
+        if self._gone:
+            return
+        write = self._write_frames
+        if self._flusher is None and write is not None and write(frame):
+            return
+        self._send_one(payload)
+
     def _send_one(self, payload: bytes) -> None:
         if self._gone or (self._resync_pending and payload.startswith(_SUPERSEDED)):
             return

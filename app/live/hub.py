@@ -38,6 +38,7 @@ from app.live.room import LiveGame, LiveRoom, bot_name, describe
 from app.live.store import Store
 from app.metrics import Metrics
 from app.settings import Settings
+from app.ws_protocol import text_frame
 from engines.base import EngineError, Event, IllegalAction, Seat
 from engines.registry import get_bot, get_engine
 
@@ -321,18 +322,21 @@ class Hub:
             return
         head = self._room_message(live) if room else None
         message_for = game.state_messages(events)
-        cache: dict[Seat | None, bytes] = {}
+        cache: dict[Seat | None, tuple[bytes, bytes]] = {}
+        """Each seat's payload and its frame: framed once, however many sockets get it."""
         seats = live.seats_by_player()
         for conn in live.connections:
             seat = seats.get(conn.player_id)
-            payload = cache.get(seat)
-            if payload is None:
-                payload = cache[seat] = message_for(seat)
+            prepared = cache.get(seat)
+            if prepared is None:
+                payload = message_for(seat)
+                prepared = cache[seat] = (payload, text_frame(payload))
+            payload = prepared[0]
             if head is None and not welcomes:  # every ordinary move
                 if ack is not None and conn is ack[0]:
                     conn.send(payload, ack[1])
                 else:
-                    conn.send(payload)
+                    conn.send_framed(prepared[1], payload)
                 continue
             parts = [] if head is None else [head]
             if welcomes and (welcome := self._changed_welcome(live, conn)) is not None:

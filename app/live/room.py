@@ -32,10 +32,18 @@ class LiveGame:
     since: dict[Seat, int] = field(default_factory=dict)
     """The version at which each seat was last asked to act (the oldest version its action may be based on)."""
     log: list[str] = field(default_factory=list)
+    _to_act: frozenset[Seat] = field(default=frozenset(), init=False, repr=False, compare=False)
+    _to_act_of: Any = field(default=None, init=False, repr=False, compare=False)
+    """The state ``_to_act`` was asked for (held, so that it is never mistaken for a newer one)."""
 
     @property
     def to_act(self) -> frozenset[Seat]:
-        return self.engine.to_act(self.state)
+        """Asked of the engine once per state: a move asks for it six times. States are never changed in
+        place (engines are pure), so the same object means the same answer."""
+        state = self.state
+        if self._to_act_of is not state:
+            self._to_act, self._to_act_of = self.engine.to_act(state), state
+        return self._to_act
 
     def outcome_json(self) -> dict[str, Any] | None:
         outcome = self.engine.outcome(self.state)
