@@ -80,6 +80,9 @@ class RedisBus:
         self._dropped: set[str] = set()
         """Processes counted as gone for their silence: one heard again was only slow, and its players are
         asked for again."""
+        self._news: dict[str, list[RoomNews]] = {}
+        """Each room's news not handled yet, oldest first; a room is in here while a task works through it."""
+        self._workers: set[asyncio.Task[None]] = set()
 
     async def start(self, hub: Hub) -> None:
         self._hub = hub
@@ -89,7 +92,7 @@ class RedisBus:
         self._tasks = [asyncio.create_task(self._listen(pubsub)), asyncio.create_task(self._heartbeat())]
 
     async def stop(self) -> None:
-        for task in self._tasks:
+        for task in [*self._tasks, *self._workers]:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
@@ -158,19 +161,65 @@ class RedisBus:
                         await self.ask_presence(known)
                 if msg["kind"] == "alive":
                     continue
-                code = str(msg["room"])
-                if msg["kind"] == "who":
-                    live = hub.rooms.get(code)
-                    if live is not None and live.connections:
-                        await self.presence(code)
-                elif msg["kind"] == "move":
-                    await hub.on_remote_move(code, int(msg["game"]), int(msg["version"]))
-                elif msg["kind"] == "room":
-                    await hub.on_remote_room(code)
-                elif msg["kind"] == "presence":
-                    await hub.on_remote_presence(code, msg["origin"], {int(p) for p in msg["players"]})
+                news = _room_news(msg)
+                if news is not None:
+                    self._queue(str(msg["room"]), news)
             except Exception:  # keep listening whatever one message did
                 log.exception("bad bus message")
+
+    def _queue(self, code: str, news: RoomNews) -> None:
+        """Handle a room's news after that room's earlier news, but without waiting for other rooms'. Handled
+        one at a time, a room being loaded or caught up from the database held up every other room's moves
+        behind it. A move is folded into a move of the same game still waiting (catching up to the later
+        version plays both)."""
+        queued = self._news.get(code)
+        if queued is None:
+            self._news[code] = [news]
+            worker = asyncio.create_task(self._work_through(code))
+            self._workers.add(worker)
+            worker.add_done_callback(self._workers.discard)
+        elif news[0] == "move" and queued and queued[-1][0] == "move" and queued[-1][1] == news[1]:
+            queued[-1] = ("move", news[1], max(int(queued[-1][2]), int(news[2])))
+        else:
+            queued.append(news)
+
+    async def _work_through(self, code: str) -> None:
+        assert self._hub is not None
+        hub, queued = self._hub, self._news[code]
+        try:
+            while queued:
+                news = queued.pop(0)
+                try:
+                    if news[0] == "who":
+                        live = hub.rooms.get(code)
+                        if live is not None and live.connections:
+                            await self.presence(code)
+                    elif news[0] == "move":
+                        await hub.on_remote_move(code, int(news[1]), int(news[2]))
+                    elif news[0] == "room":
+                        await hub.on_remote_room(code)
+                    elif news[0] == "presence":
+                        await hub.on_remote_presence(code, str(news[1]), set(news[2]))
+                except Exception:  # the room's later news still counts
+                    log.exception("handling %s news for room %s failed", news[0], code)
+        finally:
+            del self._news[code]
+
+
+RoomNews = tuple[Any, ...]
+"""("move", game id, version) | ("room",) | ("presence", origin, player ids) | ("who",)"""
+
+
+def _room_news(msg: dict[str, Any]) -> RoomNews | None:
+    """A bus message about one room, checked (a malformed one raises here, on the listener)."""
+    kind = msg["kind"]
+    if kind == "move":
+        return ("move", int(msg["game"]), int(msg["version"]))
+    if kind == "presence":
+        return ("presence", str(msg["origin"]), frozenset(int(p) for p in msg["players"]))
+    if kind in ("room", "who"):
+        return (kind,)
+    return None
 
 
 def make_bus(redis_url: str | None, heartbeat_seconds: float = 5.0) -> Bus:

@@ -1,0 +1,94 @@
+"""The Redis bus' listener: one room's slow news does not hold up another room's (no Redis needed: the
+listener is fed a fake subscription, and nothing here publishes)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import orjson
+
+from app.live.bus import RedisBus
+
+
+class FakeHub:
+    """Records what the bus asks of it; room SLOW's catch-up waits until ``release`` is set."""
+
+    def __init__(self) -> None:
+        self.rooms: dict[str, Any] = {}
+        self.calls: list[tuple[Any, ...]] = []
+        self.release = asyncio.Event()
+        self.slow_started = asyncio.Event()
+
+    async def on_remote_move(self, code: str, game_id: int, version: int) -> None:
+        if code == "SLOW":
+            self.slow_started.set()
+            await self.release.wait()
+        self.calls.append(("move", code, game_id, version))
+
+    async def on_remote_room(self, code: str) -> None:
+        self.calls.append(("room", code))
+
+    async def on_remote_presence(self, code: str, origin: str, players: set[int]) -> None:
+        self.calls.append(("presence", code, origin, frozenset(players)))
+
+    async def on_peer_gone(self, origin: str) -> None:
+        self.calls.append(("gone", origin))
+
+
+class FakeSubscription:
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+    def say(self, **message: Any) -> None:
+        self.queue.put_nowait({"type": "message", "data": orjson.dumps({"origin": "other", **message})})
+
+    async def listen(self) -> AsyncIterator[dict[str, Any]]:
+        while True:
+            yield await self.queue.get()
+
+
+async def until(condition: Any, seconds: float = 2.0) -> None:
+    async with asyncio.timeout(seconds):
+        while not condition():
+            await asyncio.sleep(0.005)
+
+
+async def test_a_room_caught_up_slowly_does_not_hold_up_the_others() -> None:
+    bus = RedisBus("redis://127.0.0.1:1/0")  # never connected: nothing here publishes
+    hub = FakeHub()
+    bus._hub = hub  # type: ignore[assignment]
+    feed = FakeSubscription()
+    listener = asyncio.create_task(bus._listen(feed))
+    try:
+        feed.say(kind="move", room="SLOW", game=1, version=1)
+        await asyncio.wait_for(hub.slow_started.wait(), 2)
+        feed.say(kind="move", room="FAST", game=2, version=1)
+        feed.say(kind="room", room="FAST")
+        await until(lambda: len(hub.calls) == 2)
+        assert hub.calls == [("move", "FAST", 2, 1), ("room", "FAST")], "FAST waited for SLOW"
+
+        # SLOW's later news waits for its first, in order; moves of the same game fold into the latest.
+        feed.say(kind="move", room="SLOW", game=1, version=2)
+        feed.say(kind="move", room="SLOW", game=1, version=3)
+        feed.say(kind="room", room="SLOW")
+        feed.say(kind="move", room="SLOW", game=1, version=4)
+        feed.say(kind="bogus-without-a-room")  # logged, and the listener goes on
+        feed.say(kind="presence", room="SLOW", players=[7, 8])
+        await asyncio.sleep(0.05)
+        assert len(hub.calls) == 2
+        hub.release.set()
+        await until(lambda: len(hub.calls) == 7)
+        assert hub.calls[2:] == [
+            ("move", "SLOW", 1, 1),
+            ("move", "SLOW", 1, 3),
+            ("room", "SLOW"),
+            ("move", "SLOW", 1, 4),
+            ("presence", "SLOW", "other", frozenset({7, 8})),
+        ]
+        await until(lambda: not bus._news)  # a room's worker ends with its news
+        assert not bus._workers
+    finally:
+        listener.cancel()
+        await bus.redis.aclose()
