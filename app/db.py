@@ -10,7 +10,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 
-def make_engine(url: str) -> AsyncEngine:
+def make_engine(url: str, pool_size: int = 10, pool_overflow: int = 20) -> AsyncEngine:
+    """``pool_size`` and ``pool_overflow`` bound PostgreSQL connections (SQLite opens what it needs)."""
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
@@ -27,7 +28,7 @@ def make_engine(url: str) -> AsyncEngine:
             cursor.close()
 
         return engine
-    return create_async_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    return create_async_engine(url, pool_size=pool_size, max_overflow=pool_overflow, pool_pre_ping=True)
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

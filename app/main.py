@@ -33,13 +33,18 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
-    db = make_engine(settings.database_url)
+    db = make_engine(settings.database_url, settings.postgres_pool_size, settings.postgres_pool_overflow)
     sessions = make_sessionmaker(db)
     bus = make_bus(settings.redis_url, settings.bus_heartbeat_seconds)
     metrics = Metrics()
     limiter = make_limiter(settings.redis_url, settings.join_attempts_per_minute)
     base = public_base_url(settings.public_url, settings.listen_host, settings.listen_port)
-    store = Store(sessions, sqlite_file(settings.database_url), postgres_dsn(settings.database_url))
+    store = Store(
+        sessions,
+        sqlite_file(settings.database_url),
+        postgres_dsn(settings.database_url),
+        settings.postgres_move_connections,
+    )
     hub = Hub(store, settings, bus, base, metrics)
 
     @asynccontextmanager

@@ -21,6 +21,15 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("REDIS_URL", "THREEFOLD_REDIS_URL"),
         description="Set to fan out moves between several app processes; unset = in-process only.",
     )
+    postgres_pool_size: int = Field(
+        default=10, ge=1, description="PostgreSQL: connections the app's session pool keeps (rooms, lobbies, pages)."
+    )
+    postgres_pool_overflow: int = Field(
+        default=20, ge=0, description="PostgreSQL: connections the session pool may add for a burst, and then close."
+    )
+    postgres_move_connections: int = Field(
+        default=10, ge=1, description="PostgreSQL: the most connections the per-move writes and catch-up reads use."
+    )
     testing: bool = Field(default=False, description="Accept a fixed seed at room creation (tests only).")
     public_url: str | None = Field(default=None, description="Base URL for join links, e.g. http://192.168.1.20:8000")
     listen_host: str = Field(default="127.0.0.1", description="Interface the server listens on (for join links).")

@@ -84,12 +84,14 @@ class Store:
         sessions: async_sessionmaker[AsyncSession],
         sqlite_path: str | None = None,
         postgres_dsn: str | None = None,
+        postgres_move_connections: int = 10,
     ) -> None:
         """The per-move path runs on a plain ``sqlite3`` connection for a SQLite file, on asyncpg for
-        PostgreSQL (``postgres_dsn``), and through the sessions otherwise (in-memory SQLite in tests)."""
+        PostgreSQL (``postgres_dsn``, at most ``postgres_move_connections`` connections), and through the
+        sessions otherwise (in-memory SQLite in tests)."""
         self.sessions = sessions
         self._moves = SqliteMoveWriter(sqlite_path) if sqlite_path else None
-        self._pg = PostgresMoves(postgres_dsn) if postgres_dsn else None
+        self._pg = PostgresMoves(postgres_dsn, postgres_move_connections) if postgres_dsn else None
 
     async def close(self) -> None:
         if self._moves is not None:

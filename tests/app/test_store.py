@@ -18,6 +18,7 @@ from app.db import make_engine, make_sessionmaker, postgres_dsn, sqlite_file
 from app.live.records import MoveWrite, VersionConflict
 from app.live.room import LiveGame
 from app.live.store import SqliteMoveWriter, Store
+from app.settings import Settings
 from app.sql import Statement
 from engines.registry import get_bot, get_engine
 from tests.support.server import migrate
@@ -165,3 +166,25 @@ async def test_the_sqlite_wal_starts_over_once_it_passes_its_limit(tmp_path: Pat
         assert rows == (61, 4000)
     finally:
         writer.close()
+
+
+async def test_postgres_connections_stay_within_the_settings() -> None:
+    """Every process opens at most pool + overflow + move connections (docs/deploy.md: PostgreSQL's
+    max_connections must cover them all)."""
+    with postgres_database() as url:
+        migrate(url)
+        settings = Settings(
+            database_url=url, postgres_pool_size=3, postgres_pool_overflow=1, postgres_move_connections=2
+        )
+        engine = make_engine(settings.database_url, settings.postgres_pool_size, settings.postgres_pool_overflow)
+        store = Store(make_sessionmaker(engine), None, postgres_dsn(url), settings.postgres_move_connections)
+        try:
+            held = [await engine.connect() for _ in range(4)]
+            assert engine.pool.size() == 3
+            assert engine.pool.overflow() == 1  # type: ignore[attr-defined]
+            await asyncio.gather(*(c.close() for c in held))
+            assert store._pg is not None
+            assert (await store._pg._connections()).get_max_size() == 2
+        finally:
+            await store.close()
+            await engine.dispose()
