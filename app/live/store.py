@@ -376,6 +376,10 @@ def _game_record(game: Game) -> GameRecord:
     )
 
 
+_Write = tuple[Callable[[Sql], Any], "asyncio.Future[Any]"]
+"""A write waiting for the next group commit, and its caller's future."""
+
+
 class SqliteMoveWriter:
     """The per-move write on SQLite, on a plain ``sqlite3`` connection (WAL, synchronous=NORMAL).
 
@@ -416,7 +420,7 @@ class SqliteMoveWriter:
         self._checkpointer = threading.Thread(target=self._checkpoints, args=(path,), daemon=True)
         self._checkpointer.start()
         self._sql = SqliteSql(self.db)
-        self._pending: list[tuple[Callable[[Sql], Any], asyncio.Future[Any]]] = []
+        self._pending: list[_Write] = []
         self._committer: asyncio.Task[None] | None = None
 
     def close(self) -> None:
@@ -463,23 +467,25 @@ class SqliteMoveWriter:
         return result
 
     async def _commit_pending(self) -> None:
-        group: list[tuple[Callable[[Sql], Any], asyncio.Future[Any]]] = []
+        group: list[_Write] = []
         try:
             while self._pending:
                 if self.wal_oversized:
                     await self._restart_wal()
-                group = [(work, future) for work, future in self._pending if not future.cancelled()]
-                self._pending = []
+                group, self._pending = self._pending, []
                 try:
-                    results = await _when_not_busy(functools.partial(self._commit, [work for work, _ in group]))
+                    group, results = await _when_not_busy(functools.partial(self._commit_waited_for, group))
                 except Exception:
                     for work, future in group:  # one of them failed: each alone
                         try:
-                            (result,) = await _when_not_busy(functools.partial(self._commit, [work]))
+                            alone, results = await _when_not_busy(
+                                functools.partial(self._commit_waited_for, [(work, future)])
+                            )
                         except Exception as err:
                             _settle(future, error=err)
                         else:
-                            _settle(future, result=result)
+                            if alone:
+                                _settle(future, result=results[0])
                 else:
                     for (_work, future), result in zip(group, results, strict=True):
                         _settle(future, result=result)
@@ -490,6 +496,13 @@ class SqliteMoveWriter:
             raise
         finally:
             self._committer = None
+
+    def _commit_waited_for(self, group: list[_Write]) -> tuple[list[_Write], list[Any]]:
+        """Commit the writes someone still waits for, and say which they were. Checked at every attempt: a
+        writer cancelled while the database was busy (between ``_when_not_busy``'s tries) has already been
+        told its write failed, and restored what it had changed, so that write must not be stored after all."""
+        waited_for = [(work, future) for work, future in group if not future.cancelled()]
+        return waited_for, self._commit([work for work, _ in waited_for]) if waited_for else []
 
     def _commit(self, works: list[Callable[[Sql], Any]]) -> list[Any]:
         """Run ``works`` in one transaction holding the write lock from the start (BEGIN IMMEDIATE: the

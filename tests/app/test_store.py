@@ -168,6 +168,32 @@ async def test_the_sqlite_wal_starts_over_once_it_passes_its_limit(tmp_path: Pat
         writer.close()
 
 
+async def test_a_write_given_up_while_the_database_was_busy_is_not_stored(tmp_path: Path) -> None:
+    """While another connection holds SQLite's write lock the writer retries; a caller cancelled meanwhile
+    (a move whose socket's task was stopped) has been told its write failed and put its game back, so the
+    retry must leave that write out and store only the others."""
+    path = tmp_path / "threefold.db"
+    writer = SqliteMoveWriter(str(path), checkpoint_seconds=3600)
+    try:
+        writer.db.execute("CREATE TABLE t (name TEXT)")
+        insert = Statement("INSERT INTO t (name) VALUES (:name)")
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # the write lock, held
+        given_up = asyncio.create_task(writer.write(lambda sql: sql.run(insert, name="given up")))
+        kept = asyncio.create_task(writer.write(lambda sql: sql.run(insert, name="kept")))
+        await asyncio.sleep(0.05)  # both are in the group, retrying
+        assert not given_up.done() and not kept.done()
+        given_up.cancel()
+        other.execute("COMMIT")
+        assert await asyncio.wait_for(kept, 5) == 1
+        with pytest.raises(asyncio.CancelledError):
+            await given_up
+        assert other.execute("SELECT name FROM t").fetchall() == [("kept",)]
+        other.close()
+    finally:
+        writer.close()
+
+
 async def test_postgres_connections_stay_within_the_settings() -> None:
     """Every process opens at most pool + overflow + move connections (docs/deploy.md: PostgreSQL's
     max_connections must cover them all)."""
