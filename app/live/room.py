@@ -50,13 +50,7 @@ class LiveGame:
         return None if outcome is None else outcome.to_json()
 
     def mark_since(self, before: frozenset[Seat], actor: Seat | None) -> None:
-        after = self.to_act
-        for seat in after:
-            if seat not in before or seat == actor:
-                self.since[seat] = self.version
-        for seat in list(self.since):
-            if seat not in after:
-                del self.since[seat]
+        _advance_since(self.since, before, self.to_act, actor, self.version)
 
     def state_message(self, seat: Seat | None, events: list[Event]) -> bytes:
         return self.state_messages(events)(seat)
@@ -103,13 +97,20 @@ class LiveGame:
                 state, _ = engine.apply(state, seat, action)
         log: list[str] = []
         replay = engine.new_game(engine.parse_options(record.options), record.seed)
+        # When each waiting seat was asked, as play worked it out: a seat asked before others moved on a
+        # simultaneous step may still act on that older version, and a room's turn timer keeps its deadline.
+        since: dict[Seat, int] | None = {seat: 0 for seat in engine.to_act(replay)}
         try:
-            for _version, seat, action, actor in actions:
+            for version, seat, action, actor in actions:
+                before = engine.to_act(replay)
                 result = engine.apply(replay, seat, action)
                 log.append(describe(engine, replay, seat, action, actor, record.seats, result))
                 replay = result[0]
+                if since is not None:
+                    _advance_since(since, before, engine.to_act(replay), seat, version)
         except Exception:
             log.append("(earlier moves cannot be replayed with the current rules)")
+            since = None
         game = cls(
             id=record.id,
             number=record.number,
@@ -121,8 +122,24 @@ class LiveGame:
             deadline=record.deadline,
             log=log,
         )
-        game.since = {seat: record.version for seat in game.to_act}
+        replayed_to = actions[-1][0] if actions else 0
+        if since is None or replayed_to != record.version or set(since) != game.to_act:  # not the stored state
+            since = {seat: record.version for seat in game.to_act}
+        game.since = since
         return game
+
+
+def _advance_since(
+    since: dict[Seat, int], before: frozenset[Seat], after: frozenset[Seat], actor: Seat | None, version: int
+) -> None:
+    """After the action that made ``version``: a seat newly asked, or asked again after acting itself, was
+    asked at ``version``; a seat still waiting keeps its older version; a seat no longer asked is dropped."""
+    for seat in after:
+        if seat not in before or seat == actor:
+            since[seat] = version
+    for seat in list(since):
+        if seat not in after:
+            del since[seat]
 
 
 def bot_name(seat: Seat) -> str:
