@@ -403,7 +403,8 @@ class Hub:
             live.closing.add(asyncio.create_task(self._close_later(other, 4403)))
         if change.timers and live.game is not None:
             self._update_timer(live, live.game)
-        await self._save_and_announce(live)
+        game = live.game if change.game_seats else None
+        await self._save_and_announce(live, None if game is None else (game.id, game.seats))
         if change.timers:
             self._after_change(live)
 
@@ -416,8 +417,10 @@ class Hub:
             await conn.websocket.close(code=code)
         await conn.close()
 
-    async def _save_and_announce(self, live: LiveRoom) -> None:
-        await self.store.save_room(live.record)
+    async def _save_and_announce(
+        self, live: LiveRoom, game_seats: tuple[int, list[dict[str, Any]]] | None = None
+    ) -> None:
+        await self.store.save_room(live.record, game_seats)
         await self._refresh_names(live)
         self._broadcast_room(live)
         self._broadcast_welcomes(live)

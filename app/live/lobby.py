@@ -46,6 +46,8 @@ class Change:
     """A kicked player's sockets, to be told and closed."""
     timers: bool = False
     """Turn timers, bots or stand-ins may need re-arming."""
+    game_seats: bool = False
+    """The running game's seats changed (a bot took a kicked player's): stored with the room."""
 
 
 def require_host(live: LiveRoom, player_id: int) -> None:
@@ -179,6 +181,7 @@ def kick(live: LiveRoom, player_id: int, target: int) -> Change:
     if target not in settings.banned:
         settings.banned.append(target)
     live.record.settings = settings.model_dump()
+    game_seats = False
     for index, rec in enumerate(live.record.seats):
         if rec.player_id == target:
             playing = live.record.status == "playing"
@@ -186,9 +189,10 @@ def kick(live: LiveRoom, player_id: int, target: int) -> Change:
             if playing and live.game is not None:
                 stand_in = {"player_id": None, "bot": True, "name": bot_name(index)}
                 live.game.seats[index] = {**live.game.seats[index], **stand_in}
+                game_seats = True
     removed = [c for c in live.connections if c.player_id == target]
     live.connections.difference_update(removed)
-    return Change(removed=removed, timers=True)
+    return Change(removed=removed, timers=True, game_seats=game_seats)
 
 
 def invite(live: LiveRoom, player_id: int, target: int) -> Change:

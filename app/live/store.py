@@ -174,8 +174,9 @@ class Store:
                 room.revision,
             )
 
-    async def save_room(self, room: RoomRecord) -> None:
-        """Write the lobby-level fields and the seat table (small; not on the per-move path).
+    async def save_room(self, room: RoomRecord, game_seats: tuple[int, list[dict[str, Any]]] | None = None) -> None:
+        """Write the lobby-level fields and the seat table (small; not on the per-move path), and with
+        ``game_seats`` (game id, seats) the running game's seats, in the same transaction.
 
         Raises RoomConflict if the room changed since ``room`` was read (another process saved it first);
         on success ``room.revision`` is the new revision."""
@@ -205,6 +206,9 @@ class Store:
                     row.player_id, row.is_bot = seat.player_id, seat.is_bot
             for row in existing.values():
                 await s.delete(row)
+            if game_seats is not None:
+                game_id, seats = game_seats
+                await s.execute(update(Game).where(Game.id == game_id).values(seats=seats))
         room.revision += 1
 
     # ---- games ---------------------------------------------------------------------------------

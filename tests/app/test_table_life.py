@@ -9,6 +9,7 @@ import pytest
 
 from app.client import ClientError, RoomSocket, ThreefoldClient
 from tests.app.helpers import open_table
+from tests.app.test_ws_tri_tac import empty_cells
 from tests.support.server import ServerProcess
 
 
@@ -238,3 +239,32 @@ async def test_room_and_team_chat(quick_server: ServerProcess) -> None:
                 assert "hello <b>all</b>" in lines and "team zero only" not in lines
     finally:
         await table.close()
+
+
+async def test_the_bot_that_took_a_kicked_players_seat_is_still_there_after_a_restart(sqlite_url: str) -> None:
+    """The bot that takes a kicked player's seat mid-game is stored with the game. It was only in memory, so
+    after a restart (or on another process) the seat was the kicked player's again: nobody played it."""
+    server = ServerProcess(sqlite_url, extra_env={"THREEFOLD_BOT_PACE": "0.1"}).start()
+    try:
+        table = await open_table(server.url, "tri-tac", {"size": 4}, seed=1, spectator=False)
+        try:
+            host, guest = table.sockets
+            state = await host.wait_state()
+            for sock in (host, guest):  # one move each: the host's turn again
+                ack = await sock.act({"type": "place", "cell": empty_cells(state)[0]}, version=state["version"])
+                state = await host.wait_state(lambda s, v=ack["version"]: s["version"] == v)
+            assert guest.you is not None
+            await host.send({"type": "kick", "player": guest.you["id"]})
+            await host.wait_room(lambda r: r["seats"][1]["player"] is not None and r["seats"][1]["player"]["bot"])
+        finally:
+            await table.close()
+        server.kill()
+        server.start()
+        async with table.clients[0].connect(table.code) as host:
+            state = await host.wait_state()
+            assert state["version"] == 2 and state["to_act"] == [0]
+            await host.act({"type": "place", "cell": empty_cells(state)[0]}, version=2)
+            state = await host.wait_state(lambda s: s["version"] == 4)  # the bot answered
+            assert "Bot 2" in state["log"][-1], state["log"]
+    finally:
+        server.stop()
