@@ -553,15 +553,30 @@ class Hub:
         game.log.append(line)
         if outcome is not None:
             live.record.status = "finished"
-            live.standings = await self.store.finish_room_game(
-                live.record.id, outcome, game.seats, engine.name, engine.seats_of(state)
-            )
+            await self._finish_game(live, game, outcome)
             live.record.revision += 1  # if another process changed the room meanwhile, its next save reloads
         ack = None if mover is None else (mover, encode({"type": "ack", "id": msg_id, "version": game.version}))
         self._broadcast_state(live, events, ack, room=outcome is not None)
         self.metrics.move_latency.observe(time.perf_counter() - started)
         await self.bus.moved(live.code, game.id, game.version)
         self._after_change(live)
+
+    async def _finish_game(self, live: LiveRoom, game: LiveGame, outcome: dict[str, Any]) -> None:
+        """The room's table and the players' ratings after a game's end (already stored with its last move).
+        If that fails, everyone must still see the end, and the room must not stay "playing" in the database
+        (reloaded so, it could neither go on nor start another game): the table and ratings miss this game."""
+        engine = game.engine
+        try:
+            live.standings = await self.store.finish_room_game(
+                live.record.id, outcome, game.seats, engine.name, engine.seats_of(game.state)
+            )
+        except Exception:
+            log.exception("the table and ratings after game %s in room %s could not be stored", game.id, live.code)
+            self.refused("internal")
+            try:
+                await self.store.mark_room_finished(live.record.id)
+            except Exception:
+                log.exception("room %s could not be marked finished", live.code)
 
     # ---- timers and bots -------------------------------------------------------------------------
 

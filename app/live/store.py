@@ -313,6 +313,10 @@ class Store:
 
         return await self._write(work)
 
+    async def mark_room_finished(self, room_id: int) -> None:
+        """Only the room's status, when the rest of ``finish_room_game`` could not be stored."""
+        await self._write(lambda sql: sql.run(_FINISH_ROOM, room_id=room_id))
+
     async def standings(self, room_id: int) -> list[dict[str, Any]]:
         async with self.sessions() as s:
             return await s.run_sync(lambda session: _standings(SessionSql(session), room_id))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 
 import pytest
 import websockets
@@ -242,3 +243,36 @@ async def test_time_challenge_passes_the_turn(sqlite_server: ServerProcess) -> N
         assert "time ran out" in passed["log"][-1]
     finally:
         await table.close()
+
+
+async def test_a_game_end_whose_table_cannot_be_stored_still_reaches_everyone(sqlite_url: str) -> None:
+    """The last move is stored with the game's result; the room's table and the ratings come after, in a
+    transaction of their own. When that one fails, the mover still gets the ack and everyone the end, and
+    the room is finished in the database too: after a restart, a rematch starts. Before, the mover got an
+    internal error, the others saw nothing until they resynced, and the reloaded room stayed "playing"."""
+    server = ServerProcess(sqlite_url).start()
+    try:
+        database = sqlite3.connect(sqlite_url.split("///", 1)[1])
+        database.execute("CREATE TRIGGER no_tables BEFORE INSERT ON standings BEGIN SELECT RAISE(ABORT, 'x'); END")
+        database.close()
+        table = await open_table(server.url, "tri-tac", {"size": 3}, seed=2)
+        try:
+            version = 0
+            while (state := table.sockets[0].state) is None or state["outcome"] is None:
+                version = await play_one(table)
+            assert version == 9
+            assert table.spectator is not None
+            final = await table.spectator.wait_state(lambda s: s["version"] == 9)
+            assert final["outcome"] is not None
+        finally:
+            await table.close()
+        server.kill()
+        server.start()
+        async with table.clients[0].connect(table.code) as host:
+            room = await host.wait_room(lambda _r: True)
+            assert room["status"] == "finished"
+            await host.send({"type": "rematch"})
+            fresh = await host.wait_state(lambda s: s["version"] == 0 and s["outcome"] is None)
+            assert fresh["to_act"]
+    finally:
+        server.stop()
