@@ -13,8 +13,10 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     String,
+    Text,
     UniqueConstraint,
     func,
 )
@@ -100,6 +102,23 @@ class GameAction(Base):
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     actor: Mapped[str] = mapped_column(String(16), default="player")
     """player | timer | bot | standin"""
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class ChatLine(Base):
+    """A room or team chat line, kept for people who join later and read by the room's other processes."""
+
+    __tablename__ = "chat_lines"
+    __table_args__ = (Index("ix_chat_lines_room_id_id", "room_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    name: Mapped[str] = mapped_column(String(64))
+    """The name the writer had then."""
+    text: Mapped[str] = mapped_column(Text)
+    team: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The team that may read it; None: everyone in the room."""
     created_at: Mapped[float] = mapped_column(Float)
 
 

@@ -33,6 +33,10 @@ class Bus(Protocol):
     async def stop(self) -> None: ...
     async def moved(self, code: str, game_id: int, version: int) -> None: ...
     async def room_changed(self, code: str) -> None: ...
+    async def chat(self, code: str) -> None:
+        """A chat line was stored for ``code``: the other processes read it from the database."""
+        ...
+
     async def presence(self, code: str) -> None:
         """Tell the other processes who is connected to ``code`` through this one."""
         ...
@@ -55,6 +59,9 @@ class LocalBus:
         return None
 
     async def room_changed(self, code: str) -> None:
+        return None
+
+    async def chat(self, code: str) -> None:
         return None
 
     async def presence(self, code: str) -> None:
@@ -127,6 +134,9 @@ class RedisBus:
     async def room_changed(self, code: str) -> None:
         await self._publish({"kind": "room", "room": code})
 
+    async def chat(self, code: str) -> None:
+        await self._publish({"kind": "chat", "room": code})
+
     async def presence(self, code: str) -> None:
         assert self._hub is not None
         live = self._hub.rooms.get(code)
@@ -171,7 +181,7 @@ class RedisBus:
         """Handle a room's news after that room's earlier news, but without waiting for other rooms'. Handled
         one at a time, a room being loaded or caught up from the database held up every other room's moves
         behind it. A move is folded into a move of the same game still waiting (catching up to the later
-        version plays both)."""
+        version plays both), and chat news into chat news."""
         queued = self._news.get(code)
         if queued is None:
             self._news[code] = [news]
@@ -180,6 +190,8 @@ class RedisBus:
             worker.add_done_callback(self._workers.discard)
         elif news[0] == "move" and queued and queued[-1][0] == "move" and queued[-1][1] == news[1]:
             queued[-1] = ("move", news[1], max(int(queued[-1][2]), int(news[2])))
+        elif news == ("chat",) and queued and queued[-1] == news:
+            return  # one read of the database brings every new line
         else:
             queued.append(news)
 
@@ -198,6 +210,8 @@ class RedisBus:
                         await hub.on_remote_move(code, int(news[1]), int(news[2]))
                     elif news[0] == "room":
                         await hub.on_remote_room(code)
+                    elif news[0] == "chat":
+                        await hub.on_remote_chat(code)
                     elif news[0] == "presence":
                         await hub.on_remote_presence(code, str(news[1]), set(news[2]))
                 except Exception:  # the room's later news still counts
@@ -207,7 +221,7 @@ class RedisBus:
 
 
 RoomNews = tuple[Any, ...]
-"""("move", game id, version) | ("room",) | ("presence", origin, player ids) | ("who",)"""
+"""("move", game id, version) | ("room",) | ("chat",) | ("presence", origin, player ids) | ("who",)"""
 
 
 def _room_news(msg: dict[str, Any]) -> RoomNews | None:
@@ -217,7 +231,7 @@ def _room_news(msg: dict[str, Any]) -> RoomNews | None:
         return ("move", int(msg["game"]), int(msg["version"]))
     if kind == "presence":
         return ("presence", str(msg["origin"]), frozenset(int(p) for p in msg["players"]))
-    if kind in ("room", "who"):
+    if kind in ("room", "who", "chat"):
         return (kind,)
     return None
 

@@ -1,4 +1,8 @@
-"""Room chat for everyone, team chat for teammates only. Text is plain text: clients never render it as markup."""
+"""Room chat for everyone, team chat for teammates only. Text is plain text: clients never render it as markup.
+
+A line is checked here, stored by the hub, then shown: to this process' sockets at once, and to the room's
+other processes through the bus, which carries only the room's code (they read the new lines from the
+database and show each to whoever may read it there: team chat never travels through Redis)."""
 
 from __future__ import annotations
 
@@ -6,11 +10,12 @@ import time
 
 from app.live.connection import Connection
 from app.live.messages import Chat, ProtocolError, encode, kept
+from app.live.records import ChatRecord
 from app.live.room import LiveRoom
 
 
-def post(live: LiveRoom, conn: Connection, msg: Chat, max_length: int) -> None:
-    """Check one chat line, keep it for people who join later, and send it to whoever may read it."""
+def check(live: LiveRoom, conn: Connection, msg: Chat, max_length: int) -> ChatRecord:
+    """The line ``msg`` asks to post, or ProtocolError (nothing is kept or sent)."""
     text = " ".join(msg.text.split())
     if not text:
         raise ProtocolError("bad_message", "a chat message cannot be empty")
@@ -25,16 +30,16 @@ def post(live: LiveRoom, conn: Connection, msg: Chat, max_length: int) -> None:
         team = live.team_of_seat(live.seat_of(conn.player_id))
         if team is None:
             raise ProtocolError("bad_message", "team chat needs a seat in a team game")
-    payload = encode(
-        {
-            "type": "chat",
-            "from": {"id": conn.player_id, "name": live.names.get(conn.player_id, "?")},
-            "text": text,
-            "team": team,
-            "at": int(time.time() * 1000),
-        }
-    )
-    live.chat.append((team, kept(payload)))
+    return ChatRecord(0, conn.player_id, live.names.get(conn.player_id, "?"), text, team, time.time())
+
+
+def show(live: LiveRoom, line: ChatRecord) -> None:
+    """Keep a stored line for people who join later and send it to whoever here may read it; a line already
+    shown (this process posted it, or an earlier read had it) is not shown again."""
+    if any(line_id == line.id for line_id, _team, _payload in live.chat):
+        return
+    payload = encode(line.message())
+    live.chat.append((line.id, line.team, kept(payload)))
     for other in live.connections:
-        if team is None or live.team_of_seat(live.seat_of(other.player_id)) == team:
+        if line.team is None or live.team_of_seat(live.seat_of(other.player_id)) == line.team:
             other.send(payload)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
 import secrets
@@ -34,7 +35,7 @@ from app.live.messages import (
     error,
 )
 from app.live.records import MoveWrite, RoomConflict, VersionConflict
-from app.live.room import LiveGame, LiveRoom, bot_name, describe
+from app.live.room import CHAT_LINES, LiveGame, LiveRoom, bot_name, describe
 from app.live.store import Store
 from app.metrics import Metrics
 from app.settings import Settings
@@ -103,6 +104,7 @@ class Hub:
                 await self._load_game(live)
                 await self._refresh_names(live)
                 live.standings = await self.store.standings(record.id)
+                await self._read_chat(live)
                 self.rooms[code] = live
                 self.metrics.rooms.set(len(self.rooms))
                 self._after_change(live)
@@ -199,7 +201,7 @@ class Hub:
             if live.game is not None:
                 conn.send(live.game.state_message(live.seat_of(conn.player_id), []))
             team = live.team_of_seat(live.seat_of(conn.player_id))
-            for line_team, payload in live.chat:
+            for _line_id, line_team, payload in live.chat:
                 if line_team is None or line_team == team:
                     conn.send(payload)
             if not was_present:
@@ -388,7 +390,9 @@ class Hub:
     async def _change_room(self, live: LiveRoom, conn: Connection, msg: ClientMessage) -> None:
         """Lobby, host and chat messages (RoomConflict if another process saved the room first)."""
         if isinstance(msg, Chat):
-            chat.post(live, conn, msg, self.settings.chat_max_length)
+            line = chat.check(live, conn, msg, self.settings.chat_max_length)
+            chat.show(live, dataclasses.replace(line, id=await self.store.add_chat(live.record.id, line)))
+            await self.bus.chat(live.code)
             return
         if isinstance(msg, Start | Rematch):
             lobby.require_can_start(live, conn.player_id)
@@ -727,6 +731,21 @@ class Hub:
             self._broadcast_state(live, events)
         self._after_change(live)
         return game.version >= stored
+
+    async def _read_chat(self, live: LiveRoom) -> None:
+        """Show the room's chat lines stored since the last read (all of the latest, on a load)."""
+        lines = await self.store.chat_lines(live.record.id, after=live.chat_read_to, limit=CHAT_LINES)
+        for line in lines:
+            chat.show(live, line)
+        if lines:
+            live.chat_read_to = max(live.chat_read_to, lines[-1].id)
+
+    async def on_remote_chat(self, code: str) -> None:
+        live = await self._loaded(code)
+        if live is None:
+            return
+        async with live.lock:
+            await self._read_chat(live)
 
     async def on_remote_room(self, code: str) -> None:
         live = await self._loaded(code)

@@ -68,3 +68,27 @@ class GameRecord:
     timer_key: str | None
     deadline: float | None
     snapshot_version: int = 0
+
+
+@dataclass(frozen=True)
+class ChatRecord:
+    """One chat line as stored; ``id`` is 0 until it is."""
+
+    id: int
+    player_id: int
+    name: str
+    text: str
+    team: int | None
+    """The team that may read it; None: everyone in the room."""
+    at: float
+    """Epoch seconds."""
+
+    def message(self) -> dict[str, Any]:
+        """The ``chat`` message it is sent as."""
+        return {
+            "type": "chat",
+            "from": {"id": self.player_id, "name": self.name},
+            "text": self.text,
+            "team": self.team,
+            "at": int(self.at * 1000),
+        }

@@ -17,6 +17,8 @@ from engines.base import Engine, Event, Seat
 from engines.registry import get_engine
 
 LOG_LINES = 60
+CHAT_LINES = 50
+"""Chat lines a room keeps for people who join later (and loads from the database)."""
 
 
 @dataclass
@@ -193,8 +195,10 @@ class LiveRoom:
         self.away_since: dict[int, float] = {}
         self.host_task: asyncio.Task[None] | None = None
         self.closing: set[asyncio.Task[None]] = set()
-        self.chat: deque[tuple[int | None, bytes]] = deque(maxlen=50)
-        """Recent chat lines as sent, with the team that may read each (None: everyone)."""
+        self.chat: deque[tuple[int, int | None, bytes]] = deque(maxlen=CHAT_LINES)
+        """Recent chat lines as sent, with their ids and the team that may read each (None: everyone)."""
+        self.chat_read_to = 0
+        """The newest chat line id read from the database: other processes' lines come after it."""
         self._settings_of: dict[str, Any] | None = None
         self._settings = RoomSettings()
         self.idle_since: float | None = time.monotonic()

@@ -23,8 +23,16 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
 
 from app.live.pg_moves import PostgresMoves
-from app.live.records import GameRecord, MoveWrite, RoomConflict, RoomRecord, SeatRecord, VersionConflict
-from app.models import Game, GameAction, Player, Room, RoomSeat
+from app.live.records import (
+    ChatRecord,
+    GameRecord,
+    MoveWrite,
+    RoomConflict,
+    RoomRecord,
+    SeatRecord,
+    VersionConflict,
+)
+from app.models import ChatLine, Game, GameAction, Player, Room, RoomSeat
 from app.ratings import rate_game
 from app.sql import SessionSql, Sql, SqliteSql, Statement, move_update
 from engines.base import SeatInfo
@@ -44,6 +52,10 @@ _NEW_GAME = Statement(
     "snapshot_version, timer_key, deadline) VALUES (:room_id, :number, :engine, :options, :seed, :seats, 0, "
     "'playing', :snapshot, 0, :timer_key, :deadline) RETURNING id",
     json=frozenset({"options", "seats", "snapshot"}),
+)
+_ADD_CHAT = Statement(
+    "INSERT INTO chat_lines (room_id, player_id, name, text, team, created_at) "
+    "VALUES (:room_id, :player_id, :name, :text, :team, :created_at) RETURNING id"
 )
 _FINISH_ROOM = Statement("UPDATE rooms SET status = 'finished', revision = revision + 1 WHERE id = :room_id")
 _ADD_TO_STANDINGS = Statement(
@@ -312,6 +324,36 @@ class Store:
             return _standings(sql, room_id)
 
         return await self._write(work)
+
+    async def add_chat(self, room_id: int, line: ChatRecord) -> int:
+        """Store a chat line; its id (ids grow with time, across rooms)."""
+
+        def work(sql: Sql) -> int:
+            rows = sql.rows(
+                _ADD_CHAT,
+                room_id=room_id,
+                player_id=line.player_id,
+                name=line.name,
+                text=line.text,
+                team=line.team,
+                created_at=line.at,
+            )
+            return int(rows[0][0])
+
+        return await self._write(work)
+
+    async def chat_lines(self, room_id: int, after: int = 0, limit: int = 50) -> list[ChatRecord]:
+        """The room's latest ``limit`` chat lines with an id above ``after``, oldest first."""
+        async with self.sessions() as s:
+            rows = await s.execute(
+                select(
+                    ChatLine.id, ChatLine.player_id, ChatLine.name, ChatLine.text, ChatLine.team, ChatLine.created_at
+                )
+                .where(ChatLine.room_id == room_id, ChatLine.id > after)
+                .order_by(ChatLine.id.desc())
+                .limit(limit)
+            )
+            return [ChatRecord(*row) for row in reversed(rows.all())]
 
     async def mark_room_finished(self, room_id: int) -> None:
         """Only the room's status, when the rest of ``finish_room_game`` could not be stored."""

@@ -30,6 +30,9 @@ class FakeHub:
     async def on_remote_room(self, code: str) -> None:
         self.calls.append(("room", code))
 
+    async def on_remote_chat(self, code: str) -> None:
+        self.calls.append(("chat", code))
+
     async def on_remote_presence(self, code: str, origin: str, players: set[int]) -> None:
         self.calls.append(("presence", code, origin, frozenset(players)))
 
@@ -69,23 +72,26 @@ async def test_a_room_caught_up_slowly_does_not_hold_up_the_others() -> None:
         await until(lambda: len(hub.calls) == 2)
         assert hub.calls == [("move", "FAST", 2, 1), ("room", "FAST")], "FAST waited for SLOW"
 
-        # SLOW's later news waits for its first, in order; moves of the same game fold into the latest.
+        # SLOW's later news waits for its first, in order; moves of the same game fold into the latest, chat into chat.
         feed.say(kind="move", room="SLOW", game=1, version=2)
         feed.say(kind="move", room="SLOW", game=1, version=3)
         feed.say(kind="room", room="SLOW")
         feed.say(kind="move", room="SLOW", game=1, version=4)
         feed.say(kind="bogus-without-a-room")  # logged, and the listener goes on
         feed.say(kind="presence", room="SLOW", players=[7, 8])
+        for _ in range(3):  # one read of the database brings all three lines
+            feed.say(kind="chat", room="SLOW")
         await asyncio.sleep(0.05)
         assert len(hub.calls) == 2
         hub.release.set()
-        await until(lambda: len(hub.calls) == 7)
+        await until(lambda: len(hub.calls) == 8)
         assert hub.calls[2:] == [
             ("move", "SLOW", 1, 1),
             ("move", "SLOW", 1, 3),
             ("room", "SLOW"),
             ("move", "SLOW", 1, 4),
             ("presence", "SLOW", "other", frozenset({7, 8})),
+            ("chat", "SLOW"),
         ]
         await until(lambda: not bus._news)  # a room's worker ends with its news
         assert not bus._workers

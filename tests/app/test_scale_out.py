@@ -4,6 +4,7 @@ every move; when one process dies its player reconnects to the other and the gam
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -238,3 +239,68 @@ async def test_news_that_arrives_while_a_room_loads_is_not_lost() -> None:
                 await client.http.aclose()
             one.stop()
             two.stop()
+
+
+async def test_chat_reaches_every_process_and_outlives_them() -> None:
+    """Chat is stored and read back like moves: a line posted through one process reaches the room's sockets
+    on the other (team lines only the team's, and never through Redis), and a process started after both
+    died shows the room's recent public chat to a newcomer. Before, chat only reached the sockets of the
+    process it was posted on and was lost with it."""
+    redis_url = require_redis()
+    with postgres_database() as db:
+        migrate(db)
+        one = ServerProcess(db, redis_url=redis_url).start()
+        two = ServerProcess(db, redis_url=redis_url).start()
+        try:
+            async with contextlib.AsyncExitStack() as stack:
+                clients = []
+                for index, name in enumerate(["Ann", "Bea", "Cy", "Dov"]):  # seats 0-3; teams {0, 2} and {1, 3}
+                    server = one if index < 2 else two
+                    client = await stack.enter_async_context(ThreefoldClient(server.url))
+                    await client.set_name(name)
+                    clients.append(client)
+                code = await clients[0].create_room("tic-tac-match", {"players": 4})
+                socks = []
+                for seat, client in enumerate(clients):
+                    sock = await stack.enter_async_context(client.connect(code))
+                    await sock.next(lambda m: m["type"] == "room")
+                    await sock.send({"type": "sit", "seat": seat})
+                    await sock.next(lambda m, seat=seat: m["type"] == "welcome" and m["you"]["seat"] == seat)
+                    socks.append(sock)
+
+                def said(sock: Any) -> list[str]:
+                    return [m["text"] for m in sock.history if m["type"] == "chat"]
+
+                async def heard(sock: Any, text: str) -> None:
+                    async with asyncio.timeout(5):
+                        while text not in said(sock):
+                            await asyncio.sleep(0.02)
+
+                await socks[0].send({"type": "chat", "text": "hello from one"})
+                await socks[0].send({"type": "chat", "text": "for Cy only", "team": True})
+                await heard(socks[3], "hello from one")  # so that every process shows the lines in one order
+                await socks[3].send({"type": "chat", "text": "for Bea only", "team": True})
+                await socks[3].send({"type": "chat", "text": "bye from two"})
+                for sock in socks:
+                    await heard(sock, "hello from one")
+                    await heard(sock, "bye from two")  # posted last: every line before it was read
+                assert said(socks[2]).count("for Cy only") == 1 and "for Bea only" not in said(socks[2])
+                assert said(socks[1]).count("for Bea only") == 1 and "for Cy only" not in said(socks[1])
+                assert said(socks[0]) == ["hello from one", "for Cy only", "bye from two"]
+                assert said(socks[3]) == ["hello from one", "for Bea only", "bye from two"]
+        finally:
+            one.kill()
+            two.kill()
+        three = ServerProcess(db, redis_url=redis_url).start()
+        try:
+            async with ThreefoldClient(three.url) as eve:
+                await eve.set_name("Eve")
+                async with eve.connect(code) as sock:
+                    await sock.next(lambda m: m["type"] == "room")
+                    await asyncio.sleep(0.3)
+                    assert [m["text"] for m in sock.history if m["type"] == "chat"] == [
+                        "hello from one",
+                        "bye from two",
+                    ]
+        finally:
+            three.stop()

@@ -268,3 +268,23 @@ async def test_the_bot_that_took_a_kicked_players_seat_is_still_there_after_a_re
             assert "Bot 2" in state["log"][-1], state["log"]
     finally:
         server.stop()
+
+
+async def test_chat_outlives_a_restart(sqlite_url: str) -> None:
+    """Chat lines are stored: a newcomer after a restart (or after the room was unloaded) sees them."""
+    server = ServerProcess(sqlite_url).start()
+    try:
+        table = await open_table(server.url, "tri-tac", {"size": 4}, seed=1, start=False)
+        try:
+            await table.sockets[0].request({"type": "chat", "text": "first"})
+            await table.sockets[1].request({"type": "chat", "text": "second"})
+        finally:
+            await table.close()
+        server.kill()
+        server.start()
+        async with ThreefoldClient(server.url) as late:
+            await late.set_name("Late")
+            async with late.connect(table.code) as sock:
+                assert await _chat_lines(sock) == ["first", "second"]
+    finally:
+        server.stop()
