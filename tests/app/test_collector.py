@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from app.collector import resident_bytes
+import asyncio
+import gc
+import time
+
+from app.collector import ON_TIME_SECONDS, refreeze_forever, resident_bytes
+from app.metrics import Metrics
+from app.settings import Settings
 
 
 def test_resident_memory_is_read() -> None:
@@ -11,3 +17,26 @@ def test_resident_memory_is_read() -> None:
     ballast[::4096] = b"\x01" * len(ballast[::4096])
     assert resident_bytes() >= before + (48 << 20)
     del ballast
+
+
+def full_collections(metrics: Metrics) -> float:
+    return metrics.registry.get_sample_value("threefold_gc_full_collections_total") or 0.0
+
+
+async def test_a_full_collection_waits_until_the_loop_keeps_up() -> None:
+    """Growth calls for a full collection (here any growth does), but not while the loop is behind: an
+    overloaded server grows too, and a pause of a second would only put it further behind."""
+    settings = Settings(gc_freeze_seconds=0.02, gc_full_growth_min_mib=0, gc_full_growth_fraction=0.0)
+    metrics = Metrics()
+    refreezer = asyncio.create_task(refreeze_forever(metrics, settings))
+    try:
+        busy_until = time.monotonic() + ON_TIME_SECONDS + 1.5
+        while time.monotonic() < busy_until:  # the loop is late every time the collector is due
+            time.sleep(0.1)
+            await asyncio.sleep(0)
+        assert full_collections(metrics) == 0
+        await asyncio.sleep(ON_TIME_SECONDS + 1.5)  # on time again
+        assert full_collections(metrics) >= 1
+    finally:
+        refreezer.cancel()
+        gc.unfreeze()
