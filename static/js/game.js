@@ -2,7 +2,7 @@
 // renderer (static/js/games/<game>.js, see docs/protocol.md "Browser renderers"), the log, the result.
 
 import { $, h, prefersReducedMotion } from "./dom.js";
-import { formatNumber, language, seatLabel, t } from "./i18n.js";
+import { formatNumber, language, playerName, seatLabel, t } from "./i18n.js";
 import { personMenu, renderRemoved, roomSettingsForm } from "./host.js";
 import { avatar, presence, renderStandings, teamName } from "./lobby.js";
 import { play } from "./sound.js";
@@ -210,7 +210,7 @@ export class GameView {
         h("span", { class: "player-turn", "aria-hidden": "true" }, moving ? "▶" : ""),
         badge ? h("span", { class: "player-badge" }, badge) : avatar(p, "avatar-sm"),
         h("span", { class: "player-info" },
-          h("span", { class: "player-name" }, h("span", { class: "player-name-text" }, p ? p.name : t("room.seat_empty"))),
+          h("span", { class: "player-name" }, h("span", { class: "player-name-text" }, p ? playerName(p) : t("room.seat_empty"))),
           h("span", { class: "player-label" },
             [seatLabel(seat.label), teamName(seat.team)].filter(Boolean).join(" · "),
             seat.index === mySeat ? h("span", { class: "tag tag-you" }, t("room.you")) : null,
@@ -331,6 +331,10 @@ export class GameView {
     } catch (err) {
       console.error(err);
     }
+    for (const seat of this.S.room?.seats || []) {  // the bots' names, as the seats show them
+      const player = seat.player;
+      if (player?.bot && player.name) text = text.replaceAll(player.name, playerName(player));
+    }
     return text + suffix;
   }
 
@@ -384,7 +388,7 @@ export class GameView {
     }
     const mySeat = this.S.mySeat();
     const seats = room.seats;
-    const nameOf = (i) => seats[i]?.player?.name || seatLabel(seats[i]?.label) || `#${i + 1}`;
+    const nameOf = (i) => playerName(seats[i]?.player) || seatLabel(seats[i]?.label) || `#${i + 1}`;
     const winners = outcome.winners || [];
     let title;
     const ranks = outcome.ranks || [];

@@ -2,7 +2,7 @@
 // (make host, remove from room, swap seats). Everything is sent to the server, which decides.
 
 import { h } from "./dom.js";
-import { seatLabel, t } from "./i18n.js";
+import { playerName, seatLabel, t } from "./i18n.js";
 import { optionsForm } from "./schema-form.js";
 
 /** The room settings as a JSON Schema, so the generic form draws them like game options. */
@@ -97,7 +97,7 @@ export function personMenu(S, send, person, seatIndex) {
   if (seatIndex !== null && seatIndex !== undefined && lobby) {
     for (const other of room.seats) {
       if (other.index === seatIndex) continue;
-      const who = other.player ? other.player.name : t("room.seat_empty");
+      const who = other.player ? playerName(other.player) : t("room.seat_empty");
       items.push(
         h("button", { type: "button", role: "menuitem", onclick: () => send({ type: "move_seat", seat: seatIndex, to: other.index }) },
           t("host.swap", { label: seatLabel(other.label), who })),

@@ -77,6 +77,7 @@ const en = {
   "room.you": "You",
   "room.host": "Host",
   "room.bot": "Bot",
+  "room.bot_n": "Bot {n}",
   "room.add_bot": "Add a bot",
   "room.remove_bot": "Remove bot",
   "room.standin": "a bot plays for now",
@@ -299,6 +300,7 @@ const fr = {
   "room.you": "Vous",
   "room.host": "Hôte",
   "room.bot": "Robot",
+  "room.bot_n": "Robot {n}",
   "room.add_bot": "Ajouter un robot",
   "room.remove_bot": "Retirer le robot",
   "room.standin": "un robot joue à sa place pour l’instant",
@@ -600,6 +602,13 @@ export function has(key) {
 /** Does the current language itself have this key (no English fallback)? */
 export function hasOwn(key) {
   return key in (CATALOGS[current] || en);
+}
+
+/** A player's name in the page's language: the server names bots by their seat ("Bot 2"). */
+export function playerName(player) {
+  if (!player) return "";
+  const bot = player.bot ? /^Bot (\d+)$/.exec(String(player.name)) : null;
+  return bot ? t("room.bot_n", { n: Number(bot[1]) }) : player.name;
 }
 
 const SEAT_WORDS = { North: "seat.north", East: "seat.east", South: "seat.south", West: "seat.west" };

@@ -2,7 +2,7 @@
 // Also the standings table, shared with the game view.
 
 import { $, h } from "./dom.js";
-import { formatNumber, has, language, seatLabel, t } from "./i18n.js";
+import { formatNumber, has, language, playerName, seatLabel, t } from "./i18n.js";
 import { personMenu, renderRemoved, roomSettingsForm, roomSettingsNotes } from "./host.js";
 import { optionsForm, optionsSummary } from "./schema-form.js";
 
@@ -184,7 +184,7 @@ export class Lobby {
           h("span", { class: "seat-label" }, label),
           p
             ? h("span", { class: "seat-player" },
-              h("span", { class: "seat-name" }, p.name),
+              h("span", { class: "seat-name" }, playerName(p)),
               mine ? h("span", { class: "tag tag-you" }, t("room.you")) : null,
               host ? h("span", { class: "tag tag-host" }, t("room.host")) : null,
               p.bot ? h("span", { class: "tag" }, t("room.bot")) : null)
