@@ -87,6 +87,9 @@ class RedisBus:
         self._dropped: set[str] = set()
         """Processes counted as gone for their silence: one heard again was only slow, and its players are
         asked for again."""
+        self._stopped: set[str] = set()
+        """Processes that said they stopped: their presence news still queued behind a room's must not bring
+        their players back."""
         self._news: dict[str, list[RoomNews]] = {}
         """Each room's news not handled yet, oldest first; a room is in here while a task works through it."""
         self._workers: set[asyncio.Task[None]] = set()
@@ -161,6 +164,7 @@ class RedisBus:
                 if origin == self.origin:
                     continue
                 if msg["kind"] == "gone":
+                    self._stopped.add(origin)
                     self._heard.pop(origin, None)
                     await hub.on_peer_gone(origin)
                     continue
@@ -212,7 +216,7 @@ class RedisBus:
                         await hub.on_remote_room(code)
                     elif news[0] == "chat":
                         await hub.on_remote_chat(code)
-                    elif news[0] == "presence":
+                    elif news[0] == "presence" and news[1] not in self._stopped and news[1] not in self._dropped:
                         await hub.on_remote_presence(code, str(news[1]), set(news[2]))
                 except Exception:  # the room's later news still counts
                     log.exception("handling %s news for room %s failed", news[0], code)

@@ -95,6 +95,16 @@ async def test_a_room_caught_up_slowly_does_not_hold_up_the_others() -> None:
         ]
         await until(lambda: not bus._news)  # a room's worker ends with its news
         assert not bus._workers
+
+        # A process that stopped: its presence still waiting behind the room's other news is dropped.
+        hub.release.clear()
+        feed.say(kind="move", room="SLOW", game=1, version=5)
+        feed.say(kind="presence", room="SLOW", players=[9])
+        feed.say(kind="gone")
+        await until(lambda: ("gone", "other") in hub.calls)
+        hub.release.set()
+        await until(lambda: ("move", "SLOW", 1, 5) in hub.calls and not bus._news)
+        assert not any(call[0] == "presence" and 9 in call[3] for call in hub.calls), hub.calls
     finally:
         listener.cancel()
         await bus.redis.aclose()
