@@ -1,4 +1,4 @@
-"""The live rooms of this process: seat checks → engine → persist → fan out per-seat views.
+"""The live rooms of this process: seat checks → engine → persist → fan out per-seat views (app.live.fanout).
 
 One writer per game: every change to a room happens under that room's ``asyncio.Lock`` and is committed
 (with its version) before anyone is told. Across processes the database's version check is the guard, and
@@ -21,6 +21,7 @@ from app.codes import new_code
 from app.live import chat, lobby
 from app.live.bus import Bus
 from app.live.connection import Connection
+from app.live.fanout import Fanout
 from app.live.lobby import LobbyMessage
 from app.live.messages import (
     Act,
@@ -39,8 +40,7 @@ from app.live.room import CHAT_LINES, LiveGame, LiveRoom, bot_name, describe
 from app.live.store import Store
 from app.metrics import Metrics
 from app.settings import Settings
-from app.ws_protocol import text_frame
-from engines.base import EngineError, Event, IllegalAction, Seat
+from engines.base import EngineError, IllegalAction, Seat
 from engines.registry import get_bot, get_engine
 
 log = logging.getLogger("threefold.hub")
@@ -62,6 +62,7 @@ class Hub:
         self.settings = settings
         self.bus = bus
         self.base_url = base_url
+        self.fanout = Fanout(base_url)
         self.rooms: dict[str, LiveRoom] = {}
         self._loading: dict[str, tuple[asyncio.Lock, int]] = {}
         """Rooms being loaded: the lock, and how many wait for it."""
@@ -186,7 +187,7 @@ class Hub:
 
     async def connect(self, live: LiveRoom, conn: Connection, name: str) -> bool:
         """Attach the socket to the room; False if the room was unloaded meanwhile (load it again)."""
-        conn.resync = lambda c: self._resync_message(live, c)
+        conn.resync = lambda c: self.fanout.resync(live, c)
         async with live.lock:
             if live.unloaded:
                 return False
@@ -197,7 +198,7 @@ class Hub:
             self.metrics.sockets.inc()
             live.joined_at.setdefault(conn.player_id, time.time())
             live.away_since.pop(conn.player_id, None)
-            conn.send(self._welcome(live, conn))
+            conn.send(self.fanout.welcome(live, conn))
             if live.game is not None:
                 conn.send(live.game.state_message(live.seat_of(conn.player_id), []))
             team = live.team_of_seat(live.seat_of(conn.player_id))
@@ -205,9 +206,9 @@ class Hub:
                 if line_team is None or line_team == team:
                     conn.send(payload)
             if not was_present:
-                self._broadcast_room(live)
+                self.fanout.room(live)
             else:
-                conn.send(self._room_message(live))
+                conn.send(self.fanout.room_message(live))
             self._after_change(live)
         await self.bus.presence(live.code)
         return True
@@ -231,7 +232,7 @@ class Hub:
         now = time.time()
         for player in players:
             live.away_since[player] = now
-        self._broadcast_room(live)
+        self.fanout.room(live)
         if live.record.host_id in players:
             self._schedule_host_handover(live)
         self._after_change(live)
@@ -271,92 +272,6 @@ class Hub:
                 await self._reload_room(live)
         raise ProtocolError("busy", "the room kept changing while this was tried; try again")
 
-    def _welcome(self, live: LiveRoom, conn: Connection) -> bytes:
-        """Who the socket is in this room; remembered on the connection (see ``_broadcast_welcomes``)."""
-        name, seat = live.names.get(conn.player_id, "?"), live.seat_of(conn.player_id)
-        host = live.record.host_id == conn.player_id
-        conn.welcomed = (name, seat, host)
-        return encode({"type": "welcome", "you": {"id": conn.player_id, "name": name, "seat": seat, "host": host}})
-
-    def _changed_welcome(self, live: LiveRoom, conn: Connection) -> bytes | None:
-        """The socket's ``welcome`` if who it is changed since the last one (a rematch changes nobody's)."""
-        name, seat = live.names.get(conn.player_id, "?"), live.seat_of(conn.player_id)
-        if conn.welcomed == (name, seat, live.record.host_id == conn.player_id):
-            return None
-        return self._welcome(live, conn)
-
-    def _broadcast_welcomes(self, live: LiveRoom) -> None:
-        """Tell each socket who it is now, if that changed."""
-        for conn in live.connections:
-            welcome = self._changed_welcome(live, conn)
-            if welcome is not None:
-                conn.send(welcome)
-
-    def _room_message(self, live: LiveRoom) -> bytes:
-        return encode({"type": "room", "room": live.summary(self.base_url)})
-
-    def _broadcast_room(self, live: LiveRoom) -> None:
-        payload = self._room_message(live)
-        for conn in live.connections:
-            conn.send(payload)
-
-    def _broadcast_state(
-        self,
-        live: LiveRoom,
-        events: list[Event],
-        ack: tuple[Connection, bytes] | None = None,
-        *,
-        room: bool = False,
-        welcomes: bool = False,
-    ) -> None:
-        """Each socket gets the view for its seat; identical payloads are encoded once. With ``room``, the
-        room's summary goes before it, with ``welcomes`` each socket's changed ``welcome`` next, and ``ack``
-        to its socket after it: all in one write a socket (a game's end and a rematch each sent the room in a
-        write of its own, a system call a socket, ~7 % of a 25-move game's fan-out)."""
-        game = live.game
-        if game is None:
-            if room:
-                self._broadcast_room(live)
-            if welcomes:
-                self._broadcast_welcomes(live)
-            if ack is not None:
-                ack[0].send(ack[1])
-            return
-        head = self._room_message(live) if room else None
-        message_for = game.state_messages(events)
-        cache: dict[Seat | None, tuple[bytes, bytes]] = {}
-        """Each seat's payload and its frame: framed once, however many sockets get it."""
-        seats = live.seats_by_player()
-        for conn in live.connections:
-            seat = seats.get(conn.player_id)
-            prepared = cache.get(seat)
-            if prepared is None:
-                payload = message_for(seat)
-                prepared = cache[seat] = (payload, text_frame(payload))
-            payload = prepared[0]
-            if head is None and not welcomes:  # every ordinary move
-                if ack is not None and conn is ack[0]:
-                    conn.send(payload, ack[1])
-                else:
-                    conn.send_framed(prepared[1], payload)
-                continue
-            parts = [] if head is None else [head]
-            if welcomes and (welcome := self._changed_welcome(live, conn)) is not None:
-                parts.append(welcome)
-            parts.append(payload)
-            if ack is not None and conn is ack[0]:
-                parts.append(ack[1])
-            conn.send(*parts)
-        if ack is not None and ack[0] not in live.connections:
-            ack[0].send(ack[1])
-
-    async def _resync_message(self, live: LiveRoom, conn: Connection) -> list[bytes]:
-        """What a socket that fell behind needs to be up to date again."""
-        fresh = [self._welcome(live, conn), self._room_message(live)]
-        if live.game is not None:
-            fresh.append(live.game.state_message(live.seat_of(conn.player_id), []))
-        return fresh
-
     # ---- messages --------------------------------------------------------------------------------
 
     async def handle(self, live: LiveRoom, conn: Connection, msg: ClientMessage) -> None:
@@ -368,7 +283,7 @@ class Hub:
                 async with live.lock:
                     if live.game is not None and (msg.version is None or msg.version != live.game.version):
                         conn.send(live.game.state_message(live.seat_of(conn.player_id), []))
-                    conn.send(self._room_message(live))
+                    conn.send(self.fanout.room_message(live))
             else:
                 await self._handle_locked(live, conn, msg)
         except ProtocolError as err:
@@ -426,8 +341,8 @@ class Hub:
     ) -> None:
         await self.store.save_room(live.record, game_seats)
         await self._refresh_names(live)
-        self._broadcast_room(live)
-        self._broadcast_welcomes(live)
+        self.fanout.room(live)
+        self.fanout.welcomes(live)
         await self.bus.room_changed(live.code)
 
     async def _new_game(self, live: LiveRoom) -> None:
@@ -468,7 +383,7 @@ class Hub:
         live.game = game
         live.record.status = "playing"
         live.record.revision += 1
-        self._broadcast_state(live, [], room=True, welcomes=True)
+        self.fanout.state(live, [], room=True, welcomes=True)
         await self.bus.room_changed(live.code)
         self._after_change(live)
 
@@ -548,7 +463,7 @@ class Hub:
             self.metrics.moves.inc()
             game.log.append(line)
             ack = None if mover is None else (mover, encode({"type": "ack", "id": msg_id, "version": game.version}))
-            self._broadcast_state(live, events, ack, room=room)
+            self.fanout.state(live, events, ack, room=room)
             self.metrics.move_latency.observe(time.perf_counter() - started)
 
         try:
@@ -562,7 +477,7 @@ class Hub:
             # Another process wrote first: take its state and tell the client to look again.
             game.state, game.version, game.timer_key, game.deadline, game.since = previous
             await self._load_game(live)
-            self._broadcast_state(live, [])
+            self.fanout.state(live, [])
             raise ProtocolError("stale_version", "another move was made first; resynced", msg_id) from None
         except BaseException:
             if not stored:  # not stored, so not played: memory must match the database ("nothing changed")
@@ -685,7 +600,7 @@ class Hub:
                 except ProtocolError as err:  # pragma: no cover - a bot bug, logged
                     log.error("bot move refused in room %s: %s", live.code, err.message)
                 if not is_bot:
-                    self._broadcast_room(live)  # seats show "a bot is standing in"
+                    self.fanout.room(live)  # seats show "a bot is standing in"
                 break
         # apply() re-armed bots if they still have to move.
         if live.bot_task is asyncio.current_task():
@@ -712,7 +627,7 @@ class Hub:
                 live.record = record
             live.standings = await self.store.standings(live.record.id)
             await self._refresh_names(live)
-            self._broadcast_state(live, [], room=True)
+            self.fanout.state(live, [], room=True)
             self._after_change(live)
 
     async def _catch_up(self, live: LiveRoom, game: LiveGame) -> bool:
@@ -739,7 +654,7 @@ class Hub:
                 game.timer_key, game.deadline = timer_key, deadline  # the writer's clock, not ours
             else:
                 self._update_timer(live, game)
-            self._broadcast_state(live, events)
+            self.fanout.state(live, events)
         self._after_change(live)
         return game.version >= stored
 
@@ -774,7 +689,7 @@ class Hub:
         live.record = record
         await self._load_game(live)
         await self._refresh_names(live)
-        self._broadcast_state(live, [], room=True, welcomes=True)
+        self.fanout.state(live, [], room=True, welcomes=True)
         self._after_change(live)
 
     async def on_peer_gone(self, origin: str) -> None:
@@ -793,7 +708,7 @@ class Hub:
         async with live.lock:
             live.remote_presence[origin] = player_ids
             await self._refresh_names(live)
-            self._broadcast_room(live)
+            self.fanout.room(live)
 
     async def close(self) -> None:
         for live in self.rooms.values():
