@@ -57,6 +57,13 @@ _ADD_CHAT = Statement(
     "INSERT INTO chat_lines (room_id, player_id, name, text, team, created_at) "
     "VALUES (:room_id, :player_id, :name, :text, :team, :created_at) RETURNING id"
 )
+_PRUNE_CHAT = Statement(
+    "DELETE FROM chat_lines WHERE room_id = :room_id AND id < "
+    "(SELECT id FROM chat_lines WHERE room_id = :room_id ORDER BY id DESC LIMIT 1 OFFSET :kept)"
+)
+CHAT_KEPT = 200
+"""Chat lines a room keeps in the database (it loads the last 50): each new line deletes those before the
+latest 200, through the (room_id, id) index, so a long evening's chat does not grow the table for good."""
 _FINISH_ROOM = Statement("UPDATE rooms SET status = 'finished', revision = revision + 1 WHERE id = :room_id")
 _ADD_TO_STANDINGS = Statement(
     "INSERT INTO standings (room_id, player_id, played, wins, draws, points) "
@@ -337,7 +344,8 @@ class Store:
         return await self._write(work)
 
     async def add_chat(self, room_id: int, line: ChatRecord) -> int:
-        """Store a chat line; its id (ids grow with time, across rooms)."""
+        """Store a chat line, and forget the room's lines before its latest ``CHAT_KEPT``; the new line's id
+        (ids grow with time, across rooms)."""
 
         def work(sql: Sql) -> int:
             rows = sql.rows(
@@ -349,6 +357,7 @@ class Store:
                 team=line.team,
                 created_at=line.at,
             )
+            sql.run(_PRUNE_CHAT, room_id=room_id, kept=CHAT_KEPT - 1)
             return int(rows[0][0])
 
         return await self._write(work)

@@ -15,9 +15,9 @@ import pytest
 from sqlalchemy import text
 
 from app.db import make_engine, make_sessionmaker, postgres_dsn, sqlite_file
-from app.live.records import MoveWrite, VersionConflict
+from app.live.records import ChatRecord, MoveWrite, VersionConflict
 from app.live.room import LiveGame
-from app.live.store import SqliteMoveWriter, Store
+from app.live.store import CHAT_KEPT, SqliteMoveWriter, Store
 from app.settings import Settings
 from app.sql import Statement
 from engines.registry import get_bot, get_engine
@@ -141,6 +141,21 @@ async def test_a_game_reloads_from_an_older_snapshot_and_the_actions_after_it(st
         live = LiveGame.from_record(record, await store.actions(game_id))
         assert tri_tac.dump(live.state) == tri_tac.dump(state)
         assert len(live.log) == version
+
+
+async def test_a_room_keeps_its_latest_chat_lines_only(store: Store) -> None:
+    """Each new line forgets the room's lines before its latest ``CHAT_KEPT``; other rooms keep theirs."""
+    rid = await room_id(store)
+    await store.create_room("BCDFG", 1, "tri-tac", {}, 2, None)
+    async with store.sessions() as s:
+        other = (await s.execute(text("SELECT id FROM rooms WHERE code = 'BCDFG'"))).scalar_one()
+    await store.add_chat(other, ChatRecord(0, 1, "Ann", "first in the other room", None, 1.0))
+    for n in range(CHAT_KEPT + 5):
+        await store.add_chat(rid, ChatRecord(0, 1, "Ann", f"line {n}", None, float(n)))
+    async with store.sessions() as s:
+        texts = (await s.execute(text(f"SELECT text FROM chat_lines WHERE room_id = {rid} ORDER BY id"))).scalars()
+        assert list(texts) == [f"line {n}" for n in range(5, CHAT_KEPT + 5)]
+    assert [line.text for line in await store.chat_lines(other)] == ["first in the other room"]
 
 
 async def test_the_sqlite_wal_starts_over_once_it_passes_its_limit(tmp_path: Path) -> None:
