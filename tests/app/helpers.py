@@ -35,13 +35,16 @@ async def open_table(
     players: int = 2,
     spectator: bool = True,
     start: bool = True,
+    names: list[str] | None = None,
+    servers: list[str] | None = None,
 ) -> Table:
-    """Host creates a room, ``players`` people sit in order, a spectator watches, the host starts."""
+    """Host creates a room, ``players`` people sit in order, a spectator watches, the host starts.
+    ``names``: the players' names (P1, P2, ...); ``servers``: each player's server (``base_url``)."""
     stack = AsyncExitStack()
     clients = []
     for i in range(players):
-        client = await stack.enter_async_context(ThreefoldClient(base_url))
-        await client.set_name(f"P{i + 1}")
+        client = await stack.enter_async_context(ThreefoldClient(servers[i] if servers else base_url))
+        await client.set_name(names[i] if names else f"P{i + 1}")
         clients.append(client)
     code = await clients[0].create_room(game, options, seed=seed)
     sockets = []
