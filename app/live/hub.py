@@ -453,25 +453,9 @@ class Hub:
         outcome = game.outcome_json()
         # The full state every SNAPSHOT_EVERY moves and at the end; loading replays the few actions since.
         snapshot = engine.dump(state) if outcome is not None or game.version % SNAPSHOT_EVERY == 0 else None
-        stored = False
-
-        def show(room: bool = False) -> None:
-            """Once stored: count it, log it and send everyone its views (``room``: the room's summary too)."""
-            nonlocal stored
-            stored = True
-            self.moves += 1
-            self.metrics.moves.inc()
-            game.log.append(line)
-            ack = None if mover is None else (mover, encode({"type": "ack", "id": msg_id, "version": game.version}))
-            self.fanout.state(live, events, ack, room=room)
-            self.metrics.move_latency.observe(time.perf_counter() - started)
-
         try:
-            # An ordinary move is shown the moment its group commits (Store.record_action); a game's end
-            # first stores the table and ratings, and is shown with the room below.
             await self.store.record_action(
-                MoveWrite(game.id, game.version, seat, action, actor, snapshot, game.timer_key, game.deadline, outcome),
-                then=show if outcome is None else None,
+                MoveWrite(game.id, game.version, seat, action, actor, snapshot, game.timer_key, game.deadline, outcome)
             )
         except VersionConflict:
             # Another process wrote first: take its state and tell the client to look again.
@@ -480,14 +464,19 @@ class Hub:
             self.fanout.state(live, [])
             raise ProtocolError("stale_version", "another move was made first; resynced", msg_id) from None
         except BaseException:
-            if not stored:  # not stored, so not played: memory must match the database ("nothing changed")
-                game.state, game.version, game.timer_key, game.deadline, game.since = previous
+            # Not stored, so not played: memory must match the database ("nothing changed").
+            game.state, game.version, game.timer_key, game.deadline, game.since = previous
             raise
+        self.moves += 1
+        self.metrics.moves.inc()
+        game.log.append(line)
         if outcome is not None:
             live.record.status = "finished"
             await self._finish_game(live, game, outcome)
             live.record.revision += 1  # if another process changed the room meanwhile, its next save reloads
-            show(room=True)
+        ack = None if mover is None else (mover, encode({"type": "ack", "id": msg_id, "version": game.version}))
+        self.fanout.state(live, events, ack, room=outcome is not None)
+        self.metrics.move_latency.observe(time.perf_counter() - started)
         await self.bus.moved(live.code, game.id, game.version)
         self._after_change(live)
 

@@ -278,24 +278,13 @@ class Store:
 
         return await self._write(work)
 
-    async def record_action(self, move: MoveWrite, then: Callable[[], None] | None = None) -> None:
-        """Persist one applied action; raises VersionConflict if ``move.version - 1`` is no longer current.
-
-        ``then`` runs once the action is committed, before this returns; on SQLite, as soon as its group
-        commits, before any writer's coroutine resumes (``SqliteMoveWriter.write``). An error it raises comes
-        out of this call, with the action stored."""
+    async def record_action(self, move: MoveWrite) -> None:
+        """Persist one applied action; raises VersionConflict if ``move.version - 1`` is no longer current."""
         if self._pg is not None:
             await self._pg.record(move)
-            if then is not None:
-                then()
             return
         try:
-            if self._moves is None:
-                await self._write(lambda sql: _record(sql, move))
-                if then is not None:
-                    then()
-            else:
-                await self._moves.write(lambda sql: _record(sql, move), then)
+            await self._write(lambda sql: _record(sql, move))
         except (IntegrityError, sqlite3.IntegrityError) as err:  # the action's version is already stored
             raise VersionConflict(str(err)) from None
 
@@ -446,8 +435,8 @@ def _game_record(game: Game) -> GameRecord:
     )
 
 
-_Write = tuple[Callable[[Sql], Any], "asyncio.Future[Any]", Callable[[], None] | None]
-"""A write waiting for the next group commit, its caller's future, and what to run once it is committed."""
+_Write = tuple[Callable[[Sql], Any], "asyncio.Future[Any]"]
+"""A write waiting for the next group commit, and its caller's future."""
 
 
 class SqliteMoveWriter:
@@ -521,21 +510,16 @@ class SqliteMoveWriter:
         with contextlib.suppress(sqlite3.Error):  # the checkpointer thread's pass holds the lock: next time
             await asyncio.to_thread(lambda: self._restarter.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall())
 
-    async def write(self, work: Callable[[Sql], T], then: Callable[[], None] | None = None) -> T:
+    async def write(self, work: Callable[[Sql], T]) -> T:
         """Run ``work`` in the next group commit and return its result once that is committed.
 
         Every write asked for in one turn of the event loop (a move in each of many rooms, a game end) shares
         one transaction: one WAL append and one commit instead of one each (on this VM a commit is about
         half of a move's write). Nothing is answered before the commit, so "stored before anyone is told"
         holds. If one of them fails, the group is rolled back and each is run alone, so a stale or duplicate
-        move fails by itself and the others are still stored.
-
-        ``then`` runs right after the commit, in the committer's turn of the event loop (unless the caller
-        has stopped waiting). The caller's coroutine only resumes on the next turn, and each turn also runs
-        every other room's ready work: a move's fan-out in ``then`` leaves one turn sooner. An error it
-        raises is the caller's, with its write committed."""
+        move fails by itself and the others are still stored."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._pending.append((work, future, then))
+        self._pending.append((work, future))
         if self._committer is None:
             self._committer = asyncio.create_task(self._commit_pending())
         result: T = await future
@@ -551,19 +535,21 @@ class SqliteMoveWriter:
                 try:
                     group, results = await _when_not_busy(functools.partial(self._commit_waited_for, group))
                 except Exception:
-                    for write in group:  # one of them failed: each alone
+                    for work, future in group:  # one of them failed: each alone
                         try:
-                            alone, results = await _when_not_busy(functools.partial(self._commit_waited_for, [write]))
+                            alone, results = await _when_not_busy(
+                                functools.partial(self._commit_waited_for, [(work, future)])
+                            )
                         except Exception as err:
-                            _settle(write[1], error=err)
+                            _settle(future, error=err)
                         else:
                             if alone:
-                                _settle(write[1], result=results[0], then=write[2])
+                                _settle(future, result=results[0])
                 else:
-                    for (_work, future, then), result in zip(group, results, strict=True):
-                        _settle(future, result=result, then=then)
+                    for (_work, future), result in zip(group, results, strict=True):
+                        _settle(future, result=result)
         except BaseException as err:  # never leave a writer waiting forever
-            for _work, future, _then in group + self._pending:
+            for _work, future in group + self._pending:
                 _settle(future, error=err if isinstance(err, Exception) else RuntimeError("writer stopped"))
             self._pending = []
             raise
@@ -574,8 +560,8 @@ class SqliteMoveWriter:
         """Commit the writes someone still waits for, and say which they were. Checked at every attempt: a
         writer cancelled while the database was busy (between ``_when_not_busy``'s tries) has already been
         told its write failed, and restored what it had changed, so that write must not be stored after all."""
-        waited_for = [write for write in group if not write[1].cancelled()]
-        return waited_for, self._commit([write[0] for write in waited_for]) if waited_for else []
+        waited_for = [(work, future) for work, future in group if not future.cancelled()]
+        return waited_for, self._commit([work for work, _ in waited_for]) if waited_for else []
 
     def _commit(self, works: list[Callable[[Sql], Any]]) -> list[Any]:
         """Run ``works`` in one transaction holding the write lock from the start (BEGIN IMMEDIATE: the
@@ -592,20 +578,9 @@ class SqliteMoveWriter:
         return results
 
 
-def _settle(
-    future: asyncio.Future[Any],
-    *,
-    result: Any = None,
-    error: BaseException | None = None,
-    then: Callable[[], None] | None = None,
-) -> None:
+def _settle(future: asyncio.Future[Any], *, result: Any = None, error: BaseException | None = None) -> None:
     if future.done():  # the writer gave up waiting (cancelled)
         return
-    if error is None and then is not None:
-        try:
-            then()
-        except Exception as err:  # committed all the same: the writer is told, and the group goes on
-            error = err
     if error is not None:
         future.set_exception(error)
     else:

@@ -209,49 +209,6 @@ async def test_a_write_given_up_while_the_database_was_busy_is_not_stored(tmp_pa
         writer.close()
 
 
-async def test_what_follows_a_commit_runs_before_any_writer_resumes(tmp_path: Path) -> None:
-    """A move's fan-out (``then``) runs in the committer's own turn of the event loop, right after its
-    group commits, not a turn later when its writer resumes (each turn also runs every other room's ready
-    work). It does not run for a write that failed or whose writer gave up; an error it raises is its own
-    writer's, with the write committed, and the rest of the group is unaffected."""
-    path = tmp_path / "threefold.db"
-    writer = SqliteMoveWriter(str(path), checkpoint_seconds=3600)
-    try:
-        writer.db.execute("CREATE TABLE t (name TEXT UNIQUE)")
-        insert = Statement("INSERT INTO t (name) VALUES (:name)")
-        seen: list[str] = []
-
-        async def write(name: str, then: str | None = None) -> None:
-            def shown() -> None:
-                seen.append(f"then {name}")
-                if then == "fails":
-                    raise RuntimeError(f"{name}'s fan-out failed")
-
-            await writer.write(lambda sql: sql.run(insert, name=name), shown)
-            seen.append(f"resumed {name}")
-
-        writer.db.execute("INSERT INTO t (name) VALUES ('taken')")
-        given_up = asyncio.create_task(write("given up"))
-        writes = [
-            asyncio.create_task(write(name, then)) for name, then in [("a", None), ("b", "fails"), ("taken", None)]
-        ]
-        await asyncio.sleep(0)  # all four are asked for in this turn
-        given_up.cancel()
-        outcomes = await asyncio.gather(*writes, return_exceptions=True)
-        assert outcomes[0] is None
-        assert isinstance(outcomes[1], RuntimeError) and "b's fan-out failed" in str(outcomes[1])
-        assert isinstance(outcomes[2], sqlite3.IntegrityError)
-        # The group failed on "taken", so each was committed alone: every fan-out before any resumption.
-        assert seen == ["then a", "then b", "resumed a"], seen
-        assert [name for (name,) in writer.db.execute("SELECT name FROM t ORDER BY rowid")] == ["taken", "a", "b"]
-
-        seen.clear()
-        await asyncio.gather(write("c"), write("d"))  # one group, committed at once
-        assert seen == ["then c", "then d", "resumed c", "resumed d"], seen
-    finally:
-        writer.close()
-
-
 async def test_postgres_connections_stay_within_the_settings() -> None:
     """Every process opens at most pool + overflow + move connections (docs/deploy.md: PostgreSQL's
     max_connections must cover them all)."""
