@@ -1,5 +1,6 @@
-"""The Redis bus' listener: one room's slow news does not hold up another room's (no Redis needed: the
-listener is fed a fake subscription, and nothing here publishes)."""
+"""The Redis bus' listener: one room's slow news does not hold up another room's, and only a few rooms'
+news is handled at once (no Redis needed: the listener is fed a fake subscription, and nothing here
+publishes)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 import orjson
 
-from app.live.bus import RedisBus
+from app.live.bus import NEWS_AT_ONCE, RedisBus
 
 
 class FakeHub:
@@ -105,6 +106,48 @@ async def test_a_room_caught_up_slowly_does_not_hold_up_the_others() -> None:
         hub.release.set()
         await until(lambda: ("move", "SLOW", 1, 5) in hub.calls and not bus._news)
         assert not any(call[0] == "presence" and 9 in call[3] for call in hub.calls), hub.calls
+    finally:
+        listener.cancel()
+        await bus.redis.aclose()
+
+
+class BlockingHub(FakeHub):
+    """Every room's catch-up waits until ``release`` is set; counts how many run at once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.running = self.most = 0
+
+    async def on_remote_move(self, code: str, game_id: int, version: int) -> None:
+        self.running += 1
+        self.most = max(self.most, self.running)
+        try:
+            await self.release.wait()
+        finally:
+            self.running -= 1
+        self.calls.append(("move", code, game_id, version))
+
+
+async def test_news_for_many_rooms_is_handled_a_few_rooms_at_a_time() -> None:
+    """Catching up reads the database through the connections this process' own moves are written
+    through: news for every room at once queued ahead of those moves (bench/README.md, two processes)."""
+    bus = RedisBus("redis://127.0.0.1:1/0")
+    hub = BlockingHub()
+    bus._hub = hub  # type: ignore[assignment]
+    feed = FakeSubscription()
+    listener = asyncio.create_task(bus._listen(feed))
+    rooms = 3 * NEWS_AT_ONCE
+    try:
+        for n in range(rooms):
+            feed.say(kind="move", room=f"R{n}", game=n, version=1)
+        await until(lambda: len(bus._news) == rooms)
+        await asyncio.sleep(0.05)
+        assert hub.running == NEWS_AT_ONCE
+        feed.say(kind="move", room="R0", game=0, version=2)  # waiting news still folds
+        hub.release.set()
+        await until(lambda: not bus._news)
+        assert hub.most == NEWS_AT_ONCE
+        assert sorted(hub.calls) == sorted([("move", f"R{n}", n, 1) for n in range(rooms)] + [("move", "R0", 0, 2)])
     finally:
         listener.cancel()
         await bus.redis.aclose()
