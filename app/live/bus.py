@@ -78,7 +78,8 @@ NEWS_AT_ONCE = 4
 """Rooms whose news is handled at the same time. Catching up reads the database through the same few
 connections this process' own moves are written through, and news for every room at once queued ahead of
 them: two processes flat out did 13-16 % fewer moves/s and twice the p99 (1.9-2.3 s against 0.9-1.1) than
-with this bound (bench/README.md, 7d6fea2). One room being loaded still holds up only its own share."""
+with this bound (bench/README.md, "Two processes ... at 76a860f"). One room being loaded still holds up
+only its own share."""
 
 
 class RedisBus:
