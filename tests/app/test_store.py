@@ -153,7 +153,8 @@ async def test_a_room_keeps_its_latest_chat_lines_only(store: Store) -> None:
     for n in range(CHAT_KEPT + 5):
         await store.add_chat(rid, ChatRecord(0, 1, "Ann", f"line {n}", None, float(n)))
     async with store.sessions() as s:
-        texts = (await s.execute(text(f"SELECT text FROM chat_lines WHERE room_id = {rid} ORDER BY id"))).scalars()
+        rows = await s.execute(text("SELECT text FROM chat_lines WHERE room_id = :r ORDER BY id"), {"r": rid})
+        texts = rows.scalars()
         assert list(texts) == [f"line {n}" for n in range(5, CHAT_KEPT + 5)]
     assert [line.text for line in await store.chat_lines(other)] == ["first in the other room"]
 
