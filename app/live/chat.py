@@ -7,6 +7,7 @@ database and show each to whoever may read it there: team chat never travels thr
 from __future__ import annotations
 
 import time
+from collections import deque
 
 from app.live.connection import Connection
 from app.live.messages import Chat, ProtocolError, encode, kept
@@ -35,11 +36,19 @@ def check(live: LiveRoom, conn: Connection, msg: Chat, max_length: int) -> ChatR
 
 def show(live: LiveRoom, line: ChatRecord) -> None:
     """Keep a stored line for people who join later and send it to whoever here may read it; a line already
-    shown (this process posted it, or an earlier read had it) is not shown again."""
+    shown (this process posted it, or an earlier read had it) is not shown again.
+
+    The kept lines stay in id order, the order every process and client shows: another process' line can be
+    read here after a later line of our own (both posted at the same moment), and a newcomer's history must
+    not depend on which process it joined through."""
     if any(line_id == line.id for line_id, _team, _payload in live.chat):
         return
     payload = encode(line.message())
-    live.chat.append((line.id, line.team, kept(payload)))
+    kept_line = (line.id, line.team, kept(payload))
+    if not live.chat or live.chat[-1][0] < line.id:
+        live.chat.append(kept_line)
+    else:  # rare: only with several processes
+        live.chat = deque(sorted([*live.chat, kept_line], key=lambda kept: kept[0]), maxlen=live.chat.maxlen)
     for other in live.connections:
         if line.team is None or live.team_of_seat(live.seat_of(other.player_id)) == line.team:
             other.send(payload)

@@ -84,9 +84,11 @@ class ChatRecord:
     """Epoch seconds."""
 
     def message(self) -> dict[str, Any]:
-        """The ``chat`` message it is sent as."""
+        """The ``chat`` message it is sent as. ``id`` orders lines: lines posted at the same moment through
+        different processes reach each socket in an order of their own, and clients show them by id."""
         return {
             "type": "chat",
+            "id": self.id,
             "from": {"id": self.player_id, "name": self.name},
             "text": self.text,
             "team": self.team,

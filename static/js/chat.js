@@ -48,9 +48,12 @@ export class Chat {
     this.scope.hidden = team === null || team === undefined;
   }
 
+  /** Show a line in its place: lines are ordered by their id (lines posted at the same moment through
+   * different server processes can arrive in either order). History is replayed on every (re)connect. */
   add(msg) {
-    const key = `${msg.from?.id}|${msg.at}|${msg.text}`;
-    if (this.seen.has(key)) return; // history is replayed on every (re)connect
+    const id = typeof msg.id === "number" ? msg.id : null;
+    const key = id !== null ? `#${id}` : `${msg.from?.id}|${msg.at}|${msg.text}`;
+    if (this.seen.has(key)) return;
     this.seen.add(key);
     this.list.querySelector(".chat-empty")?.remove();
     const mine = msg.from?.id === this.S.myId();
@@ -63,9 +66,12 @@ export class Chat {
         msg.team !== null && msg.team !== undefined ? h("span", { class: "tag" }, t("chat.team_tag")) : null,
         time ? h("time", { class: "chat-time", datetime: new Date(msg.at).toISOString() }, time) : null),
       h("span", { class: "chat-text" }, String(msg.text ?? "")));
-    this.list.append(item);
+    if (id !== null) item.dataset.id = String(id);
+    const later = id === null ? null
+      : [...this.list.children].find((other) => other.dataset.id !== undefined && Number(other.dataset.id) > id);
+    this.list.insertBefore(item, later ?? null);
     if (!mine && typeof msg.at === "number" && msg.at > OPENED) play("chat"); // not the history replayed on connect
     while (this.list.children.length > KEEP) this.list.firstElementChild.remove();
-    this.list.scrollTop = this.list.scrollHeight;
+    if (!later) this.list.scrollTop = this.list.scrollHeight;
   }
 }

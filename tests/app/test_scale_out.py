@@ -270,6 +270,9 @@ async def test_chat_reaches_every_process_and_outlives_them() -> None:
             assert said(socks[1]).count("for Bea only") == 1 and "for Cy only" not in said(socks[1])
             assert said(socks[0]) == ["hello from one", "for Cy only", "bye from two"]
             assert said(socks[3]) == ["hello from one", "for Bea only", "bye from two"]
+            for sock in socks:  # one order for the room, whichever process stored a line: clients show by id
+                ids = [m["id"] for m in sock.history if m["type"] == "chat"]
+                assert ids == sorted(set(ids)), ids
         one.kill()  # both die: what a newcomer sees next comes from the database
         two.kill()
         async with ThreefoldClient(servers.start().url) as eve:
