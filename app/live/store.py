@@ -406,6 +406,11 @@ def _record(sql: Sql, move: MoveWrite) -> None:
     )
     if changed != 1:
         raise VersionConflict(f"game {move.game_id} is no longer at version {move.version - 1}")
+    add_action(sql, move)
+
+
+def add_action(sql: Sql, move: MoveWrite) -> None:
+    """The action's row, the part of ``_record`` that is not the game row's update."""
     sql.run(
         _ADD_ACTION,
         game_id=move.game_id,
