@@ -9,6 +9,7 @@
 
 import { ensureStylesheet, h as el, s as svg } from "../dom.js";
 import { addStrings, seatLabel } from "../i18n.js";
+import { PIPS } from "./card-pips.js";
 
 const CSS_HREF = "/static/css/games/tricky-tactics.css";
 const SUITS = ["S", "H", "D", "C"];
@@ -344,17 +345,6 @@ const REASONS = [
 ];
 const NEXT_CLOCKWISE = "; opponents tied there, so the next player clockwise";
 
-const PIPS = {
-  2: [[1, 0], [1, 1]],
-  3: [[1, 0], [1, 0.5], [1, 1]],
-  4: [[0, 0], [2, 0], [0, 1], [2, 1]],
-  5: [[0, 0], [2, 0], [1, 0.5], [0, 1], [2, 1]],
-  6: [[0, 0], [2, 0], [0, 0.5], [2, 0.5], [0, 1], [2, 1]],
-  7: [[0, 0], [2, 0], [1, 0.25], [0, 0.5], [2, 0.5], [0, 1], [2, 1]],
-  8: [[0, 0], [2, 0], [1, 0.25], [0, 0.5], [2, 0.5], [1, 0.75], [0, 1], [2, 1]],
-  9: [[0, 0], [2, 0], [0, 1 / 3], [2, 1 / 3], [1, 0.5], [0, 2 / 3], [2, 2 / 3], [0, 1], [2, 1]],
-  10: [[0, 0], [2, 0], [1, 1 / 6], [0, 1 / 3], [2, 1 / 3], [0, 2 / 3], [2, 2 / 3], [1, 5 / 6], [0, 1], [2, 1]],
-};
 const PIP_X = [33, 50, 67];
 const PIP_Y = (f) => 29 + f * 82;
 
