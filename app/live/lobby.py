@@ -60,9 +60,23 @@ def require_not_playing(live: LiveRoom) -> None:
         raise ProtocolError("not_in_lobby", "a game is in progress")
 
 
-def require_can_start(live: LiveRoom, player_id: int) -> None:
+def require_host_in_lobby(live: LiveRoom, player_id: int) -> None:
+    """What the host's changes to the table need: the host, and no game in progress."""
     require_host(live, player_id)
     require_not_playing(live)
+
+
+def require_seats(live: LiveRoom, *indices: int) -> list[SeatRecord]:
+    """The room's seats, once every index given is one of them."""
+    seats = live.record.seats
+    for index in indices:
+        if not 0 <= index < len(seats):
+            raise ProtocolError("bad_message", f"there is no seat {index}")
+    return seats
+
+
+def require_can_start(live: LiveRoom, player_id: int) -> None:
+    require_host_in_lobby(live, player_id)
     if any(rec.player_id is None and not rec.is_bot for rec in live.record.seats):
         raise ProtocolError("seats_empty", "every seat must be taken before the game starts")
 
@@ -92,9 +106,7 @@ def change(live: LiveRoom, player_id: int, msg: LobbyMessage) -> Change:
 
 def sit(live: LiveRoom, player_id: int, seat: int) -> Change:
     require_not_playing(live)
-    seats = live.record.seats
-    if not 0 <= seat < len(seats):
-        raise ProtocolError("bad_message", f"there is no seat {seat}")
+    seats = require_seats(live, seat)
     if seats[seat].player_id == player_id:
         return Change(changed=False)
     if seats[seat].player_id is not None or seats[seat].is_bot:
@@ -116,8 +128,7 @@ def stand(live: LiveRoom, player_id: int) -> Change:
 
 def configure(live: LiveRoom, player_id: int, msg: Configure) -> Change:
     """The host picks the game and its options; the seat table grows or shrinks to the game's seats."""
-    require_host(live, player_id)
-    require_not_playing(live)
+    require_host_in_lobby(live, player_id)
     game = msg.game or live.record.game
     try:
         engine = get_engine(game)
@@ -136,11 +147,8 @@ def configure(live: LiveRoom, player_id: int, msg: Configure) -> Change:
 
 def set_bot(live: LiveRoom, player_id: int, seat: int, add: bool) -> Change:
     """The host fills an empty seat with the game's bot, or frees a bot's seat."""
-    require_host(live, player_id)
-    require_not_playing(live)
-    seats = live.record.seats
-    if not 0 <= seat < len(seats):
-        raise ProtocolError("bad_message", f"there is no seat {seat}")
+    require_host_in_lobby(live, player_id)
+    seats = require_seats(live, seat)
     if add:
         if get_bot(live.record.game) is None:
             raise ProtocolError("no_bot", f"{live.engine.title} has no bot")
@@ -215,18 +223,15 @@ def make_host(live: LiveRoom, player_id: int, target: int) -> Change:
 
 
 def move_seat(live: LiveRoom, player_id: int, seat: int, to: int) -> Change:
-    require_host(live, player_id)
-    require_not_playing(live)
-    seats = live.record.seats
-    if not (0 <= seat < len(seats) and 0 <= to < len(seats)):
-        raise ProtocolError("bad_message", "there is no such seat")
+    """The host swaps two seats (whoever sits there, bots included)."""
+    require_host_in_lobby(live, player_id)
+    seats = require_seats(live, seat, to)
     seats[seat], seats[to] = seats[to], seats[seat]
     return Change()
 
 
 def shuffle(live: LiveRoom, player_id: int) -> Change:
     """Deal the seated people (and bots) to random seats, so teams come out mixed."""
-    require_host(live, player_id)
-    require_not_playing(live)
+    require_host_in_lobby(live, player_id)
     random.shuffle(live.record.seats)
     return Change()
