@@ -93,3 +93,13 @@ def test_bots_fill_empty_seats_only() -> None:
     refused("bad_message", live, lobby.set_bot, HOST, 0, False)
     lobby.set_bot(live, HOST, 1, False)
     assert not live.record.seats[1].is_bot
+
+
+def test_the_host_swaps_seats_that_exist_only() -> None:
+    live = room()
+    lobby.sit(live, GUEST, 1)
+    assert lobby.move_seat(live, HOST, 1, 0).changed
+    assert [s.player_id for s in live.record.seats] == [GUEST, None]
+    for seat, to in [(0, 2), (-1, 0), (5, 1)]:
+        refused("bad_message", live, lobby.move_seat, HOST, seat, to)
+    refused("not_in_lobby", room("playing"), lobby.move_seat, HOST, 0, 1)
