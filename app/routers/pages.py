@@ -13,8 +13,10 @@ from app.deps import HubDep, OptionalPlayer, ServicesDep, SessionDep, base_url
 from app.ratings import leaderboard
 from app.routers.games import game_catalogue
 from app.routers.rooms import find_room
+from app.typography import typography
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).resolve().parents[2] / "templates"))
+TEMPLATES.env.filters["typography"] = typography
 router = APIRouter(include_in_schema=False)
 
 

@@ -565,10 +565,19 @@ export function addStrings(lang, dict) {
   }
 }
 
+/** French: the space before : ; ! ? and inside « » does not break (as app/typography.py does for the
+ * templates), so a line never starts with the mark. Applied to the catalogue's text, never to names. */
+export function frenchSpacing(text) {
+  return text
+    .replace(/[ \t\n]+([;:!?»])/g, (m, mark) => (mark === ":" || mark === "»" ? "\u00a0" : "\u202f") + mark)
+    .replace(/«[ \t\n]+/g, "«\u00a0");
+}
+
 /** Translate `key`, replacing {placeholders} from `params`. */
 export function t(key, params) {
   const dict = CATALOGS[current] || en;
   let text = dict[key] ?? en[key] ?? key;
+  if (current === "fr") text = frenchSpacing(text);
   if (params) {
     text = text.replace(/\{(\w+)\}/g, (m, name) =>
       Object.prototype.hasOwnProperty.call(params, name) ? formatValue(params[name]) : m,

@@ -19,9 +19,9 @@ import re
 from pathlib import Path
 
 import pytest
-from jinja2 import Environment, FileSystemLoader
 
 from app.routers.games import game_catalogue
+from app.routers.pages import TEMPLATES as APP_TEMPLATES
 
 ROOT = Path(__file__).resolve().parents[2]
 JS = ROOT / "static" / "js"
@@ -121,7 +121,7 @@ def _part(key: str) -> str:
 
 
 def template_catalogues() -> dict[str, dict[str, str]]:
-    env = Environment(loader=FileSystemLoader(str(TEMPLATES)))
+    env = APP_TEMPLATES.env  # the app's own: its filters included
     module = env.get_template("_i18n.html").make_module({"request": None})
     return dict(module.CATALOGS)  # type: ignore[attr-defined]
 
@@ -225,7 +225,7 @@ def test_templates_pick_the_language(lang: str) -> None:
             self.cookies = cookies
             self.headers = headers
 
-    env = Environment(loader=FileSystemLoader(str(TEMPLATES)))
+    env = APP_TEMPLATES.env  # the app's own: its filters included
     template = env.get_template("_i18n.html")
     other = "fr" if lang == "en" else "en"
     by_cookie = template.make_module({"request": Request({"tf_lang": lang}, {"accept-language": other})})

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import re
+from html.parser import HTMLParser
+
 import httpx
 
 from tests.support.server import ServerProcess
+
+GAMES = ("tri-tac", "trick-tac-foe", "tic-tac-match", "tricky-tactics", "tic-tac-top")
 
 
 def test_pages_render(sqlite_server: ServerProcess) -> None:
@@ -12,7 +17,7 @@ def test_pages_render(sqlite_server: ServerProcess) -> None:
         assert http.get("/").status_code == 200
         index = http.get("/rules")
         assert index.status_code == 200
-        for game in ("tri-tac", "trick-tac-foe", "tic-tac-match", "tricky-tactics", "tic-tac-top"):
+        for game in GAMES:
             assert f"/rules/{game}" in index.text
             assert http.get(f"/rules/{game}").status_code == 200
         assert "CC BY-SA 4.0" in http.get("/rules/tri-tac").text
@@ -27,3 +32,41 @@ def test_pages_render(sqlite_server: ServerProcess) -> None:
         assert page.status_code == 200 and code in page.text
         qr = http.get(f"/api/rooms/{code}/qr.svg")
         assert qr.status_code == 200 and qr.headers["content-type"].startswith("image/svg")
+
+
+class _Text(HTMLParser):
+    """A page's text as read: text nodes and the attributes people see or hear (not scripts or styles)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._skip += tag in ("script", "style")
+        self.parts += [value for name, value in attrs if name in ("aria-label", "title", "placeholder") and value]
+
+    def handle_endtag(self, tag: str) -> None:
+        self._skip -= tag in ("script", "style")
+
+    def handle_data(self, data: str) -> None:
+        if not self._skip:
+            self.parts.append(data)
+
+
+def test_french_pages_keep_marks_with_their_words(sqlite_server: ServerProcess) -> None:
+    """In French a line never starts with : ; ! ? or », so the space before them is a no-break one
+    (app/typography.py). Catalogues and rules are written with plain spaces: this fails without it."""
+    pages = ["/", "/rules", "/leaderboard/tri-tac"]
+    pages += [
+        f"/rules/{game}" for game in ("tri-tac", "trick-tac-foe", "tic-tac-match", "tricky-tactics", "tic-tac-top")
+    ]
+    with httpx.Client(base_url=sqlite_server.url, cookies={"tf_lang": "fr"}) as http:
+        for path in pages:
+            page = http.get(path)
+            assert page.status_code == 200 and '<html lang="fr"' in page.text
+            reader = _Text()
+            reader.feed(page.text)
+            text = " ".join(reader.parts)
+            breakable = re.findall(r".{0,20}[ \t\n][;:!?»].{0,5}|«[ \t\n].{0,20}", text)
+            assert not breakable, (path, breakable[:5])

@@ -57,6 +57,15 @@ async def test_switch_to_french_and_back(new_player: NewPlayer) -> None:
     # Seat labels from the server ("Player 1") are shown in French.
     await expect(page.locator("#seat-list")).to_contain_text(re.compile("Joueur 1", re.I))
 
+    # French typography in what the scripts wrote: no line can start with : ; ! ? or » (static/js/i18n.js).
+    text = await page.evaluate(
+        """() => [document.body.innerText,
+                  ...[...document.querySelectorAll("[aria-label], [title], [placeholder]")].flatMap(
+                    (el) => ["aria-label", "title", "placeholder"].map((name) => el.getAttribute(name) || ""))]
+                .join(" ")"""
+    )
+    assert not re.findall(r".{0,20}[ \t\n][;:!?»]|«[ \t\n]", text)
+
     # Back to English.
     await page.get_by_role("button", name=re.compile("English")).click()
     await expect(page.locator("html")).to_have_attribute("lang", "en")
