@@ -41,8 +41,9 @@ class Bus(Protocol):
         """Tell the other processes who is connected to ``code`` through this one."""
         ...
 
-    async def ask_presence(self, code: str) -> None:
-        """Ask the other processes who is connected to ``code`` through them (this one just loaded it)."""
+    async def ask_presence(self, codes: list[str]) -> None:
+        """Ask the other processes who is connected to these rooms through them, in one message (this one
+        just loaded a room, or hears again from a process it had counted as gone)."""
         ...
 
 
@@ -67,7 +68,7 @@ class LocalBus:
     async def presence(self, code: str) -> None:
         return None
 
-    async def ask_presence(self, code: str) -> None:
+    async def ask_presence(self, codes: list[str]) -> None:
         return None
 
 
@@ -154,11 +155,11 @@ class RedisBus:
         players = sorted(live.local_players()) if live is not None else []
         await self._publish({"kind": "presence", "room": code, "players": players})
 
-    async def ask_presence(self, code: str) -> None:
+    async def ask_presence(self, codes: list[str]) -> None:
         try:
-            await self._publish({"kind": "who", "room": code})
+            await self._publish({"kind": "who", "rooms": codes})
         except Exception:  # Redis away: the room still loads; presence comes as people come and go
-            log.warning("could not ask who is in room %s", code, exc_info=True)
+            log.warning("could not ask who is in rooms %s", codes, exc_info=True)
 
     async def _listen(self, pubsub: Any) -> None:
         assert self._hub is not None
@@ -179,9 +180,13 @@ class RedisBus:
                 self._heard[origin] = time.monotonic()
                 if origin in self._dropped:
                     self._dropped.discard(origin)
-                    for known in list(hub.rooms):
-                        await self.ask_presence(known)
+                    if hub.rooms:  # one message: asking room by room held this listener for a round trip each
+                        await self.ask_presence(list(hub.rooms))
                 if msg["kind"] == "alive":
+                    continue
+                if msg["kind"] == "who":  # about many rooms: each answers in its own turn
+                    for code in msg["rooms"]:
+                        self._queue(str(code), ("who",))
                     continue
                 news = _room_news(msg)
                 if news is not None:
@@ -247,7 +252,7 @@ def _room_news(msg: dict[str, Any]) -> RoomNews | None:
         return ("move", int(msg["game"]), int(msg["version"]))
     if kind == "presence":
         return ("presence", str(msg["origin"]), frozenset(int(p) for p in msg["players"]))
-    if kind in ("room", "who", "chat"):
+    if kind in ("room", "chat"):
         return (kind,)
     return None
 

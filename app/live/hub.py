@@ -115,7 +115,7 @@ class Hub:
                 del self._loading[code]
             else:
                 self._loading[code] = (lock, waiting - 1)
-        await self.bus.ask_presence(code)
+        await self.bus.ask_presence([code])
         return live
 
     async def _loaded(self, code: str) -> LiveRoom | None:

@@ -151,3 +151,45 @@ async def test_news_for_many_rooms_is_handled_a_few_rooms_at_a_time() -> None:
     finally:
         listener.cancel()
         await bus.redis.aclose()
+
+
+class Room:
+    def __init__(self, players: set[int]) -> None:
+        self.connections = players
+        self.players = players
+
+    def local_players(self) -> set[int]:
+        return self.players
+
+
+async def test_who_is_asked_for_every_room_in_one_message_and_answered_room_by_room() -> None:
+    """A process heard again after it fell silent is asked about every loaded room at once (asking room
+    by room held the listener for a Redis round trip per room); an ask about many rooms is answered for
+    each room this process has sockets in."""
+    bus = RedisBus("redis://127.0.0.1:1/0")
+    hub = FakeHub()
+    hub.rooms = {"R1": Room({1}), "R2": Room(set()), "R3": Room({3, 4})}
+    bus._hub = hub  # type: ignore[assignment]
+    published: list[dict[str, Any]] = []
+
+    async def publish(message: dict[str, Any]) -> None:
+        published.append(message)
+
+    bus._publish = publish  # type: ignore[method-assign]
+    feed = FakeSubscription()
+    listener = asyncio.create_task(bus._listen(feed))
+    try:
+        feed.say(kind="who", rooms=["R1", "R2", "R3", "UNKNOWN"])
+        await until(lambda: len(published) == 2 and not bus._news)
+        assert sorted((m["room"], m["players"]) for m in published) == [("R1", [1]), ("R3", [3, 4])]
+        assert all(m["kind"] == "presence" for m in published)
+
+        published.clear()
+        bus._dropped.add("other")  # it fell silent; now it speaks again
+        feed.say(kind="alive")
+        await until(lambda: bool(published))
+        await asyncio.sleep(0.05)
+        assert published == [{"kind": "who", "rooms": ["R1", "R2", "R3"]}]
+    finally:
+        listener.cancel()
+        await bus.redis.aclose()
