@@ -73,6 +73,31 @@ async def test_switch_to_french_and_back(new_player: NewPlayer) -> None:
     assert await lang_cookie(page) == "en"
 
 
+@pytest.mark.parametrize(
+    ("lang", "label", "named"), [("en", "Your name", "Change name"), ("fr", "Votre nom", "Changer de nom")]
+)
+async def test_a_phone_without_a_name_sees_where_to_give_one(
+    new_player: NewPlayer, sqlite_server: ServerProcess, lang: str, label: str, named: str
+) -> None:
+    """On a phone the header has room for a short label only: "Your name" on the button, not a cut-off
+    "No name…" beside a bare pencil; once named, the name shows and the button is the pencil again."""
+    page = await new_player(None, viewport=PHONE)
+    await page.context.add_cookies([{"name": "tf_lang", "value": lang, "url": sqlite_server.url}])
+    await page.goto("/")
+    button = page.locator("#me-edit")
+    await expect(button).to_contain_text(label)
+    await expect(page.locator("#me-name")).to_be_hidden()
+    box = await button.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= PHONE["width"], box
+    assert await page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    await button.click()
+    await page.get_by_role("dialog").get_by_role("textbox").fill("Zoé")
+    await page.get_by_role("dialog").get_by_role("button", name=re.compile("Save|Enregistrer")).click()
+    await expect(page.locator("#me-name")).to_have_text("Zoé")
+    await expect(page.locator(".me-edit-short")).to_be_hidden()
+    await expect(button).to_have_accessible_name(named)
+
+
 async def test_french_browser_gets_french_pages(browser: Browser, sqlite_server: ServerProcess) -> None:
     """Without a cookie, the browser's language decides (Accept-Language)."""
     context = await browser.new_context(locale="fr-FR", base_url=sqlite_server.url)
