@@ -45,7 +45,7 @@ def rate_game(sql: Sql, game: str, seats: list[dict[str, Any]], infos: list[Seat
     if len(set(ids)) != len(ids):
         return
     current = {pid: sql.rows(_RATING, player_id=pid, game=game) for pid in ids}
-    groups = _groups(seats, infos, ranks)
+    groups = sorted(_groups(seats, infos, ranks), key=lambda group: group[1])  # best place first
     teams = []
     for members, _rank in groups:
         team = []
@@ -53,7 +53,13 @@ def rate_game(sql: Sql, game: str, seats: list[dict[str, Any]], infos: list[Seat
             row = current[ids[seat]]
             team.append(MODEL.rating(mu=row[0][0], sigma=row[0][1]) if row else MODEL.rating())
         teams.append(team)
-    updated = MODEL.rate(teams, ranks=[rank for _members, rank in groups])
+    places = [rank for _members, rank in groups]
+    if len(set(places)) == len(places):
+        # No tie: the teams' order is their ranking. Given ranks, openskill sorts through a closure that
+        # leaves a reference cycle per call (its compiled ``_unwind``), garbage only the collector frees.
+        updated = MODEL.rate(teams)
+    else:
+        updated = MODEL.rate(teams, ranks=places)
     for (members, _rank), team in zip(groups, updated, strict=True):
         for seat, rating in zip(members, team, strict=True):
             sql.run(_SAVE_RATING, player_id=ids[seat], game=game, mu=rating.mu, sigma=rating.sigma)

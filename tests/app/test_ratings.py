@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db import make_engine, make_sessionmaker
 from app.models import Player, Rating
-from app.ratings import leaderboard, rate_game
+from app.ratings import MODEL, leaderboard, rate_game
 from app.sql import SessionSql
 from engines.base import SeatInfo
 from tests.support.server import migrate
@@ -70,3 +72,40 @@ async def test_one_v_one_team_and_multiplayer_results(tmp_path: Path) -> None:
         assert [row["name"] for row in board] == ["P1", "P2"]
     finally:
         await engine.dispose()
+
+
+class MemorySql:
+    """Ratings as a dict: what ``rate_game`` reads and writes, without a database."""
+
+    def __init__(self, ratings: dict[int, tuple[float, float]]) -> None:
+        self.ratings = ratings
+
+    def rows(self, statement: Any, **params: Any) -> list[tuple[float, float]]:
+        found = self.ratings.get(params["player_id"])
+        return [found] if found else []
+
+    def run(self, statement: Any, **params: Any) -> int:
+        self.ratings[params["player_id"]] = (params["mu"], params["sigma"])
+        return 1
+
+
+def test_a_decisive_result_is_rated_as_ranked_and_leaves_no_garbage() -> None:
+    """Without a tie the teams go to openskill in their order of places, not with ranks: the same ratings,
+    and no reference cycle per game end (openskill's sorting closure leaves one, which only a collection
+    frees; the server freezes what survives young collections)."""
+    start = {1: (30.0, 5.0), 2: (20.0, 7.0), 3: (25.0, 6.0)}
+    places = [2, 0, 1]  # seat 0 last, seat 1 first
+    expected = MODEL.rate([[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in start.values()], ranks=places)
+    sql = MemorySql(dict(start))
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        rate_game(cast(Any, sql), "tic-tac-top", seats(1, 2, 3), [SeatInfo(f"P{i}") for i in range(3)], places)
+        gc.collect()
+        garbage = list(gc.garbage)
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert garbage == []
+    for seat, player_id in enumerate((1, 2, 3)):
+        assert sql.ratings[player_id] == pytest.approx((expected[seat][0].mu, expected[seat][0].sigma))
