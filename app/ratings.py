@@ -54,12 +54,10 @@ def rate_game(sql: Sql, game: str, seats: list[dict[str, Any]], infos: list[Seat
             team.append(MODEL.rating(mu=row[0][0], sigma=row[0][1]) if row else MODEL.rating())
         teams.append(team)
     places = [rank for _members, rank in groups]
-    if len(set(places)) == len(places):
-        # No tie: the teams' order is their ranking. Given ranks, openskill sorts through a closure that
-        # leaves a reference cycle per call (its compiled ``_unwind``), garbage only the collector frees.
-        updated = MODEL.rate(teams)
-    else:
-        updated = MODEL.rate(teams, ranks=places)
+    # No tie: the teams' order is their ranking. Given ranks, openskill sorts through a closure that leaves
+    # a reference cycle per call (its compiled ``_unwind``), garbage only the collector frees.
+    tie = len(set(places)) < len(places)
+    updated = MODEL.rate(teams, ranks=places) if tie else MODEL.rate(teams)
     for (members, _rank), team in zip(groups, updated, strict=True):
         for seat, rating in zip(members, team, strict=True):
             sql.run(_SAVE_RATING, player_id=ids[seat], game=game, mu=rating.mu, sigma=rating.sigma)
