@@ -53,7 +53,7 @@ def rate_game(sql: Sql, game: str, seats: list[dict[str, Any]], infos: list[Seat
             row = current[ids[seat]]
             team.append(MODEL.rating(mu=row[0][0], sigma=row[0][1]) if row else MODEL.rating())
         teams.append(team)
-    places = [rank for _members, rank in groups]
+    places: list[float] = [rank for _members, rank in groups]
     # No tie: the teams' order is their ranking. Given ranks, openskill sorts through a closure that leaves
     # a reference cycle per call (its compiled ``_unwind``), garbage only the collector frees.
     tie = len(set(places)) < len(places)
