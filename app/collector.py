@@ -1,4 +1,4 @@
-"""Keep every garbage-collector pause short (PERFORMANCE.md: GC pauses are the first limit).
+"""Keep every garbage-collector pause short (with thousands of sockets, GC pauses are the first limit).
 
 A collection's pause grows with the live objects it scans. Rooms, games and sockets live for minutes, and a
 move's state, a socket's pending receive and a game's containers for a second or more: with 7,000 sockets,

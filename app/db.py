@@ -1,4 +1,4 @@
-"""Database engine and sessions. SQLite runs in WAL mode with synchronous=NORMAL (PERFORMANCE.md)."""
+"""Database engine and sessions. SQLite runs in WAL mode with synchronous=NORMAL (bench/README.md, "How to measure")."""
 
 from __future__ import annotations
 

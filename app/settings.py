@@ -56,7 +56,7 @@ class Settings(BaseSettings):
         description="With Redis: how often each process says it is alive; one silent for three of these counts "
         "as gone, and so do the players connected through it.",
     )
-    # The garbage collector (app.collector; PERFORMANCE.md "GC pauses").
+    # The garbage collector (app.collector explains why).
     gc_young_threshold: int = Field(
         default=10_000,
         description="Net allocations between young collections. Each young collection costs a fixed part plus "

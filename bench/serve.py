@@ -3,7 +3,7 @@
     python -m bench.serve app.main:create_app PORT STATS_PATH
     python -m bench.serve bench.bare:create_app PORT STATS_PATH
 
-Uvicorn options: one process, ``--ws websockets-sansio --ws-per-message-deflate false`` (PERFORMANCE.md),
+Uvicorn options: one process, ``--ws websockets-sansio --ws-per-message-deflate false`` (bench/README.md),
 the default event loop (uvloop when installed), access log off. ``gc.callbacks`` time every collection in
 the server: SIGUSR2 resets the record (start of the measurement window), SIGUSR1 writes it as JSON to
 STATS_PATH (end of the window). With ``BENCH_PROFILE=path`` the window also runs under cProfile (main

@@ -210,7 +210,7 @@ class Engine(ABC, Generic[S, OptionsT]):
 
     @abstractmethod
     def timeout_action(self, state: S, seat: Seat) -> Action:
-        """The default action applied for ``seat`` when its time runs out (RULINGS.md)."""
+        """The default action applied for ``seat`` when its time runs out (each game's page in docs/games/)."""
 
     def timer(self, state: S) -> Timer | None:
         """The clock the game's own rules put on the current step (e.g. Tri-Tac's Time Challenge, Tic Tac

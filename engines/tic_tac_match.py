@@ -1,6 +1,6 @@
-"""Tic Tac Match: a 60-card race to line up three identical Symbol cards (RULINGS.md §2).
+"""Tic Tac Match: a 60-card race to line up three identical Symbol cards (rules: docs/games/tic-tac-match.md).
 
-Rules as implemented (the rulings are binding; the seed text is ``seeds/tic-tac-match.txt``):
+Rules as implemented:
 
 - 2 players, or 4 in two teams: seats 0 & 2 (team/side 0) against seats 1 & 3 (team/side 1), partners
   opposite. With 2 players each seat is its own side (side = seat % 2 in both cases). Play is clockwise,

@@ -1,6 +1,6 @@
-"""Tic Tac Top: a party word game for 3–7 players on a shared screen (RULINGS.md §5).
+"""Tic Tac Top: a party word game for 3–7 players on a shared screen (rules: docs/games/tic-tac-top.md).
 
-Rules as implemented (the rulings are binding; the seed text is ``seeds/tic-tac-top.txt``):
+Rules as implemented:
 
 - There are as many turns as players; the Leader of turn ``t`` (1-based) is seat ``t - 1``: seat 0 leads
   first and the role passes clockwise (seat + 1). In a quick game (6–7 players only) the game also ends after
@@ -309,7 +309,7 @@ def grid_progress(grid: Sequence[str | None], announced: Sequence[str]) -> dict[
 
 
 def score_turn(ranking: Sequence[str], grids: Sequence[Sequence[str | None] | None], leader: Seat) -> dict[str, JSON]:
-    """The turn's scoring (RULINGS §5) with a line-by-line breakdown.
+    """The turn's scoring (docs/games/tic-tac-top.md) with a line-by-line breakdown.
 
     ``grids`` has one entry per seat (the Leader's is ignored). Parts: A = the Leader's first-line bonus,
     B = the Leader's ``max(0, M - 1)``, C = +2 for each player whose first line came on word i*, D = +1 per

@@ -1,7 +1,6 @@
-"""Tri-Tac: two players fill an N×N board and score every fresh run of three or more (RULINGS.md §4).
+"""Tri-Tac: two players fill an N×N board and score every fresh run of three or more (docs/games/tri-tac.md).
 
-Rules as implemented (the rulings are binding, the seed text is ``seeds/tri-tac.txt``, CC BY-SA 4.0 by
-ChapDaddy65, MysticFlare & Axii):
+Rules as implemented (after the Tri-Tac text by ChapDaddy65, MysticFlare & Axii, CC BY-SA 4.0):
 
 - Players alternate placing their marker (seat 0 = X, seat 1 = O) on an empty cell; the first player is
   drawn from the seed. The game ends when the board is full; most points wins, equal is a draw.

@@ -1,5 +1,5 @@
-"""Trick-Tac-Foe: trick-taking on a shared 3×3 grid, 1v1 or 2v2 (RULINGS.md §1 is binding; the seed text
-is ``seeds/trick-tac-foe.txt``).
+"""Trick-Tac-Foe: trick-taking on a shared 3×3 grid, 1v1 or 2v2 (rules:
+docs/games/trick-tac-foe.md).
 
 Rules as implemented:
 
@@ -138,7 +138,7 @@ def cell_for(direction: str, k: int) -> Cell:
 
     ``direction`` is a seat label or direction: ``"South"``, ``"north"``, ``"W"``…
     South reads ``(a, b)``, North ``(2-a, 2-b)``, West ``(b, 2-a)``, East ``(2-b, a)`` with
-    ``a, b = divmod(k - 1, 3)`` (RULINGS.md §1).
+    ``a, b = divmod(k - 1, 3)`` (docs/games/trick-tac-foe.md).
     """
     if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 9:
         raise ValueError(f"a grid number is 1–9, not {k!r}")

@@ -1,7 +1,7 @@
 """Tricky Tactics: win tricks to Add or Remove cubes on a shared map of suit Areas, then score control.
 
-The 2-player automa text (``/work/shared/seeds/tricky-tactics-automa.txt``) is binding; the base game is a
-reconstruction decided in RULINGS.md §3 (the original base rules are not available).
+The 2-player automa follows its published rule text; the base game is a reconstruction (the original base
+rules are not available). docs/games/tricky-tactics.md states both as the code follows them.
 
 Players and seats
     ``mode="automa"`` (default): two human seats (0, 1) and the automa, which sits third in clockwise order

@@ -2,7 +2,7 @@
 
 One writer per game: every change to a room happens under that room's ``asyncio.Lock`` and is committed
 (with its version) before anyone is told. Across processes the database's version check is the guard, and
-the bus tells the other processes to catch up (DESIGN.md "Fan-out").
+the bus tells the other processes to catch up (docs/deploy.md).
 """
 
 from __future__ import annotations

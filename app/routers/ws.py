@@ -120,7 +120,7 @@ async def _on_message(hub: Hub, live: LiveRoom, conn: Connection, raw: str | byt
     """One message, in its own frame: the parsed message and its action (about ten tracked objects) die
     when it is handled, instead of living in the socket's loop until the next message. Kept alive for a
     second or more, they would sit in the collector's young generation: with thousands of sockets that is
-    what makes its pauses long (PERFORMANCE.md: GC pauses)."""
+    what makes its pauses long (bench/README.md, "How to measure": GC pauses)."""
     if not conn.allow_message():
         hub.refused("rate_limited")
         conn.send(error("rate_limited", "too many messages; slow down", message_id(raw, settings.max_message_bytes)))

@@ -1,4 +1,4 @@
-"""Tic Tac Match: scenario tests for every ruling of RULINGS.md §2, hidden information, the bot."""
+"""Tic Tac Match: scenario tests for every rule of docs/games/tic-tac-match.md, hidden information, the bot."""
 
 from __future__ import annotations
 

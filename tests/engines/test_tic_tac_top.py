@@ -1,4 +1,4 @@
-"""Tic Tac Top: scenario tests for every ruling of RULINGS.md §5, hidden information and the bot."""
+"""Tic Tac Top: scenario tests for every rule of docs/games/tic-tac-top.md, hidden information and the bot."""
 
 from __future__ import annotations
 

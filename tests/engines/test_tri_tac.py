@@ -1,4 +1,4 @@
-"""Tri-Tac scenarios: exact positions for every ruling of RULINGS.md §4."""
+"""Tri-Tac scenarios: exact positions for every rule of docs/games/tri-tac.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Trick-Tac-Foe scenarios (RULINGS.md §1, seeds/trick-tac-foe.txt) and hidden-information checks."""
+"""Trick-Tac-Foe scenarios (docs/games/trick-tac-foe.md) and hidden-information checks."""
 
 from __future__ import annotations
 
@@ -129,7 +129,7 @@ def test_options_and_seats() -> None:
 
 # ---- perspective ----------------------------------------------------------------------------------------
 
-# The grid as each seat numbers it, printed North edge up (RULINGS.md §1, third column of the table).
+# The grid as each seat numbers it, printed North edge up (docs/games/trick-tac-foe.md, the grid table).
 PRINTED = {
     "South": "1 2 3 / 4 5 6 / 7 8 9",
     "North": "9 8 7 / 6 5 4 / 3 2 1",

@@ -1,4 +1,4 @@
-"""Tricky Tactics: scenario tests for RULINGS.md §3 and the binding automa text."""
+"""Tricky Tactics: scenario tests for docs/games/tricky-tactics.md, the automa included."""
 
 from __future__ import annotations
 
