@@ -6,13 +6,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Path, Query
+from fastapi import APIRouter, HTTPException, Path, Query, Request
 from pydantic import BaseModel, Field
 from sqlalchemy import select
 
-from app.deps import ERROR_RESPONSES, SessionDep
+from app.codes import is_well_formed, normalise
+from app.deps import ERROR_RESPONSES, ServicesDep, SessionDep
 from app.models import Game, GameAction, Room
 from app.replay import ReplayError, replay
+from app.routers.rooms import refuse_if_guessing, wrong_code
 
 router = APIRouter(prefix="/api/history", tags=["history"], responses=ERROR_RESPONSES)
 
@@ -46,10 +48,13 @@ async def _finished_game(session: SessionDep, game_id: GameId) -> Game:
 
 
 @router.get("/rooms/{code}")
-async def room_games(code: str, session: SessionDep) -> list[dict[str, Any]]:
-    room = (await session.execute(select(Room).where(Room.code == code.upper()))).scalar_one_or_none()
+async def room_games(code: str, session: SessionDep, services: ServicesDep, request: Request) -> list[dict[str, Any]]:
+    await refuse_if_guessing(services, request)
+    normal = normalise(code)
+    found = select(Room).where(Room.code == normal)
+    room = (await session.execute(found)).scalar_one_or_none() if is_well_formed(normal) else None
     if room is None:
-        raise HTTPException(status_code=404, detail=f"no room with code {code!r}")
+        raise await wrong_code(services, request, code)
     games = (await session.execute(select(Game).where(Game.room_id == room.id).order_by(Game.number))).scalars()
     return [
         {"id": g.id, "number": g.number, "engine": g.engine, "status": g.status, "result": g.result, "seats": g.seats}
