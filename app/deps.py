@@ -11,10 +11,11 @@ from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.requests import HTTPConnection
 
-from app.identity import COOKIE, player_for_token
+from app.identity import COOKIE, bearer_token, player_for_token
 from app.limits import AttemptLimiter
 from app.live.hub import Hub
 from app.models import Player
+from app.origins import OriginPolicy
 from app.settings import Settings
 
 
@@ -44,6 +45,7 @@ class Services:
     sessions: async_sessionmaker[AsyncSession]
     hub: Hub
     join_limiter: AttemptLimiter
+    origins: OriginPolicy
 
 
 def client_address(connection: HTTPConnection) -> str:
@@ -81,10 +83,7 @@ SessionDep = Annotated[AsyncSession, Depends(get_session)]
 
 
 def request_token(request: Request) -> str | None:
-    auth = request.headers.get("authorization", "")
-    if auth.lower().startswith("bearer "):
-        return auth[7:].strip()
-    return request.cookies.get(COOKIE)
+    return bearer_token(request.headers.get("authorization")) or request.cookies.get(COOKIE)
 
 
 async def get_optional_player(request: Request, services: ServicesDep) -> Player | None:

@@ -15,7 +15,7 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from sqlalchemy import text
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app import collector
+from app import collector, log_redaction
 from app.db import make_engine, make_sessionmaker, postgres_dsn, sqlite_file
 from app.deps import Services
 from app.limits import make_limiter
@@ -24,6 +24,7 @@ from app.live.hub import Hub
 from app.live.store import Store
 from app.metrics import Metrics
 from app.network import public_base_url
+from app.origins import OriginCheck, OriginPolicy
 from app.routers import games, history, me, pages, ratings, rooms, ws
 from app.security_headers import SecurityHeaders
 from app.settings import Settings, get_settings
@@ -33,12 +34,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
+    log_redaction.install()
     db = make_engine(settings.database_url, settings.postgres_pool_size, settings.postgres_pool_overflow)
     sessions = make_sessionmaker(db)
     bus = make_bus(settings.redis_url, settings.bus_heartbeat_seconds)
     metrics = Metrics()
     limiter = make_limiter(settings.redis_url, settings.join_attempts_per_minute)
     base = public_base_url(settings.public_url, settings.listen_host, settings.listen_port)
+    origins = OriginPolicy([*settings.allowed_origins, *([settings.public_url] if settings.public_url else [])])
     store = Store(
         sessions,
         sqlite_file(settings.database_url),
@@ -71,8 +74,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         sessions=sessions,
         hub=hub,
         join_limiter=limiter,
+        origins=origins,
     )
 
+    app.add_middleware(OriginCheck, policy=origins)  # inside SecurityHeaders: its 403 gets the headers too
     app.add_middleware(SecurityHeaders)
     app.add_middleware(ws.LiveSocketRoute)  # outermost of ours: a live socket passes nothing else of ours
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Annotated, Any
 
-from pydantic import AliasChoices, Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import AliasChoices, Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
 class Settings(BaseSettings):
@@ -35,6 +36,11 @@ class Settings(BaseSettings):
     listen_host: str = Field(default="127.0.0.1", description="Interface the server listens on (for join links).")
     listen_port: int = 8000
     secure_cookies: bool = False
+    allowed_origins: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Origins besides the site's own (the Host a request was sent to, and public_url) whose "
+        "pages may open the WebSocket and send POSTs, comma-separated: e.g. https://other.example.org",
+    )
 
     max_message_bytes: int = 8192
     messages_per_second: float = 20.0
@@ -86,6 +92,13 @@ class Settings(BaseSettings):
     )
     bot_delay_seconds: float = 0.8
     bot_pace: float = Field(default=1.0, description="Multiplies every bot pause (tests run bots fast).")
+
+    @field_validator("allowed_origins", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [item.strip() for item in value.split(",") if item.strip()]
+        return value
 
 
 @lru_cache

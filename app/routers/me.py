@@ -6,9 +6,10 @@ from fastapi import APIRouter, HTTPException, Response
 from pydantic import BaseModel
 from sqlalchemy import update
 
-from app.deps import ERROR_RESPONSES, OptionalPlayer, SessionDep, SettingsDep
+from app.deps import ERROR_RESPONSES, CurrentPlayer, OptionalPlayer, SessionDep, SettingsDep
 from app.identity import COOKIE, BadName, clean_name, hash_token, new_token
 from app.models import Player
+from app.settings import Settings
 
 router = APIRouter(prefix="/api/me", tags=["identity"], responses=ERROR_RESPONSES)
 
@@ -46,7 +47,22 @@ async def set_name(
     fresh = Player(token_hash=hash_token(token), name=name)
     session.add(fresh)
     await session.commit()
+    _set_token_cookie(response, token, settings)
+    return MeOut(id=fresh.id, name=name, token=token)
+
+
+@router.post("/token/rotate", response_model=MeOut)
+async def rotate_token(player: CurrentPlayer, session: SessionDep, settings: SettingsDep, response: Response) -> MeOut:
+    """A new secret for the same player (seats, host role, ratings stay); the old one stops working at once.
+    Sockets already open stay open until they close."""
+    token = new_token()
+    await session.execute(update(Player).where(Player.id == player.id).values(token_hash=hash_token(token)))
+    await session.commit()
+    _set_token_cookie(response, token, settings)
+    return MeOut(id=player.id, name=player.name, token=token)
+
+
+def _set_token_cookie(response: Response, token: str, settings: Settings) -> None:
     response.set_cookie(
         COOKIE, token, max_age=3600 * 24 * 365, httponly=True, samesite="lax", secure=settings.secure_cookies
     )
-    return MeOut(id=fresh.id, name=name, token=token)

@@ -256,6 +256,39 @@ def test_proxy_upgrades_websockets_on_ws_path() -> None:
     assert headers.get("x-forwarded-for") == "$remote_addr"
 
 
+def test_proxy_access_log_never_writes_a_query_string_or_credentials() -> None:
+    """The request line and the query string are where a careless client's ?token= would be (issue 21)."""
+    http = nginx_block(NGINX_CONF.read_text(), "http")
+    everything = re.sub(r"#[^\n]*", "", NGINX_CONF.read_text())
+    formats = {
+        match.group(1): match.group(2) for match in re.finditer(r"log_format\s+(\w+)\s+((?:'[^']*'\s*)+);", everything)
+    }
+    logs = [d for d in directives(http) if d[0] == "access_log"]
+    for block in ("location /ws/", "location /", "server"):
+        logs += [d for d in directives(nginx_block(everything, block)) if d[0] == "access_log"]
+    assert logs, "no access_log: nginx would log in the combined format"
+    leaky = ("$request ", '$request"', "$request_uri", "$args", "$query_string", "$arg_", "$is_args", "$http_")
+    for log in logs:
+        if log[1] == "off":
+            continue
+        assert len(log) >= 3 and log[2] in formats, f"{log}: the default format logs the request line"
+        text = formats[log[2]]
+        allowed_headers = text.replace("$http_user_agent", "")
+        assert not any(variable in allowed_headers for variable in leaky), (log[2], text)
+        assert "$uri" in text
+
+
+def test_proxy_passes_the_host_with_its_port() -> None:
+    """The app compares a page's Origin with the Host the browser sent; `$host` drops the port."""
+    for block in ("location /ws/", "location /"):
+        headers = {
+            d[1].lower(): d[2]
+            for d in directives(nginx_block(NGINX_CONF.read_text(), block))
+            if d[0] == "proxy_set_header"
+        }
+        assert headers["host"] == "$http_host", block
+
+
 def test_proxy_balances_over_every_app_process(written: Doc) -> None:
     upstream = directives(nginx_block(NGINX_CONF.read_text(), "upstream threefold_app"))
     servers = {d[1] for d in upstream if d[0] == "server"}

@@ -35,11 +35,13 @@ class ServerProcess:
         redis_url: str | None = None,
         port: int | None = None,
         extra_env: dict[str, str] | None = None,
+        log_level: str = "warning",
     ) -> None:
         self.database_url = database_url
         self.redis_url = redis_url
         self.port = port or free_port()
         self.extra_env = extra_env or {}
+        self.log_level = log_level
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = Path(f"/tmp/threefold-test-server-{self.port}.log")
 
@@ -80,7 +82,7 @@ class ServerProcess:
                 "--ws-max-size",
                 "1048576",
                 "--log-level",
-                "warning",
+                self.log_level,
             ],
             cwd=ROOT,
             env=env,
