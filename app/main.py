@@ -16,8 +16,10 @@ from sqlalchemy import text
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import collector, log_redaction
+from app.body_limit import BodyLimit
 from app.db import make_engine, make_sessionmaker, postgres_dsn, sqlite_file
 from app.deps import Services
+from app.errors import ApiError
 from app.limits import make_limiter
 from app.live.bus import make_bus
 from app.live.hub import Hub
@@ -77,12 +79,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         origins=origins,
     )
 
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(OriginCheck, policy=origins)  # inside SecurityHeaders: its 403 gets the headers too
     app.add_middleware(SecurityHeaders)
     app.add_middleware(ws.LiveSocketRoute)  # outermost of ours: a live socket passes nothing else of ours
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if isinstance(exc, ApiError):
+            return JSONResponse(exc.body(), status_code=exc.status_code)
         return JSONResponse({"detail": exc.detail, "code": _code_for(exc.status_code)}, status_code=exc.status_code)
 
     @app.exception_handler(RequestValidationError)
@@ -121,6 +126,7 @@ def _code_for(status: int) -> str:
         401: "unauthorized",
         403: "forbidden",
         404: "not_found",
+        413: "body_too_large",
         422: "bad_request",
         429: "rate_limited",
     }.get(status, "error")

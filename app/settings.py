@@ -43,6 +43,17 @@ class Settings(BaseSettings):
     )
 
     max_message_bytes: int = 8192
+    max_body_bytes: int = Field(
+        default=1_048_576,
+        ge=1024,
+        description="Largest HTTP request body (bytes); larger ones get 413 body_too_large. nginx allows the same.",
+    )
+    import_max_actions: int = Field(
+        default=10_000,
+        ge=1,
+        description="Most actions a game import (POST /api/history/import) may replay; more get 422 "
+        "too_many_actions. Real games have hundreds at most.",
+    )
     messages_per_second: float = 20.0
     message_burst: int = 40
     send_queue_size: int = 64

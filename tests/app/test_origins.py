@@ -12,7 +12,7 @@ import websockets
 
 from app.client import ThreefoldClient
 from app.origins import OriginPolicy
-from tests.support.server import ServerProcess, migrate
+from tests.support.server import ServerProcess, migrate, serving
 
 LISTED = "http://friends.example:9000"
 
@@ -21,9 +21,8 @@ LISTED = "http://friends.example:9000"
 def origin_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('origins') / 'threefold.db'}"
     migrate(url)
-    proc = ServerProcess(url, extra_env={"THREEFOLD_ALLOWED_ORIGINS": f"{LISTED}, https://other.example"}).start()
-    yield proc
-    proc.stop()
+    with serving(url, extra_env={"THREEFOLD_ALLOWED_ORIGINS": f"{LISTED}, https://other.example"}) as proc:
+        yield proc
 
 
 async def first_message_and_close(url: str, headers: dict[str, str]) -> tuple[dict[str, object], int | None]:

@@ -7,12 +7,11 @@ import orjson
 import websockets
 
 from app.client import ThreefoldClient
-from tests.support.server import ServerProcess
+from tests.support.server import ServerProcess, serving
 
 
 async def test_no_token_reaches_the_access_log(sqlite_url: str) -> None:
-    server = ServerProcess(sqlite_url, log_level="info").start()
-    try:
+    with serving(sqlite_url, log_level="info") as server:
         async with ThreefoldClient(server.url) as ann:
             token = await ann.set_name("Ann")
             code = await ann.create_room("tri-tac")
@@ -23,8 +22,6 @@ async def test_no_token_reaches_the_access_log(sqlite_url: str) -> None:
             async with websockets.connect(careless, additional_headers=ann._headers()) as ws:
                 assert orjson.loads(await ws.recv())["type"] == "welcome"
             assert (await ann.http.get(f"/api/rooms/{code}?token={token}")).status_code == 200
-    finally:
-        server.stop()
     log = server.log_path.read_text()
     assert f'"WebSocket /ws/{code}' in log and f"GET /api/rooms/{code}" in log  # the log has the requests...
     assert token not in log  # ...and never the token

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -113,3 +116,13 @@ class ServerProcess:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+@contextlib.contextmanager
+def serving(database_url: str, **options: Any) -> Iterator[ServerProcess]:
+    """A started ``ServerProcess(database_url, **options)``, stopped on the way out."""
+    proc = ServerProcess(database_url, **options).start()
+    try:
+        yield proc
+    finally:
+        proc.stop()
