@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import ipaddress
+import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -20,6 +22,7 @@ from app.body_limit import BodyLimit
 from app.db import make_engine, make_sessionmaker, postgres_dsn, sqlite_file
 from app.deps import Services
 from app.errors import ApiError
+from app.identity import bearer_token
 from app.limits import make_limiter
 from app.live.bus import make_bus
 from app.live.hub import Hub
@@ -107,7 +110,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"ok": True, "rooms": len(hub.rooms), "moves": hub.moves})
 
     @app.get("/metrics", tags=["health"], response_class=Response)
-    async def prometheus_metrics() -> Response:
+    async def prometheus_metrics(request: Request) -> Response:
+        """For this machine (loopback), a scraper with ``metrics_token``, or anyone with ``metrics_public``:
+        room counts and error rates are nobody else's business, and ``make run LAN=1`` has no proxy to hide
+        them."""
+        if not may_read_metrics(settings, request):
+            raise ApiError(403, "metrics_not_public")
         return Response(metrics.render(), media_type=CONTENT_TYPE_LATEST)
 
     app.include_router(me.router)
@@ -118,6 +126,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
     return app
+
+
+def may_read_metrics(settings: Settings, request: Request) -> bool:
+    if settings.metrics_public:
+        return True
+    token = bearer_token(request.headers.get("authorization"))
+    if settings.metrics_token and token is not None and secrets.compare_digest(token, settings.metrics_token):
+        return True
+    try:
+        address = ipaddress.ip_address(request.client.host if request.client else "")
+    except ValueError:  # not an address (a test client's name, a Unix socket)
+        return False
+    mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
+    return (mapped or address).is_loopback
 
 
 def _code_for(status: int) -> str:

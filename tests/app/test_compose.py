@@ -35,6 +35,7 @@ COMPOSE_VARS = (
     "POSTGRES_PASSWORD",
     "THREEFOLD_PUBLIC_URL",
     "THREEFOLD_SECURE_COOKIES",
+    "THREEFOLD_METRICS_TOKEN",
     "THREEFOLD_HTTP_PORT",
     "THREEFOLD_IMAGE_TAG",
 )
@@ -194,6 +195,13 @@ def test_public_url_and_password_come_from_the_environment() -> None:
         assert ":s3cret@postgres:5432/" in env["DATABASE_URL"]
     assert environment(doc["services"]["postgres"])["POSTGRES_PASSWORD"] == "s3cret"
     assert ":s3cret@" in environment(doc["services"]["migrate"])["DATABASE_URL"]
+
+
+def test_the_secure_cookie_flag_is_derived_unless_set(written: Doc) -> None:
+    """A default of `false` here overrode what the app derives from an https:// THREEFOLD_PUBLIC_URL."""
+    for name, app in app_services(written).items():
+        value = environment(app).get("THREEFOLD_SECURE_COOKIES", "")
+        assert value in ("", "${THREEFOLD_SECURE_COOKIES:-}", "${THREEFOLD_SECURE_COOKIES}"), (name, value)
 
 
 # --- the proxy ---------------------------------------------------------------------------------------------------
