@@ -3,10 +3,9 @@ past ``max_body_bytes`` a request gets 413 ``body_too_large`` without the body b
 
 from __future__ import annotations
 
-import orjson
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.errors import ApiError
+from app.errors import ApiError, send_error
 
 
 class BodyLimit:
@@ -21,7 +20,7 @@ class BodyLimit:
         too_large = ApiError(413, "body_too_large", max_bytes=self.max_bytes)
         declared = _content_length(scope)
         if declared is not None and declared > self.max_bytes:
-            await _respond(send, too_large)  # refused before a byte of the body is read
+            await send_error(send, too_large)  # refused before a byte of the body is read
             return
         received = 0
 
@@ -47,10 +46,3 @@ def _content_length(scope: Scope) -> int | None:
             except ValueError:
                 return None
     return None
-
-
-async def _respond(send: Send, error: ApiError) -> None:
-    body = orjson.dumps(error.body())
-    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-    await send({"type": "http.response.start", "status": error.status_code, "headers": headers})
-    await send({"type": "http.response.body", "body": body})

@@ -24,6 +24,8 @@ class ErrorOut(BaseModel):
 
     detail: str
     code: str
+    params: dict[str, Any] | None = None
+    """The error's values, for the client to word it (app.errors.ApiError)."""
 
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -33,6 +35,7 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
         (401, "No identity yet: POST /api/me first"),
         (403, "Not allowed"),
         (404, "Not found"),
+        (413, "The request body is larger than max_body_bytes"),
         (422, "Invalid request: the detail names the field"),
         (429, "Too many attempts"),
     )

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 from starlette.exceptions import HTTPException
+from starlette.types import Send
 
 
 class ApiError(HTTPException):
@@ -16,3 +18,11 @@ class ApiError(HTTPException):
 
     def body(self) -> dict[str, Any]:
         return {"detail": self.code, "code": self.code, "params": self.params}
+
+
+async def send_error(send: Send, error: ApiError) -> None:
+    """Answer with ``error`` straight from an ASGI middleware (outside FastAPI's exception handlers)."""
+    body = orjson.dumps(error.body())
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": error.status_code, "headers": headers})
+    await send({"type": "http.response.body", "body": body})

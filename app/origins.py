@@ -22,8 +22,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Iterable
 from urllib.parse import urlsplit
 
-import orjson
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+from app.errors import ApiError, send_error
 
 DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -75,10 +76,6 @@ def header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
-def _forbidden(origin: str) -> bytes:
-    return orjson.dumps({"detail": "origin_not_allowed", "code": "origin_not_allowed", "params": {"origin": origin}})
-
-
 class OriginCheck:
     """ASGI middleware: a state-changing HTTP request from a page of another origin gets 403
     ``origin_not_allowed``. WebSockets are checked by their endpoint (app.routers.ws), which can answer with
@@ -98,11 +95,4 @@ class OriginCheck:
             origin = "unknown"
         elif self.policy.allows(origin, header(scope, b"host")):
             return self.app(scope, receive, send)
-        return _refuse(send, origin)
-
-
-async def _refuse(send: Send, origin: str) -> None:
-    body = _forbidden(origin)
-    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-    await send({"type": "http.response.start", "status": 403, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
+        return send_error(send, ApiError(403, "origin_not_allowed", origin=origin))
