@@ -286,6 +286,14 @@ def test_proxy_access_log_never_writes_a_query_string_or_credentials() -> None:
         assert "$uri" in text
 
 
+def test_proxy_refuses_a_token_in_the_query_string() -> None:
+    """nginx's error log quotes the request line (query string included) when an upstream fails."""
+    server = nginx_block(NGINX_CONF.read_text(), "server")
+    refusal = re.search(r"if\s*\(\s*\$arg_token\s*\)\s*\{([^}]*)\}", server)
+    assert refusal is not None, "no `if ($arg_token)` in the server block"
+    assert directives(refusal.group(1))[0][0] == "return" and directives(refusal.group(1))[0][1].startswith("4")
+
+
 def test_proxy_passes_the_host_with_its_port() -> None:
     """The app compares a page's Origin with the Host the browser sent; `$host` drops the port."""
     for block in ("location /ws/", "location /"):
