@@ -76,9 +76,9 @@ class ThreefoldClient:
         return data
 
     def connect(self, code: str) -> RoomSocket:
+        """The token goes in a header, never in the URL: URLs are written to access logs."""
         ws_base = "ws" + self.base_url[len("http") :]
-        url = f"{ws_base}/ws/{code}" + (f"?token={self.token}" if self.token else "")
-        return RoomSocket(url)
+        return RoomSocket(f"{ws_base}/ws/{code}", self._headers())
 
 
 class RoomSocket:
@@ -86,8 +86,9 @@ class RoomSocket:
 
     _ids = itertools.count(1)
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, headers: dict[str, str] | None = None) -> None:
         self.url = url
+        self.headers = headers or {}
         self.ws: Any = None
         self.inbox: asyncio.Queue[Message] = asyncio.Queue()
         self.history: list[Message] = []
@@ -112,7 +113,9 @@ class RoomSocket:
         await self.close()
 
     async def open(self) -> None:
-        self.ws = await websockets.connect(self.url, compression=None, max_size=2**22, open_timeout=10)
+        self.ws = await websockets.connect(
+            self.url, additional_headers=self.headers, compression=None, max_size=2**22, open_timeout=10
+        )
         self._reader = asyncio.create_task(self._read())
 
     async def close(self) -> None:

@@ -11,10 +11,11 @@ from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.requests import HTTPConnection
 
-from app.identity import COOKIE, player_for_token
+from app.identity import COOKIE, bearer_token, player_for_token
 from app.limits import AttemptLimiter
 from app.live.hub import Hub
 from app.models import Player
+from app.origins import OriginPolicy
 from app.settings import Settings
 
 
@@ -23,6 +24,8 @@ class ErrorOut(BaseModel):
 
     detail: str
     code: str
+    params: dict[str, Any] | None = None
+    """The error's values, for the client to word it (app.errors.ApiError)."""
 
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -32,6 +35,7 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
         (401, "No identity yet: POST /api/me first"),
         (403, "Not allowed"),
         (404, "Not found"),
+        (413, "The request body is larger than max_body_bytes"),
         (422, "Invalid request: the detail names the field"),
         (429, "Too many attempts"),
     )
@@ -44,6 +48,7 @@ class Services:
     sessions: async_sessionmaker[AsyncSession]
     hub: Hub
     join_limiter: AttemptLimiter
+    origins: OriginPolicy
 
 
 def client_address(connection: HTTPConnection) -> str:
@@ -81,10 +86,7 @@ SessionDep = Annotated[AsyncSession, Depends(get_session)]
 
 
 def request_token(request: Request) -> str | None:
-    auth = request.headers.get("authorization", "")
-    if auth.lower().startswith("bearer "):
-        return auth[7:].strip()
-    return request.cookies.get(COOKIE)
+    return bearer_token(request.headers.get("authorization")) or request.cookies.get(COOKIE)
 
 
 async def get_optional_player(request: Request, services: ServicesDep) -> Player | None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import ipaddress
+import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -15,15 +17,19 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from sqlalchemy import text
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app import collector
+from app import collector, log_redaction
+from app.body_limit import BodyLimit
 from app.db import make_engine, make_sessionmaker, postgres_dsn, sqlite_file
 from app.deps import Services
+from app.errors import ApiError
+from app.identity import bearer_token
 from app.limits import make_limiter
 from app.live.bus import make_bus
 from app.live.hub import Hub
 from app.live.store import Store
 from app.metrics import Metrics
 from app.network import public_base_url
+from app.origins import OriginCheck, OriginPolicy
 from app.routers import games, history, me, pages, ratings, rooms, ws
 from app.security_headers import SecurityHeaders
 from app.settings import Settings, get_settings
@@ -33,12 +39,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
+    log_redaction.install()
     db = make_engine(settings.database_url, settings.postgres_pool_size, settings.postgres_pool_overflow)
     sessions = make_sessionmaker(db)
     bus = make_bus(settings.redis_url, settings.bus_heartbeat_seconds)
     metrics = Metrics()
     limiter = make_limiter(settings.redis_url, settings.join_attempts_per_minute)
     base = public_base_url(settings.public_url, settings.listen_host, settings.listen_port)
+    origins = OriginPolicy([*settings.allowed_origins, *([settings.public_url] if settings.public_url else [])])
     store = Store(
         sessions,
         sqlite_file(settings.database_url),
@@ -71,13 +79,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         sessions=sessions,
         hub=hub,
         join_limiter=limiter,
+        origins=origins,
     )
 
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(OriginCheck, policy=origins)  # inside SecurityHeaders: its 403 gets the headers too
     app.add_middleware(SecurityHeaders)
     app.add_middleware(ws.LiveSocketRoute)  # outermost of ours: a live socket passes nothing else of ours
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if isinstance(exc, ApiError):
+            return JSONResponse(exc.body(), status_code=exc.status_code)
         return JSONResponse({"detail": exc.detail, "code": _code_for(exc.status_code)}, status_code=exc.status_code)
 
     @app.exception_handler(RequestValidationError)
@@ -97,7 +110,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"ok": True, "rooms": len(hub.rooms), "moves": hub.moves})
 
     @app.get("/metrics", tags=["health"], response_class=Response)
-    async def prometheus_metrics() -> Response:
+    async def prometheus_metrics(request: Request) -> Response:
+        """For this machine (loopback), a scraper with ``metrics_token``, or anyone with ``metrics_public``:
+        room counts and error rates are nobody else's business, and ``make run LAN=1`` has no proxy to hide
+        them."""
+        if not may_read_metrics(settings, request):
+            raise ApiError(403, "metrics_not_public")
         return Response(metrics.render(), media_type=CONTENT_TYPE_LATEST)
 
     app.include_router(me.router)
@@ -110,12 +128,27 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
+def may_read_metrics(settings: Settings, request: Request) -> bool:
+    if settings.metrics_public:
+        return True
+    token = bearer_token(request.headers.get("authorization"))
+    if settings.metrics_token and token is not None and secrets.compare_digest(token, settings.metrics_token):
+        return True
+    try:
+        address = ipaddress.ip_address(request.client.host if request.client else "")
+    except ValueError:  # not an address (a test client's name, a Unix socket)
+        return False
+    mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
+    return (mapped or address).is_loopback
+
+
 def _code_for(status: int) -> str:
     return {
         400: "bad_json",
         401: "unauthorized",
         403: "forbidden",
         404: "not_found",
+        413: "body_too_large",
         422: "bad_request",
         429: "rate_limited",
     }.get(status, "error")

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Annotated, Any
 
-from pydantic import AliasChoices, Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import AliasChoices, Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="THREEFOLD_", extra="ignore")
+    # An empty variable counts as unset: compose passes `${VAR:-}` through as "" when the shell has none.
+    model_config = SettingsConfigDict(env_prefix="THREEFOLD_", extra="ignore", env_ignore_empty=True)
 
     database_url: str = Field(
         default="sqlite+aiosqlite:///./data/threefold.db",
@@ -34,9 +36,35 @@ class Settings(BaseSettings):
     public_url: str | None = Field(default=None, description="Base URL for join links, e.g. http://192.168.1.20:8000")
     listen_host: str = Field(default="127.0.0.1", description="Interface the server listens on (for join links).")
     listen_port: int = 8000
-    secure_cookies: bool = False
+    secure_cookies: bool | None = Field(
+        default=None,
+        description="Send the player cookie over HTTPS only. Unset: yes when public_url is https://, or when the "
+        "request came over HTTPS (behind a proxy: its X-Forwarded-Proto, with uvicorn's --proxy-headers).",
+    )
+    metrics_public: bool = Field(
+        default=False, description="Serve /metrics to any address; otherwise to loopback clients and metrics_token."
+    )
+    metrics_token: str | None = Field(
+        default=None, description="A secret a scraper sends as Authorization: Bearer to read /metrics from anywhere."
+    )
+    allowed_origins: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Origins besides the site's own (the Host a request was sent to, and public_url) whose "
+        "pages may open the WebSocket and send POSTs, comma-separated: e.g. https://other.example.org",
+    )
 
     max_message_bytes: int = 8192
+    max_body_bytes: int = Field(
+        default=1_048_576,
+        ge=1024,
+        description="Largest HTTP request body (bytes); larger ones get 413 body_too_large. nginx allows the same.",
+    )
+    import_max_actions: int = Field(
+        default=10_000,
+        ge=1,
+        description="Most actions a game import (POST /api/history/import) may replay; more get 422 "
+        "too_many_actions. Real games have hundreds at most.",
+    )
     messages_per_second: float = 20.0
     message_burst: int = 40
     send_queue_size: int = 64
@@ -86,6 +114,18 @@ class Settings(BaseSettings):
     )
     bot_delay_seconds: float = 0.8
     bot_pace: float = Field(default=1.0, description="Multiplies every bot pause (tests run bots fast).")
+
+    @field_validator("allowed_origins", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [item.strip() for item in value.split(",") if item.strip()]
+        return value
+
+    def cookie_is_secure(self, request_scheme: str) -> bool:
+        if self.secure_cookies is not None:
+            return self.secure_cookies
+        return (self.public_url or "").lower().startswith("https://") or request_scheme in ("https", "wss")
 
 
 @lru_cache

@@ -15,14 +15,17 @@ any other server simply lacks the extension and the app sends through ASGI as us
 
 from __future__ import annotations
 
+import logging
 import struct
 from collections.abc import Callable, Generator, Mapping
 from typing import Any, cast
 
+from uvicorn.protocols.utils import get_client_addr
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request
 from websockets.protocol import State
 
+log = logging.getLogger("uvicorn.error")
 FRAMES_EXTENSION = "threefold.frames"
 FrameWriter = Callable[[bytes], bool]
 
@@ -82,6 +85,37 @@ class PreparedFramesProtocol(WebSocketsSansIOProtocol):
         scope = getattr(self, "scope", None)  # set only when the handshake is accepted
         if scope is not None:
             scope["extensions"][FRAMES_EXTENSION] = {"write": self.write_frames}
+
+    def send_receive_event_to_app(self) -> None:
+        """uvicorn's, with one difference: a text message that is not UTF-8 still fails the connection with
+        1007, but is logged as one warning line. uvicorn logs a traceback at error level, and a hostile client
+        can open connection after connection to fill the error log with them. Decoded once, as there."""
+        if self.curr_msg_data_type == "text" and not self.close_sent:
+            data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+            try:
+                text = data.decode()
+            except UnicodeDecodeError as err:
+                self.frames = []
+                log.warning(
+                    "%s - WebSocket text message is not UTF-8 (%s at byte %d): closed with 1007",
+                    get_client_addr(self.scope),
+                    err.reason,
+                    err.start,
+                )
+                self.conn.send_close(1007)
+                self.handle_parser_exception()
+                return
+            self.frames = []
+            self._queue_text(text)
+            return
+        super().send_receive_event_to_app()
+
+    def _queue_text(self, text: str) -> None:
+        """The rest of uvicorn's ``send_receive_event_to_app`` for a decoded text message."""
+        self.queue.put_nowait({"type": "websocket.receive", "text": text})
+        if not self.read_paused:
+            self.read_paused = True
+            self.transport.pause_reading()
 
     def write_frames(self, data: bytes) -> bool:
         if (

@@ -239,10 +239,10 @@ async def next_message(sock: Sock, predicate: Any, timeout: float = 60) -> dict[
         raise TimeoutError(f"{where}: no awaited message in {timeout:g} s; skipped {skipped[-10:]}") from None
 
 
-async def open_socket(sock: Sock, url: str, limit: asyncio.Semaphore) -> None:
+async def open_socket(sock: Sock, url: str, limit: asyncio.Semaphore, token: str | None = None) -> None:
     sock.inbox = asyncio.Queue()
     async with limit:
-        sock.proto = await connect(url, make_handler(sock))
+        sock.proto = await connect(url, make_handler(sock), token=token)
 
 
 def placement(servers: list[Server], room: Room, index: int) -> Server:
@@ -307,7 +307,7 @@ async def setup_project(deployment: Deployment, rooms: list[Room], seed: int) ->
         add_sockets(room)
         await asyncio.gather(
             *(
-                open_socket(s, f"{placement(servers, room, i).ws_url}/{code}?token={t}", connect_limit)
+                open_socket(s, f"{placement(servers, room, i).ws_url}/{code}", connect_limit, t)
                 for i, (s, t) in enumerate(zip(room.socks, [*tokens, *spectators], strict=True))
             )
         )

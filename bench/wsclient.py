@@ -22,9 +22,10 @@ OnMessage = Callable[[bytes, float], None]
 
 
 class WSClient(asyncio.Protocol):
-    def __init__(self, host: str, path: str, on_message: OnMessage) -> None:
+    def __init__(self, host: str, path: str, on_message: OnMessage, token: str | None = None) -> None:
         self.host = host
         self.path = path
+        self.token = token
         self.on_message = on_message
         self.transport: asyncio.Transport | None = None
         self.buffer = bytearray()
@@ -39,10 +40,11 @@ class WSClient(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)  # uvloop's transports are not asyncio subclasses
         key = base64.b64encode(os.urandom(16)).decode()
+        auth = f"Authorization: Bearer {self.token}\r\n" if self.token else ""  # never in the URL (access logs)
         self.transport.write(
             (
                 f"GET {self.path} HTTP/1.1\r\nHost: {self.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+                f"{auth}Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
             ).encode()
         )
 
@@ -133,12 +135,12 @@ class WSClient(asyncio.Protocol):
             self.transport.close()
 
 
-async def connect(url: str, on_message: OnMessage, timeout: float = 30) -> WSClient:
-    """Open ``ws://host:port/path?query`` and complete the handshake."""
+async def connect(url: str, on_message: OnMessage, timeout: float = 30, token: str | None = None) -> WSClient:
+    """Open ``ws://host:port/path?query`` and complete the handshake (``token``: as a bearer header)."""
     parts = urlsplit(url)
     host, port = parts.hostname or "127.0.0.1", parts.port or 80
     path = parts.path + (f"?{parts.query}" if parts.query else "")
     loop = asyncio.get_running_loop()
-    _, proto = await loop.create_connection(lambda: WSClient(f"{host}:{port}", path, on_message), host, port)
+    _, proto = await loop.create_connection(lambda: WSClient(f"{host}:{port}", path, on_message, token), host, port)
     await asyncio.wait_for(proto.upgraded, timeout)
     return proto

@@ -13,9 +13,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, get_origin
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic.fields import FieldInfo
 
 JSON = Any
 """A JSON-compatible value: dict / list / str / int / float / bool / None."""
@@ -37,9 +38,26 @@ class InvalidOptions(EngineError):
 
 
 class GameOptions(BaseModel):
-    """Base of every game's options model: immutable, unknown keys refused."""
+    """Base of every game's options model: immutable, unknown keys refused, and strict like the messages
+    that carry options: no value is coerced (``"5"`` and ``6.0`` are not integers, ``1`` is no boolean)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _arrays_fill_tuples(cls, data: Any) -> Any:
+        """JSON has no tuples: its arrays fill tuple fields, which strict mode alone would refuse."""
+        if not isinstance(data, Mapping):
+            return data
+        fields = cls.model_fields
+        return {
+            key: tuple(value) if isinstance(value, list) and key in fields and _is_tuple(fields[key]) else value
+            for key, value in data.items()
+        }
+
+
+def _is_tuple(field: FieldInfo) -> bool:
+    return get_origin(field.annotation) is tuple
 
 
 @dataclass(frozen=True)

@@ -4,15 +4,19 @@ seed would reveal every hidden card."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Path, Query
+from fastapi import APIRouter, HTTPException, Path, Query, Request
 from pydantic import BaseModel, Field
 from sqlalchemy import select
 
-from app.deps import ERROR_RESPONSES, SessionDep
+from app.codes import is_well_formed, normalise
+from app.deps import ERROR_RESPONSES, ServicesDep, SessionDep, SettingsDep
+from app.errors import ApiError
 from app.models import Game, GameAction, Room
-from app.replay import ReplayError, replay
+from app.replay import Replay, ReplayError, replay
+from app.routers.rooms import refuse_if_guessing, wrong_code
 
 router = APIRouter(prefix="/api/history", tags=["history"], responses=ERROR_RESPONSES)
 
@@ -46,10 +50,13 @@ async def _finished_game(session: SessionDep, game_id: GameId) -> Game:
 
 
 @router.get("/rooms/{code}")
-async def room_games(code: str, session: SessionDep) -> list[dict[str, Any]]:
-    room = (await session.execute(select(Room).where(Room.code == code.upper()))).scalar_one_or_none()
+async def room_games(code: str, session: SessionDep, services: ServicesDep, request: Request) -> list[dict[str, Any]]:
+    await refuse_if_guessing(services, request)
+    normal = normalise(code)
+    found = select(Room).where(Room.code == normal)
+    room = (await session.execute(found)).scalar_one_or_none() if is_well_formed(normal) else None
     if room is None:
-        raise HTTPException(status_code=404, detail=f"no room with code {code!r}")
+        raise await wrong_code(services, request, code)
     games = (await session.execute(select(Game).where(Game.room_id == room.id).order_by(Game.number))).scalars()
     return [
         {"id": g.id, "number": g.number, "engine": g.engine, "status": g.status, "result": g.result, "seats": g.seats}
@@ -72,7 +79,15 @@ async def export_game(game_id: GameId, session: SessionDep) -> GameExport:
 
 
 @router.post("/import", response_model=ImportResult)
-async def import_game(export: GameExport) -> ImportResult:
+async def import_game(export: GameExport, settings: SettingsDep) -> ImportResult:
+    """The body is bounded by ``max_body_bytes`` (app.body_limit), the replay by ``import_max_actions``, and it
+    runs in a thread: 40,000 actions took the event loop away from every socket for half a second."""
+    if len(export.actions) > settings.import_max_actions:
+        raise ApiError(422, "too_many_actions", actions=len(export.actions), max_actions=settings.import_max_actions)
+    return await asyncio.to_thread(_imported, export)
+
+
+def _imported(export: GameExport) -> ImportResult:
     try:
         run = replay(export.engine, export.options, export.seed, export.actions)
     except ReplayError as err:
@@ -93,7 +108,7 @@ async def replay_step(
     """The view at ``step`` (0 = before the first action) as ``seat`` saw it (none: a spectator), or the full
     state with ``reveal``."""
     export = await export_game(game_id, session)
-    run = replay(export.engine, export.options, export.seed, export.actions)
+    run = await asyncio.to_thread(replay, export.engine, export.options, export.seed, export.actions)
     if not 0 <= step < len(run.states):
         raise HTTPException(status_code=422, detail=f"step must be between 0 and {len(run.states) - 1}")
     if seat is not None and not 0 <= seat < len(export.seats):
@@ -118,9 +133,18 @@ async def all_views(game_id: GameId, session: SessionDep, seat: SeatQuery = None
     """Every step of a finished game as ``seat`` saw it (no seat: a spectator), for stepping through a
     replay in the browser without a request per step."""
     export = await export_game(game_id, session)
-    run = replay(export.engine, export.options, export.seed, export.actions)
+    run = await asyncio.to_thread(replay, export.engine, export.options, export.seed, export.actions)
     if seat is not None and not 0 <= seat < len(export.seats):
         raise HTTPException(status_code=422, detail=f"no seat {seat}")
+    return {
+        "game": export.engine,
+        "seats": [{"label": info.label, "team": info.team} for info in run.engine.seats_of(run.final)],
+        "players": [s.get("name") for s in export.seats],
+        "steps": await asyncio.to_thread(_every_step, run, seat),
+    }
+
+
+def _every_step(run: Replay, seat: int | None) -> list[dict[str, Any]]:
     steps = []
     for index, state in enumerate(run.states):
         outcome = run.engine.outcome(state)
@@ -132,9 +156,4 @@ async def all_views(game_id: GameId, session: SessionDep, seat: SeatQuery = None
                 "line": run.log[index - 1] if index else None,
             }
         )
-    return {
-        "game": export.engine,
-        "seats": [{"label": info.label, "team": info.team} for info in run.engine.seats_of(run.final)],
-        "players": [s.get("name") for s in export.seats],
-        "steps": steps,
-    }
+    return steps

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, HTTPException, Response
+from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import BaseModel
 from sqlalchemy import update
 
-from app.deps import ERROR_RESPONSES, OptionalPlayer, SessionDep, SettingsDep
+from app.deps import ERROR_RESPONSES, CurrentPlayer, OptionalPlayer, SessionDep, SettingsDep
 from app.identity import COOKIE, BadName, clean_name, hash_token, new_token
 from app.models import Player
+from app.settings import Settings
 
 router = APIRouter(prefix="/api/me", tags=["identity"], responses=ERROR_RESPONSES)
 
@@ -32,7 +33,12 @@ async def who_am_i(player: OptionalPlayer) -> MeOut:
 
 @router.post("", response_model=MeOut)
 async def set_name(
-    body: NameIn, player: OptionalPlayer, session: SessionDep, settings: SettingsDep, response: Response
+    body: NameIn,
+    player: OptionalPlayer,
+    session: SessionDep,
+    settings: SettingsDep,
+    request: Request,
+    response: Response,
 ) -> MeOut:
     try:
         name = clean_name(body.name, settings.name_max_length)
@@ -46,7 +52,23 @@ async def set_name(
     fresh = Player(token_hash=hash_token(token), name=name)
     session.add(fresh)
     await session.commit()
-    response.set_cookie(
-        COOKIE, token, max_age=3600 * 24 * 365, httponly=True, samesite="lax", secure=settings.secure_cookies
-    )
+    _set_token_cookie(request, response, token, settings)
     return MeOut(id=fresh.id, name=name, token=token)
+
+
+@router.post("/token/rotate", response_model=MeOut)
+async def rotate_token(
+    player: CurrentPlayer, session: SessionDep, settings: SettingsDep, request: Request, response: Response
+) -> MeOut:
+    """A new secret for the same player (seats, host role, ratings stay); the old one stops working at once.
+    Sockets already open stay open until they close."""
+    token = new_token()
+    await session.execute(update(Player).where(Player.id == player.id).values(token_hash=hash_token(token)))
+    await session.commit()
+    _set_token_cookie(request, response, token, settings)
+    return MeOut(id=player.id, name=player.name, token=token)
+
+
+def _set_token_cookie(request: Request, response: Response, token: str, settings: Settings) -> None:
+    secure = settings.cookie_is_secure(request.url.scheme)
+    response.set_cookie(COOKIE, token, max_age=3600 * 24 * 365, httponly=True, samesite="lax", secure=secure)

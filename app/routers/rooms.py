@@ -39,16 +39,26 @@ class RoomCreated(BaseModel):
     url: str
 
 
+async def refuse_if_guessing(services: Services, request: Request) -> None:
+    """Every endpoint that takes a room code calls this first: one budget of wrong codes per address
+    (``join_attempts_per_minute``), shared with the WebSocket, so no endpoint is a free oracle."""
+    if await services.join_limiter.blocked(client_address(request)):
+        raise HTTPException(status_code=429, detail="too many wrong room codes; wait a minute")
+
+
+async def wrong_code(services: Services, request: Request, raw_code: str) -> HTTPException:
+    """Count a failed lookup against the address; the 404 to raise."""
+    await services.join_limiter.failed(client_address(request))
+    return HTTPException(status_code=404, detail=f"no room with code {raw_code!r}")
+
+
 async def find_room(services: Services, request: Request, raw_code: str) -> LiveRoom:
     """The room for a typed code; an address that keeps guessing wrong codes is refused for a while."""
-    address = client_address(request)
-    if await services.join_limiter.blocked(address):
-        raise HTTPException(status_code=429, detail="too many wrong room codes; wait a minute")
+    await refuse_if_guessing(services, request)
     code = normalise(raw_code)
     live = await services.hub.room(code) if is_well_formed(code) else None
     if live is None:
-        await services.join_limiter.failed(address)
-        raise HTTPException(status_code=404, detail=f"no room with code {raw_code!r}")
+        raise await wrong_code(services, request, raw_code)
     return live
 
 

@@ -12,7 +12,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.codes import is_well_formed, normalise
 from app.deps import Services, client_address
-from app.identity import COOKIE, MAX_TOKEN_LENGTH, hash_token
+from app.identity import COOKIE, MAX_TOKEN_LENGTH, bearer_token, hash_token
 from app.live.connection import Connection
 from app.live.messages import ProtocolError, error, message_id, parse
 from app.ws_protocol import frame_writer
@@ -64,11 +64,28 @@ async def identify(services: Services, token: str | None) -> tuple[int, str] | N
     return await services.hub.store.player_by_token_hash(hash_token(token))
 
 
+def refused_origin(services: Services, websocket: WebSocket, by_cookie: bool) -> str | None:
+    """The origin to refuse, or None if the socket may go on. Without an ``Origin`` header, only a socket
+    that does not rely on the cookie (app.origins: a bearer header, or nothing and so ``unauthorized``)."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return "none" if by_cookie else None
+    return None if services.origins.allows(origin, websocket.headers.get("host")) else origin
+
+
 async def room_socket(websocket: WebSocket, code: str) -> None:
     services: Services = websocket.app.state.services
     hub, settings = services.hub, services.settings
     await websocket.accept()
-    player = await identify(services, websocket.query_params.get("token") or websocket.cookies.get(COOKIE))
+    # Never from the query string: URLs end up in access logs (docs/protocol.md, Identity).
+    token = bearer_token(websocket.headers.get("authorization"))
+    by_cookie = token is None and COOKIE in websocket.cookies
+    refused = refused_origin(services, websocket, by_cookie)
+    if refused is not None:
+        await websocket.send_text(error("origin_not_allowed", refused).decode())
+        await websocket.close(code=4403)
+        return
+    player = await identify(services, token or websocket.cookies.get(COOKIE))
     if player is None:
         await websocket.send_text(error("unauthorized", "missing or unknown player token").decode())
         await websocket.close(code=4401)

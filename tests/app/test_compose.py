@@ -35,6 +35,7 @@ COMPOSE_VARS = (
     "POSTGRES_PASSWORD",
     "THREEFOLD_PUBLIC_URL",
     "THREEFOLD_SECURE_COOKIES",
+    "THREEFOLD_METRICS_TOKEN",
     "THREEFOLD_HTTP_PORT",
     "THREEFOLD_IMAGE_TAG",
 )
@@ -196,6 +197,13 @@ def test_public_url_and_password_come_from_the_environment() -> None:
     assert ":s3cret@" in environment(doc["services"]["migrate"])["DATABASE_URL"]
 
 
+def test_the_secure_cookie_flag_is_derived_unless_set(written: Doc) -> None:
+    """A default of `false` here overrode what the app derives from an https:// THREEFOLD_PUBLIC_URL."""
+    for name, app in app_services(written).items():
+        value = environment(app).get("THREEFOLD_SECURE_COOKIES", "")
+        assert value in ("", "${THREEFOLD_SECURE_COOKIES:-}", "${THREEFOLD_SECURE_COOKIES}"), (name, value)
+
+
 # --- the proxy ---------------------------------------------------------------------------------------------------
 
 
@@ -254,6 +262,47 @@ def test_proxy_upgrades_websockets_on_ws_path() -> None:
     assert seconds(settings["proxy_send_timeout"][0]) >= 300
     # The edge overwrites X-Forwarded-For: appending would let a client forge its address.
     assert headers.get("x-forwarded-for") == "$remote_addr"
+
+
+def test_proxy_access_log_never_writes_a_query_string_or_credentials() -> None:
+    """The request line and the query string are where a careless client's ?token= would be (issue 21)."""
+    http = nginx_block(NGINX_CONF.read_text(), "http")
+    everything = re.sub(r"#[^\n]*", "", NGINX_CONF.read_text())
+    formats = {
+        match.group(1): match.group(2) for match in re.finditer(r"log_format\s+(\w+)\s+((?:'[^']*'\s*)+);", everything)
+    }
+    logs = [d for d in directives(http) if d[0] == "access_log"]
+    for block in ("location /ws/", "location /", "server"):
+        logs += [d for d in directives(nginx_block(everything, block)) if d[0] == "access_log"]
+    assert logs, "no access_log: nginx would log in the combined format"
+    leaky = ("$request ", '$request"', "$request_uri", "$args", "$query_string", "$arg_", "$is_args", "$http_")
+    for log in logs:
+        if log[1] == "off":
+            continue
+        assert len(log) >= 3 and log[2] in formats, f"{log}: the default format logs the request line"
+        text = formats[log[2]]
+        allowed_headers = text.replace("$http_user_agent", "")
+        assert not any(variable in allowed_headers for variable in leaky), (log[2], text)
+        assert "$uri" in text
+
+
+def test_proxy_refuses_a_token_in_the_query_string() -> None:
+    """nginx's error log quotes the request line (query string included) when an upstream fails."""
+    server = nginx_block(NGINX_CONF.read_text(), "server")
+    refusal = re.search(r"if\s*\(\s*\$arg_token\s*\)\s*\{([^}]*)\}", server)
+    assert refusal is not None, "no `if ($arg_token)` in the server block"
+    assert directives(refusal.group(1))[0][0] == "return" and directives(refusal.group(1))[0][1].startswith("4")
+
+
+def test_proxy_passes_the_host_with_its_port() -> None:
+    """The app compares a page's Origin with the Host the browser sent; `$host` drops the port."""
+    for block in ("location /ws/", "location /"):
+        headers = {
+            d[1].lower(): d[2]
+            for d in directives(nginx_block(NGINX_CONF.read_text(), block))
+            if d[0] == "proxy_set_header"
+        }
+        assert headers["host"] == "$http_host", block
 
 
 def test_proxy_balances_over_every_app_process(written: Doc) -> None:

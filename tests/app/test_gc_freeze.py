@@ -52,21 +52,22 @@ def metric(server: ServerProcess, name: str) -> float:
     return next(float(line.split(" ")[1]) for line in text.splitlines() if line.startswith(f"{name} "))
 
 
-async def open_room(server: ServerProcess) -> str:
-    """A watcher's socket URL for a new room."""
+async def open_room(server: ServerProcess) -> tuple[str, dict[str, str]]:
+    """A watcher's socket URL for a new room, and the headers that authenticate it."""
     async with httpx.AsyncClient(base_url=server.url) as http:
         token = (await http.post("/api/me", json={"name": "Watcher"})).json()["token"]
         created = await http.post(
             "/api/rooms", json={"game": "tri-tac", "options": {"size": 5}}, headers={"Authorization": f"Bearer {token}"}
         )
         code = created.json()["code"]
-    return server.url.replace("http://", "ws://") + f"/ws/{code}?token={token}"
+    return server.url.replace("http://", "ws://") + f"/ws/{code}", {"Authorization": f"Bearer {token}"}
 
 
-async def open_sockets(url: str, count: int) -> list[websockets.ClientConnection]:
+async def open_sockets(watcher: tuple[str, dict[str, str]], count: int) -> list[websockets.ClientConnection]:
+    url, headers = watcher
     sockets = []
     for _ in range(count):
-        sock = await websockets.connect(url, compression=None)
+        sock = await websockets.connect(url, additional_headers=headers, compression=None)
         await sock.recv()  # welcome: the server has the socket in its room
         sockets.append(sock)
     return sockets

@@ -42,6 +42,22 @@ async def test_guessing_room_codes_is_refused(strict_server: ServerProcess) -> N
         assert (await ann.http.get("/healthz")).json()["ok"] is True
 
 
+async def test_the_history_of_a_room_shares_the_guessing_budget(strict_server: ServerProcess) -> None:
+    async with ThreefoldClient(strict_server.url) as ann:
+        await ann.set_name("Ann")
+        code = await ann.create_room("tri-tac")
+        assert (await ann.http.get(f"/api/history/rooms/{code.lower()}")).status_code == 200
+        # Wrong codes on the history count like wrong codes anywhere else...
+        statuses = [(await ann.http.get(f"/api/history/rooms/{guess}")).status_code for guess in ("AAAAA", "CCCCC")]
+        statuses += [(await ann.http.get(f"/api/rooms/{guess}")).status_code for guess in ("DDDDD", "EEEEE")]
+        statuses.append((await ann.http.get("/api/history/rooms/FFFFF")).status_code)
+        assert statuses == [404] * 5
+        # ...and once the budget is spent the history refuses even a right code, as the room lookup does.
+        blocked = await ann.http.get(f"/api/history/rooms/{code}")
+        assert blocked.status_code == 429 and blocked.json()["code"] == "rate_limited"
+        assert (await ann.http.get(f"/api/rooms/{code}")).status_code == 429
+
+
 async def test_health_and_metrics(sqlite_server: ServerProcess) -> None:
     table = await open_table(sqlite_server.url, "tri-tac", {"size": 4}, seed=2)
     try:

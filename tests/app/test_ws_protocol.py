@@ -16,8 +16,10 @@ from websockets.asyncio.client import connect
 from websockets.frames import Frame, Opcode
 from websockets.streams import StreamReader
 
+from app.client import ThreefoldClient
 from app.live.connection import Connection
 from app.ws_protocol import PreparedFramesProtocol, frame_writer, text_frame
+from tests.support.server import ServerProcess
 
 
 @pytest.mark.parametrize("size", [0, 1, 125, 126, 65535, 65536, 200_000])
@@ -124,3 +126,33 @@ async def test_a_full_buffer_falls_back_to_the_asgi_send_and_keeps_the_order() -
         assert socket.written[-1] == text_frame(b'{"n":5}')
     finally:
         await conn.close()
+
+
+async def test_text_that_is_not_utf8_is_refused_without_a_traceback(sqlite_server: ServerProcess) -> None:
+    """Each bad message fails its connection with 1007 and leaves at most one warning line in the log (uvicorn
+    logged a traceback at error level for each: a hostile client could fill the error log)."""
+    before = sqlite_server.log_path.stat().st_size
+    async with ThreefoldClient(sqlite_server.url) as ann:
+        await ann.set_name("Ann")
+        code = await ann.create_room("tri-tac")
+        for attempt in range(8):
+            async with ann.connect(code) as sock:
+                await sock.next(lambda m: m["type"] == "room")
+                if attempt % 2:  # split over two frames, the bad byte in the second
+                    sock.ws.protocol.send_text(b'{"type":"ping","x":"', fin=False)
+                    sock.ws.protocol.send_continuation(b'\xc3\x28"}', fin=True)
+                    sock.ws.send_data()
+                else:
+                    await sock.ws.send(b'{"type":"ping","x":"\xff\xfe"}', text=True)
+                await asyncio.wait_for(sock.closed.wait(), 10)
+                assert sock.close_code == 1007
+        # Valid UTF-8 still gets through, a character split between two frames included.
+        async with ann.connect(code) as sock:
+            await sock.next(lambda m: m["type"] == "room")
+            sock.ws.protocol.send_text(b'{"type":"ping","id":"\xc3', fin=False)
+            sock.ws.protocol.send_continuation(b'\xa9"}', fin=True)
+            sock.ws.send_data()
+            assert (await sock.next(lambda m: m["type"] in ("pong", "error")))["type"] == "pong"
+    log = sqlite_server.log_path.read_bytes()[before:].decode(errors="replace")
+    assert "Traceback" not in log and "UnicodeDecodeError" not in log, log
+    assert len([line for line in log.splitlines() if "UTF-8" in line]) <= 8, log

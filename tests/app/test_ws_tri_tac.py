@@ -195,7 +195,7 @@ async def test_only_ws_and_a_code_is_a_live_socket(sqlite_server: ServerProcess)
         base = sqlite_server.url.replace("http://", "ws://")
         for path in ("/ws/", f"/ws/{code}/extra", f"/wsx/{code}", "/ws"):
             with pytest.raises(websockets.InvalidStatus) as refused:
-                async with websockets.connect(f"{base}{path}?token={alice.token}"):
+                async with websockets.connect(f"{base}{path}", additional_headers=alice._headers()):
                     pass
             assert refused.value.response.status_code == 403, path
         sock = alice.connect(code)

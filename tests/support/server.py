@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -35,11 +38,13 @@ class ServerProcess:
         redis_url: str | None = None,
         port: int | None = None,
         extra_env: dict[str, str] | None = None,
+        log_level: str = "warning",
     ) -> None:
         self.database_url = database_url
         self.redis_url = redis_url
         self.port = port or free_port()
         self.extra_env = extra_env or {}
+        self.log_level = log_level
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = Path(f"/tmp/threefold-test-server-{self.port}.log")
 
@@ -80,7 +85,7 @@ class ServerProcess:
                 "--ws-max-size",
                 "1048576",
                 "--log-level",
-                "warning",
+                self.log_level,
             ],
             cwd=ROOT,
             env=env,
@@ -111,3 +116,13 @@ class ServerProcess:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+@contextlib.contextmanager
+def serving(database_url: str, **options: Any) -> Iterator[ServerProcess]:
+    """A started ``ServerProcess(database_url, **options)``, stopped on the way out."""
+    proc = ServerProcess(database_url, **options).start()
+    try:
+        yield proc
+    finally:
+        proc.stop()
