@@ -30,9 +30,10 @@ export class ActError extends Error {
 }
 
 export class RoomClient {
-  constructor(code, { token = null, url = null } = {}) {
+  // The page's cookie identifies the player: a token never goes into the socket's URL, where access logs
+  // would keep it.
+  constructor(code, { url = null } = {}) {
     this.code = code;
-    this.token = token;
     this.url = url;
     this.ws = null;
     this.lastVersion = null;
@@ -83,8 +84,7 @@ export class RoomClient {
   socketUrl() {
     if (this.url) return this.url;
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
-    return `${proto}//${location.host}/ws/${encodeURIComponent(this.code)}${query}`;
+    return `${proto}//${location.host}/ws/${encodeURIComponent(this.code)}`;
   }
 
   connect() {
