@@ -9,7 +9,8 @@ object serialised per socket; on the benchmark's room of seven those were a fift
 The extension is ``scope["extensions"]["threefold.frames"] = {"write": write}``; ``write(data)`` writes
 ``data`` (whole frames) at once and returns True, or returns False and writes nothing if the connection is
 not open or its buffer is over the transport's high-water mark; the caller then uses the ordinary ``send``,
-which waits for the buffer to drain. Run uvicorn with ``--ws app.ws_protocol:PreparedFramesProtocol``;
+which waits for the buffer to drain. ``abort()`` cuts the connection at once, unsent data dropped: a close
+waits for data its peer may never read. Run uvicorn with ``--ws app.ws_protocol:PreparedFramesProtocol``;
 any other server simply lacks the extension and the app sends through ASGI as usual.
 """
 
@@ -81,7 +82,7 @@ class PreparedFramesProtocol(WebSocketsSansIOProtocol):
         super().handle_connect(event)
         scope = getattr(self, "scope", None)  # set only when the handshake is accepted
         if scope is not None:
-            scope["extensions"][FRAMES_EXTENSION] = {"write": self.write_frames}
+            scope["extensions"][FRAMES_EXTENSION] = {"write": self.write_frames, "abort": self.transport.abort}
 
     def write_frames(self, data: bytes) -> bool:
         if (
