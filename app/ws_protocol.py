@@ -97,3 +97,9 @@ class PreparedFramesProtocol(WebSocketsSansIOProtocol):
             return False
         self.transport.write(data)
         return True
+
+    def keepalive_timeout(self) -> None:
+        """uvicorn's, then the connection cut: its close waits for the peer to read what is still buffered,
+        and stops reading meanwhile, so a peer that stopped reading stayed connected for good."""
+        super().keepalive_timeout()
+        self.transport.abort()

@@ -13,11 +13,13 @@ from collections.abc import Callable
 from typing import Any, cast
 
 import orjson
+import uvicorn
+from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
 from app.client import ClientError
 from app.identity import COOKIE
 from app.live.connection import RESYNC, Connection
-from app.ws_protocol import FRAMES_EXTENSION
+from app.ws_protocol import FRAMES_EXTENSION, PreparedFramesProtocol
 from tests.app.helpers import open_table
 from tests.support.server import ServerProcess
 
@@ -172,8 +174,8 @@ class UnreadSocket:
     """A WebSocket client that sends but never reads after the handshake, with a tiny receive buffer: what
     the server writes to it soon stays queued, as for a phone whose page froze while it kept sending."""
 
-    def __init__(self, port: int, code: str, token: str) -> None:
-        self.port, self.code, self.token = port, code, token
+    def __init__(self, port: int, path: str, token: str | None = None) -> None:
+        self.port, self.path, self.token = port, path, token
         self.sock = socket.socket()
 
     async def open(self) -> None:
@@ -182,10 +184,12 @@ class UnreadSocket:
         self.sock.setblocking(False)
         await loop.sock_connect(self.sock, ("127.0.0.1", self.port))
         key = base64.b64encode(os.urandom(16)).decode()
+        # The token both ways a server may read it, from a page of its own origin.
+        player = f"Authorization: Bearer {self.token}\r\nCookie: {COOKIE}={self.token}\r\n" if self.token else ""
         request = (
-            f"GET /ws/{self.code} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nUpgrade: websocket\r\n"
+            f"GET {self.path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nUpgrade: websocket\r\n"
             f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
-            f"Origin: http://127.0.0.1:{self.port}\r\nCookie: {COOKIE}={self.token}\r\n\r\n"
+            f"Origin: http://127.0.0.1:{self.port}\r\n{player}\r\n"
         )
         await loop.sock_sendall(self.sock, request.encode())
         answer = b""
@@ -232,7 +236,7 @@ async def test_a_seated_player_who_stops_reading_is_dropped_stood_in_for_and_han
         await host.wait_room(lambda r: not r["seats"][seat]["player"]["connected"])
         token = table.clients[1].token
         assert token is not None
-        stuck = UnreadSocket(server.port, table.code, token)
+        stuck = UnreadSocket(server.port, f"/ws/{table.code}", token)
         await stuck.open()
         await host.wait_room(lambda r: r["seats"][seat]["player"]["connected"])
         loop = asyncio.get_running_loop()
@@ -283,3 +287,43 @@ async def test_a_seated_player_who_stops_reading_is_dropped_stood_in_for_and_han
             stuck.close()
         await table.close()
         server.stop()
+
+
+async def test_a_peer_that_answers_no_ping_is_cut_even_with_writes_unread() -> None:
+    """uvicorn's keepalive closes a socket whose peer answers no ping, but a close waits for the peer to read
+    what is buffered, and reading stops meanwhile: the app never heard that the socket had gone."""
+    gone = asyncio.Event()
+    app = FastAPI()
+
+    @app.websocket("/ws")
+    async def endpoint(websocket: WebSocket) -> None:
+        await websocket.accept()
+        await websocket.send_text("x" * (8 << 20))  # far more than the kernel's buffers hold
+        with contextlib.suppress(WebSocketDisconnect):
+            while (await websocket.receive())["type"] != "websocket.disconnect":
+                pass
+        gone.set()
+
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=0,
+        ws=PreparedFramesProtocol,
+        ws_ping_interval=0.2,
+        ws_ping_timeout=0.2,
+        log_level="warning",
+        timeout_graceful_shutdown=1,
+    )
+    server = uvicorn.Server(config)
+    serving = asyncio.create_task(server.serve())
+    peer = None
+    try:
+        await _until(lambda: server.started, 10)
+        peer = UnreadSocket(server.servers[0].sockets[0].getsockname()[1], "/ws")
+        await peer.open()
+        await asyncio.wait_for(gone.wait(), 10)
+    finally:
+        if peer is not None:
+            peer.close()
+        server.should_exit = True
+        await serving
