@@ -328,36 +328,42 @@ class Store:
         the room's finish, and None is returned: the room must never stay "playing" after its game's end.
         Raises VersionConflict like ``record_action``."""
 
-        def with_standings(sql: Sql) -> list[dict[str, Any]]:
-            _record(sql, move)
-            try:
-                return _end_game(sql, end, _FINISH_ROOM)
-            except Exception as err:  # not a version conflict, whatever the database calls it
-                raise _StandingsNotStored from err
-
-        def room_finished_only(sql: Sql) -> None:
+        def room_finished(sql: Sql) -> None:
             _record(sql, move)
             sql.run(_FINISH_ROOM, room_id=end.room_id)
+
+        def with_standings(sql: Sql) -> list[dict[str, Any]]:
+            room_finished(sql)
+            return _end_game(sql, end)
 
         try:
             return await self._write_move(with_standings)
         except _StandingsNotStored:
             log.exception("game %s ended, but its standings and ratings could not be stored", move.game_id)
-        await self._write_move(room_finished_only)
+        await self._write_move(room_finished)
         return None
 
     async def repair_finished_game(self, revision: int, end: GameEnd) -> list[dict[str, Any]] | None:
         """Finish a room still "playing" (at ``revision``) whose latest game is over: what a crash between a
         game's last move and the room's finish left behind before the two were one transaction. Records the
         game in the standings and ratings, which that crash never did. Only once: None (and nothing done) if
-        the room is no longer playing at that revision (another process repaired or changed it first)."""
+        the room is no longer playing at that revision (another process repaired or changed it first). As
+        for a game's end, a room whose standings cannot be stored is still finished (the standings are then
+        returned as they were)."""
 
-        def work(sql: Sql) -> list[dict[str, Any]] | None:
-            if sql.run(_FINISH_STUCK_ROOM, room_id=end.room_id, revision=revision) != 1:
-                return None
-            return _end_game(sql, end, None)
+        def finished(sql: Sql) -> bool:
+            return sql.run(_FINISH_STUCK_ROOM, room_id=end.room_id, revision=revision) == 1
 
-        return await self._write(work)
+        def with_standings(sql: Sql) -> list[dict[str, Any]] | None:
+            return _end_game(sql, end) if finished(sql) else None
+
+        try:
+            return await self._write(with_standings)
+        except _StandingsNotStored:
+            log.exception("room %s: the standings and ratings of its ended game could not be stored", end.room_id)
+        if not await self._write(finished):
+            return None
+        return await self.standings(end.room_id)
 
     async def add_chat(self, room_id: int, line: ChatRecord) -> int:
         """Store a chat line, and forget the room's lines before its latest ``CHAT_KEPT``; the new line's id
@@ -414,12 +420,17 @@ def _standings(sql: Sql, room_id: int) -> list[dict[str, Any]]:
     ]
 
 
-def _end_game(sql: Sql, end: GameEnd, finish_room: Statement | None) -> list[dict[str, Any]]:
-    """A game's end in the caller's transaction: ratings, the room's standings and (with ``finish_room``)
-    the room's status; returns the standings as they now are."""
+def _end_game(sql: Sql, end: GameEnd) -> list[dict[str, Any]]:
+    """A game's ratings and its place in the room's standings, in the caller's transaction; returns the
+    standings as they now are. Raises _StandingsNotStored if the database refuses them."""
+    try:
+        return _add_to_standings(sql, end)
+    except Exception as err:  # not a version conflict, whatever the database calls it
+        raise _StandingsNotStored from err
+
+
+def _add_to_standings(sql: Sql, end: GameEnd) -> list[dict[str, Any]]:
     rate_game(sql, end.game, end.seats, end.infos, list(end.outcome.get("ranks", [])))
-    if finish_room is not None:
-        sql.run(finish_room, room_id=end.room_id)
     winners = set(end.outcome.get("winners", []))
     scores = end.outcome.get("scores", [])
     for index, seat in enumerate(end.seats):

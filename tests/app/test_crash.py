@@ -151,7 +151,7 @@ LAST_VERSION = 9
 """A 3×3 Tri-Tac game ends when the board is full: its ninth move is its last."""
 KILL_DELAYS = (0.0, 0.0005, 0.001, 0.002, 0.004)
 """Seconds between sending the last moves and the kill -9: around the commit of a game's end."""
-TABLES_PER_KILL = 3
+TABLES_PER_KILL = 2
 
 
 @dataclass
