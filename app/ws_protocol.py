@@ -6,11 +6,12 @@ room's state message is framed once and the same bytes go to every socket that g
 wrappers (Starlette's WebSocket, its exception handler, the protocol's ``send`` coroutine) and a frame
 object serialised per socket; on the benchmark's room of seven those were a fifth of a move's cost.
 
-The extension is ``scope["extensions"]["threefold.frames"] = {"write": write}``; ``write(data)`` writes
-``data`` (whole frames) at once and returns True, or returns False and writes nothing if the connection is
-not open or its buffer is over the transport's high-water mark; the caller then uses the ordinary ``send``,
-which waits for the buffer to drain. ``abort()`` cuts the connection at once, unsent data dropped: a close
-waits for data its peer may never read. Run uvicorn with ``--ws app.ws_protocol:PreparedFramesProtocol``;
+The extension is ``scope["extensions"]["threefold.frames"] = {"write": write, "abort": abort}``;
+``write(data)`` writes ``data`` (whole frames) at once and returns True, or returns False and writes nothing
+if the connection is not open or its buffer is over the transport's high-water mark; the caller then uses the
+ordinary ``send``, which waits for the buffer to drain. ``abort()`` cuts the connection at once, unsent data
+dropped: a close waits for data its peer may never read. Run uvicorn with
+``--ws app.ws_protocol:PreparedFramesProtocol``;
 any other server simply lacks the extension and the app sends through ASGI as usual.
 """
 

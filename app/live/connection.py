@@ -1,7 +1,7 @@
 """One WebSocket connection that never stalls its room: a send is written at once while the socket takes it,
 and only a socket that pushes back gets a bounded backlog (and a resync when that overflows). A socket that
 takes nothing for ``stuck_seconds`` has a peer that stopped reading: it is dropped, and its player is away
-like anyone whose connection went (DESIGN.md "Fan-out")."""
+like anyone whose connection went."""
 
 from __future__ import annotations
 
