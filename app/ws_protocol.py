@@ -6,10 +6,12 @@ room's state message is framed once and the same bytes go to every socket that g
 wrappers (Starlette's WebSocket, its exception handler, the protocol's ``send`` coroutine) and a frame
 object serialised per socket; on the benchmark's room of seven those were a fifth of a move's cost.
 
-The extension is ``scope["extensions"]["threefold.frames"] = {"write": write}``; ``write(data)`` writes
-``data`` (whole frames) at once and returns True, or returns False and writes nothing if the connection is
-not open or its buffer is over the transport's high-water mark; the caller then uses the ordinary ``send``,
-which waits for the buffer to drain. Run uvicorn with ``--ws app.ws_protocol:PreparedFramesProtocol``;
+The extension is ``scope["extensions"]["threefold.frames"] = {"write": write, "abort": abort}``;
+``write(data)`` writes ``data`` (whole frames) at once and returns True, or returns False and writes nothing
+if the connection is not open or its buffer is over the transport's high-water mark; the caller then uses the
+ordinary ``send``, which waits for the buffer to drain. ``abort()`` cuts the connection at once, unsent data
+dropped: a close waits for data its peer may never read. Run uvicorn with
+``--ws app.ws_protocol:PreparedFramesProtocol``;
 any other server simply lacks the extension and the app sends through ASGI as usual.
 """
 
@@ -84,7 +86,7 @@ class PreparedFramesProtocol(WebSocketsSansIOProtocol):
         super().handle_connect(event)
         scope = getattr(self, "scope", None)  # set only when the handshake is accepted
         if scope is not None:
-            scope["extensions"][FRAMES_EXTENSION] = {"write": self.write_frames}
+            scope["extensions"][FRAMES_EXTENSION] = {"write": self.write_frames, "abort": self.transport.abort}
 
     def send_receive_event_to_app(self) -> None:
         """uvicorn's, with one difference: a text message that is not UTF-8 still fails the connection with
@@ -130,3 +132,9 @@ class PreparedFramesProtocol(WebSocketsSansIOProtocol):
             return False
         self.transport.write(data)
         return True
+
+    def keepalive_timeout(self) -> None:
+        """uvicorn's, then the connection cut: its close waits for the peer to read what is still buffered,
+        and stops reading meanwhile, so a peer that stopped reading stayed connected for good."""
+        super().keepalive_timeout()
+        self.transport.abort()

@@ -1,24 +1,32 @@
 """One WebSocket connection that never stalls its room: a send is written at once while the socket takes it,
-and only a socket that pushes back gets a bounded backlog (and a resync when that overflows)."""
+and only a socket that pushes back gets a bounded backlog (and a resync when that overflows). A socket that
+takes nothing for ``stuck_seconds`` has a peer that stopped reading: it is dropped, and its player is away
+like anyone whose connection went."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Generator
-from typing import Any
+from typing import Any, cast
 
 from starlette.websockets import WebSocket
 
 from app.live.messages import kept
-from app.ws_protocol import FrameWriter, text_frame
+from app.ws_protocol import FRAMES_EXTENSION, FrameWriter, text_frame
+
+log = logging.getLogger("threefold.connection")
 
 RESYNC = b""
 """Backlog marker: the backlog overflowed, so send a fresh room summary and full state instead of the dropped
 messages. Until it is sent, further room and state messages are skipped (the resync carries the latest)."""
 _SUPERSEDED = (b'{"type":"state"', b'{"type":"room"')
 RECENT_IDS = 64
+STUCK_SECONDS = 10.0
+"""How long a write the socket pushed back on may wait without the socket taking anything before its peer
+counts as no longer reading. A phone on a bad network takes a message within seconds; a frozen page never."""
 
 
 class _Rest:
@@ -46,6 +54,8 @@ class _Rest:
 
 
 class Connection:
+    stuck_seconds = STUCK_SECONDS
+
     def __init__(
         self,
         websocket: WebSocket,
@@ -79,6 +89,12 @@ class Connection:
         self._resync_pending = False
         self._write_frames = write_frames
         """Set when the server writes prepared frames (app/ws_protocol.py): no ASGI send per message."""
+        self._took_at = 0.0
+        """When the socket last took a write, while one is pushed back (monotonic clock)."""
+        self._watchdog: asyncio.TimerHandle | None = None
+        """Checks, while a write is pushed back, that the socket still takes something now and then."""
+        self.dropped = False
+        """Set when the socket took nothing for ``stuck_seconds`` and was dropped."""
 
     async def close(self) -> None:
         self._gone = True
@@ -166,14 +182,18 @@ class Connection:
 
     async def _flush(self, rest: _Rest) -> None:
         """Finish the write the socket pushed back on, then everything queued behind it, in order."""
+        self._took_at = time.monotonic()
+        self._watch(self.stuck_seconds)
         try:
             await rest
             while self.backlog:
+                self._took_at = time.monotonic()
                 payload = self.backlog.pop(0)
                 if payload == RESYNC:
                     self._resync_pending = False
                     for fresh in await self.resync(self) if self.resync is not None else []:
                         await self.websocket.send_text(fresh.decode())
+                        self._took_at = time.monotonic()
                     continue
                 await self.websocket.send_text(payload.decode())
         except asyncio.CancelledError:
@@ -182,3 +202,40 @@ class Connection:
             self._gone = True  # the socket is gone; the receive loop notices and cleans up
         finally:
             self._flusher = None
+            if self._watchdog is not None:
+                self._watchdog.cancel()
+                self._watchdog = None
+
+    def _watch(self, delay: float) -> None:
+        self._watchdog = asyncio.get_running_loop().call_later(delay, self._check_taking)
+
+    def _check_taking(self) -> None:
+        """Drop the socket if its pending write has waited ``stuck_seconds`` with nothing taken."""
+        self._watchdog = None
+        if self._flusher is None or self._gone:
+            return
+        waited = time.monotonic() - self._took_at
+        if waited < self.stuck_seconds:
+            self._watch(self.stuck_seconds - waited)
+            return
+        self._drop()
+
+    def _drop(self) -> None:
+        """Its peer stopped reading. A close would wait behind what the peer never reads (and, once the server
+        gave up on it, stop reading its moves while it still counted as connected): the connection is cut
+        instead, so the receive loop ends and the room treats the player as gone."""
+        log.info("dropping the socket of player %s: it took nothing for %.0f s", self.player_id, self.stuck_seconds)
+        self._gone = self.dropped = True
+        self.backlog.clear()
+        abort = _abort_of(self.websocket)
+        if abort is not None:
+            abort()
+        elif self._flusher is not None:
+            self._flusher.cancel()  # another server: at least let go of the pending write
+
+
+def _abort_of(websocket: WebSocket) -> Callable[[], None] | None:
+    """The server's way to cut the connection at once (app/ws_protocol.py), if it offers one."""
+    scope = getattr(websocket, "scope", None) or {}
+    extension = (scope.get("extensions") or {}).get(FRAMES_EXTENSION)
+    return None if extension is None else cast(Callable[[], None] | None, extension.get("abort"))

@@ -11,8 +11,10 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import os
 import random
 import secrets
+import signal
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -35,7 +37,7 @@ from app.live.messages import (
     encode,
     error,
 )
-from app.live.records import MoveWrite, RoomConflict, VersionConflict
+from app.live.records import GameEnd, MoveWrite, RoomConflict, VersionConflict
 from app.live.room import CHAT_LINES, LiveGame, LiveRoom, bot_name, describe
 from app.live.store import Store
 from app.metrics import Metrics
@@ -47,6 +49,10 @@ log = logging.getLogger("threefold.hub")
 
 ROOM_CONFLICT_RETRIES = 3
 """Attempts at a lobby change while other processes keep saving the same room first."""
+
+KILL_POINT_VARIABLE = "THREEFOLD_TEST_KILL_AT"
+"""A test-only fault point (honoured with ``testing`` on): the process kills itself with SIGKILL there.
+``game_end_stored``: right after a game's last move is committed, before anything else is done or told."""
 
 SNAPSHOT_EVERY = 16
 """Moves between full-state snapshots: a dump costs more than the rest of a move's write, and a reload
@@ -67,6 +73,7 @@ class Hub:
         self._loading: dict[str, tuple[asyncio.Lock, int]] = {}
         """Rooms being loaded: the lock, and how many wait for it."""
         self.moves = 0
+        self.kill_point = os.environ.get(KILL_POINT_VARIABLE) if settings.testing else None
 
     # ---- rooms -----------------------------------------------------------------------------------
 
@@ -103,8 +110,9 @@ class Hub:
                     return None
                 live = LiveRoom(record, {})
                 await self._load_game(live)
+                await self._finish_if_ended(live)
                 await self._refresh_names(live)
-                live.standings = await self.store.standings(record.id)
+                live.standings = await self.store.standings(live.record.id)
                 await self._read_chat(live)
                 self.rooms[code] = live
                 self.metrics.rooms.set(len(self.rooms))
@@ -453,49 +461,68 @@ class Hub:
         outcome = game.outcome_json()
         # The full state every SNAPSHOT_EVERY moves and at the end; loading replays the few actions since.
         snapshot = engine.dump(state) if outcome is not None or game.version % SNAPSHOT_EVERY == 0 else None
+        move = MoveWrite(game.id, game.version, seat, action, actor, snapshot, game.timer_key, game.deadline, outcome)
+        standings: list[dict[str, Any]] | None = None
         try:
-            await self.store.record_action(
-                MoveWrite(game.id, game.version, seat, action, actor, snapshot, game.timer_key, game.deadline, outcome)
-            )
+            if outcome is None:
+                await self.store.record_action(move)
+            else:
+                standings = await self.store.record_last_action(move, self._game_end(live, game, outcome))
         except VersionConflict:
             # Another process wrote first: take its state and tell the client to look again.
             game.state, game.version, game.timer_key, game.deadline, game.since = previous
             await self._load_game(live)
-            self.fanout.state(live, [])
+            await self._finish_if_ended(live)
+            self.fanout.state(live, [], room=True)
             raise ProtocolError("stale_version", "another move was made first; resynced", msg_id) from None
         except BaseException:
             # Not stored, so not played: memory must match the database ("nothing changed").
             game.state, game.version, game.timer_key, game.deadline, game.since = previous
             raise
+        if outcome is not None and self.kill_point == "game_end_stored":
+            os.kill(os.getpid(), signal.SIGKILL)
         self.moves += 1
         self.metrics.moves.inc()
         game.log.append(line)
         if outcome is not None:
+            # Stored with the move; if another process changed the room meanwhile, its next save reloads.
             live.record.status = "finished"
-            await self._finish_game(live, game, outcome)
-            live.record.revision += 1  # if another process changed the room meanwhile, its next save reloads
+            live.record.revision += 1
+            if standings is None:  # stored without the game in the standings and ratings (logged)
+                self.refused("internal")
+            else:
+                live.standings = standings
         ack = None if mover is None else (mover, encode({"type": "ack", "id": msg_id, "version": game.version}))
         self.fanout.state(live, events, ack, room=outcome is not None)
         self.metrics.move_latency.observe(time.perf_counter() - started)
         await self.bus.moved(live.code, game.id, game.version)
         self._after_change(live)
 
-    async def _finish_game(self, live: LiveRoom, game: LiveGame, outcome: dict[str, Any]) -> None:
-        """The room's table and the players' ratings after a game's end (already stored with its last move).
-        If that fails, everyone must still see the end, and the room must not stay "playing" in the database
-        (reloaded so, it could neither go on nor start another game): the table and ratings miss this game."""
+    @staticmethod
+    def _game_end(live: LiveRoom, game: LiveGame, outcome: dict[str, Any]) -> GameEnd:
         engine = game.engine
-        try:
-            live.standings = await self.store.finish_room_game(
-                live.record.id, outcome, game.seats, engine.name, engine.seats_of(game.state)
-            )
-        except Exception:
-            log.exception("the table and ratings after game %s in room %s could not be stored", game.id, live.code)
-            self.refused("internal")
-            try:
-                await self.store.mark_room_finished(live.record.id)
-            except Exception:
-                log.exception("room %s could not be marked finished", live.code)
+        return GameEnd(live.record.id, outcome, game.seats, engine.name, engine.seats_of(game.state))
+
+    async def _finish_if_ended(self, live: LiveRoom) -> None:
+        """Finish a room still "playing" whose game is over, with the game's standings and ratings: a crash
+        between a game's last move and the room's finish left such rooms before the two were stored in one
+        transaction, and they could neither play on nor start another game. Must be called with the game
+        fresh from the database (a stale room only costs a reload) and ``live.lock`` held once it is loaded."""
+        game = live.game
+        outcome = None if game is None or live.record.status != "playing" else game.outcome_json()
+        if game is None or outcome is None:
+            return
+        standings = await self.store.repair_finished_game(live.record.revision, self._game_end(live, game, outcome))
+        if standings is None:  # another process finished or changed the room first: take it as it is now
+            record = await self.store.load_room(live.code)
+            if record is not None:
+                live.record = record
+            live.standings = await self.store.standings(live.record.id)
+            return
+        log.warning("room %s was still playing after game %s had ended: finished now", live.code, game.id)
+        live.record.status = "finished"
+        live.record.revision += 1
+        live.standings = standings
 
     # ---- timers and bots -------------------------------------------------------------------------
 
@@ -614,6 +641,7 @@ class Hub:
             record = await self.store.load_room(code)
             if record is not None:
                 live.record = record
+            await self._finish_if_ended(live)
             live.standings = await self.store.standings(live.record.id)
             await self._refresh_names(live)
             self.fanout.state(live, [], room=True)
@@ -677,6 +705,7 @@ class Hub:
             return
         live.record = record
         await self._load_game(live)
+        await self._finish_if_ended(live)
         await self._refresh_names(live)
         self.fanout.state(live, [], room=True, welcomes=True)
         self._after_change(live)

@@ -120,9 +120,11 @@ def sit(live: LiveRoom, player_id: int, seat: int) -> Change:
 
 def stand(live: LiveRoom, player_id: int) -> Change:
     require_not_playing(live)
-    for rec in live.record.seats:
-        if rec.player_id == player_id:
-            rec.player_id = None
+    held = [rec for rec in live.record.seats if rec.player_id == player_id]
+    if not held:
+        raise ProtocolError("not_seated", "you have no seat to leave")
+    for rec in held:
+        rec.player_id = None
     return Change()
 
 

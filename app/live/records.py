@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from engines.base import SeatInfo
+
 
 class VersionConflict(Exception):
     """Another writer got there first: the caller must reload the game."""
@@ -51,6 +53,19 @@ class MoveWrite(NamedTuple):
     deadline: float | None
     result: dict[str, Any] | None
     """The outcome, when the action ended the game."""
+
+
+@dataclass(frozen=True)
+class GameEnd:
+    """What a game's end adds to its room: the room's standings and the players' ratings."""
+
+    room_id: int
+    outcome: dict[str, Any]
+    seats: list[dict[str, Any]]
+    game: str
+    """The engine's name (ratings are per game)."""
+    infos: list[SeatInfo]
+    """The seats' labels and teams, as the final state has them."""
 
 
 @dataclass

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
 import os
 import sqlite3
 import threading
@@ -25,6 +26,7 @@ from sqlalchemy.orm import Session
 from app.live.pg_moves import PostgresMoves
 from app.live.records import (
     ChatRecord,
+    GameEnd,
     GameRecord,
     MoveWrite,
     RoomConflict,
@@ -35,9 +37,9 @@ from app.live.records import (
 from app.models import ChatLine, Game, GameAction, Player, Room, RoomSeat
 from app.ratings import rate_game
 from app.sql import SessionSql, Sql, SqliteSql, Statement, move_update
-from engines.base import SeatInfo
 
 T = TypeVar("T")
+log = logging.getLogger("threefold.store")
 
 
 # The statements written on the event loop (app.sql): fixed texts, the same on SQLite and PostgreSQL.
@@ -65,6 +67,10 @@ CHAT_KEPT = 200
 """Chat lines a room keeps in the database (it loads the last 50): each new line deletes those before the
 latest 200, through the (room_id, id) index, so a long evening's chat does not grow the table for good."""
 _FINISH_ROOM = Statement("UPDATE rooms SET status = 'finished', revision = revision + 1 WHERE id = :room_id")
+_FINISH_STUCK_ROOM = Statement(
+    "UPDATE rooms SET status = 'finished', revision = revision + 1 "
+    "WHERE id = :room_id AND status = 'playing' AND revision = :revision"
+)
 _ADD_TO_STANDINGS = Statement(
     "INSERT INTO standings (room_id, player_id, played, wins, draws, points) "
     "VALUES (:room_id, :player_id, 1, :won, :drew, :points) "
@@ -95,6 +101,10 @@ _MOVE = {
     (snapshot, result): _move_statement(snapshot, result) for snapshot in (False, True) for result in (False, True)
 }
 """The per-move update of the game row, by (with a snapshot, with a result)."""
+
+
+class _StandingsNotStored(Exception):
+    """A game's end could not add the game to the standings and ratings (the cause is chained)."""
 
 
 class Store:
@@ -283,9 +293,13 @@ class Store:
         if self._pg is not None:
             await self._pg.record(move)
             return
+        await self._write_move(lambda sql: _record(sql, move))
+
+    async def _write_move(self, work: Callable[[Sql], T]) -> T:
+        """``_write`` for work that stores an action: its version already stored is a VersionConflict."""
         try:
-            await self._write(lambda sql: _record(sql, move))
-        except (IntegrityError, sqlite3.IntegrityError) as err:  # the action's version is already stored
+            return await self._write(work)
+        except (IntegrityError, sqlite3.IntegrityError) as err:
             raise VersionConflict(str(err)) from None
 
     async def actions(self, game_id: int) -> list[tuple[int, int, dict[str, Any], str]]:
@@ -306,31 +320,50 @@ class Store:
             ).one()
             return version, key, deadline, await s.run_sync(_actions, game_id, after)
 
-    async def finish_room_game(
-        self, room_id: int, outcome: dict[str, Any], seats: list[dict[str, Any]], game: str, infos: list[SeatInfo]
-    ) -> list[dict[str, Any]]:
-        """Mark the room finished, add the game to the room's standings and update ratings; returns the
-        standings as they now are (read in the same transaction: no second trip when many games end at once)."""
+    async def record_last_action(self, move: MoveWrite, end: GameEnd) -> list[dict[str, Any]] | None:
+        """Persist the action that ended a game together with the game's end: the room finished, the game in
+        its standings and the players' ratings, one transaction (a crash between two left the room
+        "playing" for good, without the game's standings). Returns the standings as they now are, read in
+        the same transaction. If the standings or ratings cannot be stored, the action is still stored with
+        the room's finish, and None is returned: the room must never stay "playing" after its game's end.
+        Raises VersionConflict like ``record_action``."""
 
-        def work(sql: Sql) -> list[dict[str, Any]]:
-            rate_game(sql, game, seats, infos, list(outcome.get("ranks", [])))
-            sql.run(_FINISH_ROOM, room_id=room_id)
-            winners = set(outcome.get("winners", []))
-            scores = outcome.get("scores", [])
-            for index, seat in enumerate(seats):
-                if seat.get("player_id") is None:
-                    continue
-                sql.run(
-                    _ADD_TO_STANDINGS,
-                    room_id=room_id,
-                    player_id=seat["player_id"],
-                    won=int(bool(winners) and index in winners),
-                    drew=int(not winners),
-                    points=float(scores[index]) if index < len(scores) else 0.0,
-                )
-            return _standings(sql, room_id)
+        def room_finished(sql: Sql) -> None:
+            _record(sql, move)
+            sql.run(_FINISH_ROOM, room_id=end.room_id)
 
-        return await self._write(work)
+        def with_standings(sql: Sql) -> list[dict[str, Any]]:
+            room_finished(sql)
+            return _end_game(sql, end)
+
+        try:
+            return await self._write_move(with_standings)
+        except _StandingsNotStored:
+            log.exception("game %s ended, but its standings and ratings could not be stored", move.game_id)
+        await self._write_move(room_finished)
+        return None
+
+    async def repair_finished_game(self, revision: int, end: GameEnd) -> list[dict[str, Any]] | None:
+        """Finish a room still "playing" (at ``revision``) whose latest game is over: what a crash between a
+        game's last move and the room's finish left behind before the two were one transaction. Records the
+        game in the standings and ratings, which that crash never did. Only once: None (and nothing done) if
+        the room is no longer playing at that revision (another process repaired or changed it first). As
+        for a game's end, a room whose standings cannot be stored is still finished (the standings are then
+        returned as they were)."""
+
+        def finished(sql: Sql) -> bool:
+            return sql.run(_FINISH_STUCK_ROOM, room_id=end.room_id, revision=revision) == 1
+
+        def with_standings(sql: Sql) -> list[dict[str, Any]] | None:
+            return _end_game(sql, end) if finished(sql) else None
+
+        try:
+            return await self._write(with_standings)
+        except _StandingsNotStored:
+            log.exception("room %s: the standings and ratings of its ended game could not be stored", end.room_id)
+        if not await self._write(finished):
+            return None
+        return await self.standings(end.room_id)
 
     async def add_chat(self, room_id: int, line: ChatRecord) -> int:
         """Store a chat line, and forget the room's lines before its latest ``CHAT_KEPT``; the new line's id
@@ -364,10 +397,6 @@ class Store:
             )
             return [ChatRecord(*row) for row in reversed(rows.all())]
 
-    async def mark_room_finished(self, room_id: int) -> None:
-        """Only the room's status, when the rest of ``finish_room_game`` could not be stored."""
-        await self._write(lambda sql: sql.run(_FINISH_ROOM, room_id=room_id))
-
     async def standings(self, room_id: int) -> list[dict[str, Any]]:
         async with self.sessions() as s:
             return await s.run_sync(lambda session: _standings(SessionSql(session), room_id))
@@ -389,6 +418,33 @@ def _standings(sql: Sql, room_id: int) -> list[dict[str, Any]]:
         {"player_id": pid, "name": name, "played": played, "wins": wins, "draws": draws, "points": points}
         for pid, name, played, wins, draws, points in sql.rows(_STANDINGS, room_id=room_id)
     ]
+
+
+def _end_game(sql: Sql, end: GameEnd) -> list[dict[str, Any]]:
+    """A game's ratings and its place in the room's standings, in the caller's transaction; returns the
+    standings as they now are. Raises _StandingsNotStored if the database refuses them."""
+    try:
+        return _add_to_standings(sql, end)
+    except Exception as err:  # not a version conflict, whatever the database calls it
+        raise _StandingsNotStored from err
+
+
+def _add_to_standings(sql: Sql, end: GameEnd) -> list[dict[str, Any]]:
+    rate_game(sql, end.game, end.seats, end.infos, list(end.outcome.get("ranks", [])))
+    winners = set(end.outcome.get("winners", []))
+    scores = end.outcome.get("scores", [])
+    for index, seat in enumerate(end.seats):
+        if seat.get("player_id") is None:
+            continue
+        sql.run(
+            _ADD_TO_STANDINGS,
+            room_id=end.room_id,
+            player_id=seat["player_id"],
+            won=int(bool(winners) and index in winners),
+            drew=int(not winners),
+            points=float(scores[index]) if index < len(scores) else 0.0,
+        )
+    return _standings(sql, end.room_id)
 
 
 def _record(sql: Sql, move: MoveWrite) -> None:

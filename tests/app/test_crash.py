@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import random
+from contextlib import AsyncExitStack
+from dataclasses import dataclass
 
 import sqlalchemy as sa
 import websockets
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from app.client import ClientError, ThreefoldClient
+from app.client import ClientError, RoomSocket, ThreefoldClient
+from app.live.hub import KILL_POINT_VARIABLE
 from app.replay import replay
+from tests.app.helpers import acting_socket, open_table, wait_all
 from tests.support.server import ServerProcess
 
 ROOMS = 6
@@ -138,4 +142,180 @@ async def test_kill_9_at_random_moments_loses_nothing(database_url: str) -> None
     finally:
         for game in games:
             await game.close()
+        server.stop()
+
+
+# ---- around a game's end --------------------------------------------------------------------------------
+
+LAST_VERSION = 9
+"""A 3×3 Tri-Tac game ends when the board is full: its ninth move is its last."""
+KILL_DELAYS = (0.0, 0.0005, 0.001, 0.002, 0.004)
+"""Seconds between sending the last moves and the kill -9: around the commit of a game's end."""
+TABLES_PER_KILL = 2
+
+
+@dataclass
+class Ending:
+    """A 3×3 Tri-Tac table one move from its end, both players connected."""
+
+    code: str
+    clients: list[ThreefoldClient]
+    sockets: list[RoomSocket]
+
+    async def send_last_move(self) -> None:
+        state = self.sockets[0].state
+        assert state is not None and state["version"] == LAST_VERSION - 1
+        mover = self.sockets[state["to_act"][0]]
+        cell = next([r, c] for r, row in enumerate(state["view"]["board"]) for c, v in enumerate(row) if v is None)
+        await mover.send({"type": "act", "action": {"type": "place", "cell": cell}, "version": state["version"]})
+
+
+async def _one_move_from_the_end(url: str, stack: AsyncExitStack, index: int) -> Ending:
+    table = await open_table(url, "tri-tac", {"size": 3}, seed=300 + index, spectator=False, names=["Ann", "Ben"])
+    stack.push_async_callback(table.close)
+    for _move in range(LAST_VERSION - 1):
+        _seat, sock = acting_socket(table)
+        state = sock.state
+        assert state is not None
+        cell = next([r, c] for r, row in enumerate(state["view"]["board"]) for c, v in enumerate(row) if v is None)
+        ack = await sock.act({"type": "place", "cell": cell})
+        await wait_all(table, ack["version"])
+    return Ending(table.code, table.clients, table.sockets)
+
+
+async def _stored_end(database_url: str, code: str) -> tuple[str, int, list[int], list[int]]:
+    """The room's status, its latest game's version, each player's games in its standings and in ratings."""
+    engine = create_async_engine(database_url)
+    try:
+        async with engine.connect() as conn:
+            status, room_id = (
+                await conn.execute(sa.text("SELECT status, id FROM rooms WHERE code = :code"), {"code": code})
+            ).one()
+            version = (
+                await conn.execute(
+                    sa.text("SELECT version FROM games WHERE room_id = :room ORDER BY number DESC LIMIT 1"),
+                    {"room": room_id},
+                )
+            ).scalar_one()
+            played = (
+                await conn.execute(
+                    sa.text("SELECT played FROM standings WHERE room_id = :room ORDER BY player_id"), {"room": room_id}
+                )
+            ).scalars()
+            rated = (
+                await conn.execute(
+                    sa.text(
+                        "SELECT ratings.games FROM ratings JOIN room_seats ON room_seats.player_id = ratings.player_id "
+                        "WHERE room_seats.room_id = :room ORDER BY ratings.player_id"
+                    ),
+                    {"room": room_id},
+                )
+            ).scalars()
+            return str(status), int(version), list(played), list(rated)
+    finally:
+        await engine.dispose()
+
+
+async def _finish_and_rematch(database_url: str, ending: Ending) -> None:
+    """After a restart: the game ends (now, if the kill came before its last move was stored), the room is
+    finished with the game in its standings and ratings exactly once, and the host's rematch starts."""
+    async with AsyncExitStack() as stack:
+        sockets = [await stack.enter_async_context(client.connect(ending.code)) for client in ending.clients]
+        state = await sockets[0].wait_state()
+        if state["outcome"] is None:
+            assert state["version"] == LAST_VERSION - 1, "a move that was never sent was stored"
+            for sock in sockets:
+                await sock.wait_state()
+            await Ending(ending.code, ending.clients, sockets).send_last_move()
+            state = await sockets[0].wait_state(lambda s: s["outcome"] is not None)
+        assert state["version"] == LAST_VERSION
+        room = await sockets[0].wait_room(lambda r: r["status"] != "playing")
+        assert room["status"] == "finished"
+        assert [row["played"] for row in room["standings"]] == [1, 1], room["standings"]
+        assert await _stored_end(database_url, ending.code) == ("finished", LAST_VERSION, [1, 1], [1, 1])
+        await sockets[0].request({"type": "rematch"})
+        fresh = await sockets[0].wait_state(lambda s: s["version"] == 0 and s["outcome"] is None)
+        assert fresh["to_act"]
+
+
+async def test_a_kill_just_after_a_games_end_is_stored_leaves_a_room_that_can_rematch(database_url: str) -> None:
+    """The server kills itself right after committing a game's last move (a test-only fault point): the
+    room's finish and the game's standings and ratings were committed with that move, so the room is not
+    left "playing" (it was, for good: the room's change came in a second transaction)."""
+    server = ServerProcess(database_url, extra_env={KILL_POINT_VARIABLE: "game_end_stored"}).start()
+    try:
+        async with AsyncExitStack() as stack:
+            ending = await _one_move_from_the_end(server.url, stack, 0)
+            await ending.send_last_move()
+            assert server.proc is not None
+            await asyncio.to_thread(server.proc.wait, 10)
+        assert await _stored_end(database_url, ending.code) == ("finished", LAST_VERSION, [1, 1], [1, 1])
+        server.extra_env = {}
+        server.start()
+        await _finish_and_rematch(database_url, ending)
+    finally:
+        server.stop()
+
+
+async def test_a_room_left_playing_after_its_game_ended_is_repaired_on_load(database_url: str) -> None:
+    """A database from before the game's end and the room's finish were one transaction may hold a room
+    still "playing" whose game is over, without that game's standings and ratings. Loading the room finishes
+    it and records them, once: a second restart adds nothing."""
+    server = ServerProcess(database_url).start()
+    try:
+        async with AsyncExitStack() as stack:
+            ending = await _one_move_from_the_end(server.url, stack, 1)
+            await ending.send_last_move()
+            await ending.sockets[0].wait_state(lambda s: s["outcome"] is not None)
+        server.kill()
+        engine = create_async_engine(database_url)
+        try:
+            async with engine.begin() as conn:
+                room = {"code": ending.code}
+                room_id = (await conn.execute(sa.text("SELECT id FROM rooms WHERE code = :code"), room)).scalar_one()
+                await conn.execute(sa.text("UPDATE rooms SET status = 'playing' WHERE id = :room"), {"room": room_id})
+                await conn.execute(sa.text("DELETE FROM standings WHERE room_id = :room"), {"room": room_id})
+                await conn.execute(
+                    sa.text(
+                        "DELETE FROM ratings WHERE player_id IN "
+                        "(SELECT player_id FROM room_seats WHERE room_id = :room)"
+                    ),
+                    {"room": room_id},
+                )
+        finally:
+            await engine.dispose()
+        assert await _stored_end(database_url, ending.code) == ("playing", LAST_VERSION, [], [])
+        server.start()
+        async with ending.clients[0].connect(ending.code) as host:
+            room_summary = await host.wait_room(lambda _r: True)
+            assert room_summary["status"] == "finished"
+            assert [row["played"] for row in room_summary["standings"]] == [1, 1]
+        assert await _stored_end(database_url, ending.code) == ("finished", LAST_VERSION, [1, 1], [1, 1])
+        server.kill()
+        server.start()
+        await _finish_and_rematch(database_url, ending)
+    finally:
+        server.stop()
+
+
+async def test_kill_9_at_many_points_around_a_games_end(database_url: str) -> None:
+    """Last moves sent in several rooms at once, the server killed a few hundred microseconds to a few
+    milliseconds later, restarted: each room either still waits for its last move or is finished with its
+    standings, and every one can rematch."""
+    server = ServerProcess(database_url).start()
+    try:
+        for round_, delay in enumerate(KILL_DELAYS):
+            async with AsyncExitStack() as stack:
+                endings = [
+                    await _one_move_from_the_end(server.url, stack, 10 + round_ * TABLES_PER_KILL + index)
+                    for index in range(TABLES_PER_KILL)
+                ]
+                for ending in endings:
+                    await ending.send_last_move()
+                await asyncio.sleep(delay)
+                server.kill()
+            server.start()
+            for ending in endings:
+                await _finish_and_rematch(database_url, ending)
+    finally:
         server.stop()

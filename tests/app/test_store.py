@@ -15,11 +15,12 @@ import pytest
 from sqlalchemy import text
 
 from app.db import make_engine, make_sessionmaker, postgres_dsn, sqlite_file
-from app.live.records import ChatRecord, MoveWrite, VersionConflict
+from app.live.records import ChatRecord, GameEnd, MoveWrite, VersionConflict
 from app.live.room import LiveGame
 from app.live.store import CHAT_KEPT, SqliteMoveWriter, Store
 from app.settings import Settings
 from app.sql import Statement
+from engines.base import SeatInfo
 from engines.registry import get_bot, get_engine
 from tests.support.server import migrate
 from tests.support.services import postgres_database
@@ -230,3 +231,43 @@ async def test_postgres_connections_stay_within_the_settings() -> None:
         finally:
             await store.close()
             await engine.dispose()
+
+
+SOLO = [{"player_id": 1, "name": "Ann", "bot": False}, {"player_id": None, "name": "Bot 2", "bot": True}]
+OUTCOME = {"scores": [3.0, 1.0], "winners": [0], "ranks": [1, 2], "summary": "Ann wins"}
+
+
+def _game_end(room: int) -> GameEnd:
+    return GameEnd(room, OUTCOME, SOLO, "tri-tac", [SeatInfo("Player 1"), SeatInfo("Player 2")])
+
+
+async def _room_and_standings(store: Store) -> tuple[str, list[int]]:
+    room = await store.load_room("ACDEF")
+    assert room is not None
+    return room.status, [row["played"] for row in await store.standings(room.id)]
+
+
+async def test_a_games_last_move_is_stored_with_the_rooms_finish_and_standings(store: Store) -> None:
+    rid = await room_id(store)
+    game_id = await store.create_game(rid, 1, "tri-tac", {}, 7, SOLO, {"s": 0}, None, None)
+    await store.record_action(MoveWrite(game_id, 1, 0, {"type": "place"}, "player", None, None, None, None))
+    last = MoveWrite(game_id, 2, 1, {"type": "place"}, "bot", {"s": 2}, None, None, OUTCOME)
+    standings = await store.record_last_action(last, _game_end(rid))
+    assert standings is not None and [(row["player_id"], row["played"]) for row in standings] == [(1, 1)]
+    assert await _room_and_standings(store) == ("finished", [1])
+    with pytest.raises(VersionConflict):  # stored once: the game's end is not counted twice either
+        await store.record_last_action(last, _game_end(rid))
+    assert await _room_and_standings(store) == ("finished", [1])
+
+
+async def test_a_room_left_playing_after_its_game_ended_is_finished_once(store: Store) -> None:
+    rid = await room_id(store)
+    game_id = await store.create_game(rid, 1, "tri-tac", {}, 7, SOLO, {"s": 0}, None, None)
+    # As a crash between the last move and the room's finish left it, before they were one transaction.
+    await store.record_action(MoveWrite(game_id, 1, 0, {"type": "place"}, "player", {"s": 1}, None, None, OUTCOME))
+    room = await store.load_room("ACDEF")
+    assert room is not None and room.status == "playing"
+    assert await store.repair_finished_game(room.revision, _game_end(rid)) is not None
+    assert await _room_and_standings(store) == ("finished", [1])
+    assert await store.repair_finished_game(room.revision, _game_end(rid)) is None  # another process, too late
+    assert await _room_and_standings(store) == ("finished", [1])

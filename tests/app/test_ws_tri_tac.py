@@ -246,9 +246,10 @@ async def test_time_challenge_passes_the_turn(sqlite_server: ServerProcess) -> N
 
 
 async def test_a_game_end_whose_table_cannot_be_stored_still_reaches_everyone(sqlite_url: str) -> None:
-    """The last move is stored with the game's result; the room's table and the ratings come after, in a
-    transaction of their own. When that one fails, the mover still gets the ack and everyone the end, and
-    the room is finished in the database too: after a restart, a rematch starts. Before, the mover got an
+    """The last move is stored with the game's result, the room's finish, its table and the ratings, in one
+    transaction. When the table cannot be stored, the move is stored with the room's finish alone: the mover
+    still gets the ack and everyone the end, and the room is finished in the database too: after a restart,
+    a rematch starts. Before, the mover got an
     internal error, the others saw nothing until they resynced, and the reloaded room stayed "playing"."""
     server = ServerProcess(sqlite_url).start()
     try:
