@@ -58,7 +58,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await bus.start(hub)
-        # Long-lived objects made at start-up need never be scanned again (bench/README.md, "How to measure": GC pauses).
+        # Long-lived objects made at start-up need never be scanned again (bench/README.md: GC pauses).
         metrics.watch_gc()  # before the first collection, so /metrics has a pause from the start
         collector.start_freezing(settings)
         refreezer = asyncio.create_task(collector.refreeze_forever(metrics, settings))

@@ -1,4 +1,4 @@
-"""Fan-out benchmark: the project's live rooms against a bare FastAPI fan-out endpoint (bench/README.md, "How to measure").
+"""Fan-out benchmark: the project's live rooms against a bare FastAPI fan-out endpoint (bench/README.md).
 
     .venv/bin/python -m bench.fanout                      # both servers, both scenarios, 20 s windows
     .venv/bin/python -m bench.fanout --duration 60 --repeat 3 --json bench/results.json
