@@ -1,4 +1,9 @@
-"""Shared fixtures: databases (SQLite always; PostgreSQL where reachable), live server processes."""
+"""Shared fixtures: databases (SQLite always; PostgreSQL where reachable), live servers.
+
+``server`` and ``sqlite_server`` run the app in this process (tests.support.inprocess: uvicorn in a thread,
+started in a fraction of a second); a test that must kill -9, restart or signal the server, run several
+processes or read process-wide figures starts a ``ServerProcess`` itself, and its module is marked
+``real_process``. Databases are copies of one migrated once per test process (tests.support.server.migrate)."""
 
 from __future__ import annotations
 
@@ -7,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.server import ServerProcess, migrate
+from tests.support.inprocess import InProcessServer
+from tests.support.server import migrate
 from tests.support.services import postgres_database
 
 
@@ -32,14 +38,12 @@ def sqlite_url(tmp_path: Path) -> str:
 
 
 @pytest.fixture
-def server(database_url: str) -> Iterator[ServerProcess]:
-    proc = ServerProcess(database_url).start()
-    yield proc
-    proc.stop()
+def server(database_url: str) -> Iterator[InProcessServer]:
+    with InProcessServer(database_url) as running:
+        yield running
 
 
 @pytest.fixture
-def sqlite_server(sqlite_url: str) -> Iterator[ServerProcess]:
-    proc = ServerProcess(sqlite_url).start()
-    yield proc
-    proc.stop()
+def sqlite_server(sqlite_url: str) -> Iterator[InProcessServer]:
+    with InProcessServer(sqlite_url) as running:
+        yield running
