@@ -10,12 +10,13 @@ import pytest
 from app.client import ThreefoldClient
 from tests.app.helpers import open_table
 from tests.app.test_ws_tri_tac import play_one
+from tests.support.inprocess import InProcessServer
 from tests.support.server import ServerProcess
 
 
 @pytest.fixture
-def strict_server(sqlite_url: str) -> Iterator[ServerProcess]:
-    proc = ServerProcess(sqlite_url, extra_env={"THREEFOLD_JOIN_ATTEMPTS_PER_MINUTE": "5"}).start()
+def strict_server(sqlite_url: str) -> Iterator[InProcessServer]:
+    proc = InProcessServer(sqlite_url, extra_env={"THREEFOLD_JOIN_ATTEMPTS_PER_MINUTE": "5"}).start()
     yield proc
     proc.stop()
 

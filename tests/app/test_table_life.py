@@ -10,12 +10,13 @@ import pytest
 from app.client import ClientError, RoomSocket, ThreefoldClient
 from tests.app.helpers import open_table
 from tests.app.test_ws_tri_tac import empty_cells
+from tests.support.inprocess import InProcessServer
 from tests.support.server import ServerProcess
 
 
 @pytest.fixture
-def quick_server(sqlite_url: str) -> Iterator[ServerProcess]:
-    proc = ServerProcess(sqlite_url, extra_env={"THREEFOLD_HOST_GRACE_SECONDS": "0.5"}).start()
+def quick_server(sqlite_url: str) -> Iterator[InProcessServer]:
+    proc = InProcessServer(sqlite_url, extra_env={"THREEFOLD_HOST_GRACE_SECONDS": "0.5"}).start()
     yield proc
     proc.stop()
 

@@ -87,6 +87,7 @@ class InProcessServer(TestServer):
         self._log_handler = logging.FileHandler(self.log_path)
         self._log_handler.addFilter(_ThreadFilter(thread))
         self._log_handler.setLevel(logging.WARNING)
+        self._log_handler.setFormatter(logging.Formatter("%(levelname)s:    %(message)s"))  # as uvicorn's
         logging.getLogger().addHandler(self._log_handler)
         thread.start()
         deadline = time.monotonic() + START_SECONDS
