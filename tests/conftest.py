@@ -3,7 +3,11 @@
 ``server`` and ``sqlite_server`` run the app in this process (tests.support.inprocess: uvicorn in a thread,
 started in a fraction of a second); a test that must kill -9, restart or signal the server, run several
 processes or read process-wide figures starts a ``ServerProcess`` itself, and its module is marked
-``real_process``. Databases are copies of one migrated once per test process (tests.support.server.migrate)."""
+``real_process``. Databases are copies of one migrated once per test process (tests.support.server.migrate).
+
+Marks: ``browser`` (everything under tests/browser) and ``real_process`` are also ``slow``; ``make test-fast``
+runs the rest (``-m "not slow"``). Under pytest-xdist (``--dist loadgroup``) the browser tests share one
+worker, and so do the Redis ones (one server, one channel)."""
 
 from __future__ import annotations
 
@@ -15,6 +19,20 @@ import pytest
 from tests.support.inprocess import InProcessServer
 from tests.support.server import migrate
 from tests.support.services import postgres_database
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if BROWSER in item.path.parents:
+            item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.xdist_group("browser"))
+        elif item.get_closest_marker("redis"):
+            item.add_marker(pytest.mark.xdist_group("redis"))
+        if item.get_closest_marker("browser") or item.get_closest_marker("real_process"):
+            item.add_marker(pytest.mark.slow)
+
+
+BROWSER = Path(__file__).parent / "browser"
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 
+import pytest
 import sqlalchemy as sa
 import websockets
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -13,6 +14,8 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from app.client import ClientError, ThreefoldClient
 from app.replay import replay
 from tests.support.server import ServerProcess
+
+pytestmark = pytest.mark.real_process  # kill -9 mid-game
 
 ROOMS = 6
 KILLS = 3

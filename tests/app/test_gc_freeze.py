@@ -20,6 +20,8 @@ import websockets
 
 from tests.support.server import ServerProcess
 
+pytestmark = pytest.mark.real_process  # a process's own memory and collector
+
 ROUNDS = 6
 SOCKETS = 150
 """Per round: ~2.7 MB that stayed behind each round while closed sockets were kept frozen."""

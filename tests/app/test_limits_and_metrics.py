@@ -71,6 +71,7 @@ async def test_health_and_metrics(sqlite_server: ServerProcess) -> None:
 
 @pytest.mark.redis
 @pytest.mark.postgres
+@pytest.mark.real_process
 async def test_the_guessing_budget_is_shared_by_every_process() -> None:
     import redis as redis_sync
 

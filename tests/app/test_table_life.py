@@ -242,6 +242,7 @@ async def test_room_and_team_chat(quick_server: ServerProcess) -> None:
         await table.close()
 
 
+@pytest.mark.real_process
 async def test_the_bot_that_took_a_kicked_players_seat_is_still_there_after_a_restart(sqlite_url: str) -> None:
     """The bot that takes a kicked player's seat mid-game is stored with the game. It was only in memory, so
     after a restart (or on another process) the seat was the kicked player's again: nobody played it."""
@@ -271,6 +272,7 @@ async def test_the_bot_that_took_a_kicked_players_seat_is_still_there_after_a_re
         server.stop()
 
 
+@pytest.mark.real_process
 async def test_chat_outlives_a_restart(sqlite_url: str) -> None:
     """Chat lines are stored: a newcomer after a restart (or after the room was unloaded) sees them."""
     server = ServerProcess(sqlite_url).start()

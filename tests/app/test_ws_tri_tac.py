@@ -245,6 +245,7 @@ async def test_time_challenge_passes_the_turn(sqlite_server: ServerProcess) -> N
         await table.close()
 
 
+@pytest.mark.real_process
 async def test_a_game_end_whose_table_cannot_be_stored_still_reaches_everyone(sqlite_url: str) -> None:
     """The last move is stored with the game's result; the room's table and the ratings come after, in a
     transaction of their own. When that one fails, the mover still gets the ack and everyone the end, and
