@@ -7,12 +7,13 @@ processes or read process-wide figures starts a ``ServerProcess`` itself, and it
 
 Marks: ``browser`` (everything under tests/browser) and ``real_process`` are also ``slow``; ``make test-fast``
 runs the rest (``-m "not slow"``). Under pytest-xdist (``--dist loadgroup``) the browser tests share one
-worker, and so do the Redis ones (one server, one channel)."""
+worker, and so do the Redis ones (tests.support.xdist_groups)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,11 +26,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if BROWSER in item.path.parents:
             item.add_marker(pytest.mark.browser)
-            item.add_marker(pytest.mark.xdist_group("browser"))
-        elif item.get_closest_marker("redis"):
-            item.add_marker(pytest.mark.xdist_group("redis"))
         if item.get_closest_marker("browser") or item.get_closest_marker("real_process"):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadgroup``: the browser tests in one group, the Redis ones in another (tests.support.xdist_groups)."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from tests.support.xdist_groups import SerialGroups
+
+    return SerialGroups(config, log)
 
 
 BROWSER = Path(__file__).parent / "browser"
