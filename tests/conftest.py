@@ -1,9 +1,11 @@
 """Shared fixtures: databases (SQLite always; PostgreSQL where reachable), live servers.
 
 ``server`` and ``sqlite_server`` run the app in this process (tests.support.inprocess: uvicorn in a thread,
-started in a fraction of a second); a test that must kill -9, restart or signal the server, run several
-processes or read process-wide figures starts a ``ServerProcess`` itself, and its module is marked
-``real_process``. Databases are copies of one migrated once per test process (tests.support.server.migrate).
+started in a fraction of a second), or as a child process (``ServerProcess``) for a test marked
+``real_process``: one that must kill -9, restart or signal the server, run several processes or read
+process-wide figures (memory, the collector, the process's own log) marks itself so, and either uses these
+or starts ``ServerProcess`` itself. Databases are copies of one migrated once per test process
+(tests.support.server.migrate).
 
 Marks: ``browser`` (everything under tests/browser) and ``real_process`` are also ``slow``; ``make test-fast``
 runs the rest (``-m "not slow"``). Under pytest-xdist (``--dist loadgroup``) the browser tests share one
@@ -18,7 +20,7 @@ from typing import Any
 import pytest
 
 from tests.support.inprocess import InProcessServer
-from tests.support.server import migrate
+from tests.support.server import ServerProcess, TestServer, migrate
 from tests.support.services import postgres_database
 
 
@@ -63,13 +65,24 @@ def sqlite_url(tmp_path: Path) -> str:
     return url
 
 
-@pytest.fixture
-def server(database_url: str) -> Iterator[InProcessServer]:
-    with InProcessServer(database_url) as running:
-        yield running
+def live_server(request: pytest.FixtureRequest, database_url: str) -> Iterator[TestServer]:
+    """In this process; a child process for a test marked ``real_process`` (its own stdout log, its own pid)."""
+    if request.node.get_closest_marker("real_process"):
+        process = ServerProcess(database_url).start()
+        try:
+            yield process
+        finally:
+            process.stop()
+    else:
+        with InProcessServer(database_url) as running:
+            yield running
 
 
 @pytest.fixture
-def sqlite_server(sqlite_url: str) -> Iterator[InProcessServer]:
-    with InProcessServer(sqlite_url) as running:
-        yield running
+def server(request: pytest.FixtureRequest, database_url: str) -> Iterator[TestServer]:
+    yield from live_server(request, database_url)
+
+
+@pytest.fixture
+def sqlite_server(request: pytest.FixtureRequest, sqlite_url: str) -> Iterator[TestServer]:
+    yield from live_server(request, sqlite_url)
