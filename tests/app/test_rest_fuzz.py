@@ -118,6 +118,7 @@ def fuzz_operation(
     return None
 
 
+@pytest.mark.slow  # 8-17 s of schemathesis
 def test_rest_api_conforms_to_its_schema(rest_server: ServerProcess, identity: dict[str, Any]) -> None:
     schema = schemathesis.openapi.from_url(f"{rest_server.url}/openapi.json")
     operations = [result.ok() for result in schema.get_all_operations()]
