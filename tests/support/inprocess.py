@@ -6,9 +6,12 @@ server's own), so a test that needs no real process — no kill -9, no restart o
 process-wide figures such as resident memory or the collector's — runs against this instead.
 
 Everything the app keeps is per ``create_app`` (settings, engine, hub, bus, metrics registry, limiter), so two
-servers in one test share nothing but the process. What is process-wide: the garbage collector's thresholds
-and frozen generation (``app.collector``; restored on ``stop``), the logging tree (this server's records, told
-apart by thread, also go to ``log_path``) and the Jinja templates (read-only).
+servers in one test share nothing but the process: no app module reads the environment (only
+``get_settings``, which ``create_app(settings)`` skips). What is process-wide: the garbage collector's
+thresholds, callbacks and frozen generation (``app.collector``, ``Metrics.watch_gc``; restored on ``stop``),
+the logging tree (this server's records, told apart by thread, also go to ``log_path``), and module-level
+objects that hold no per-app state (the Jinja templates of ``app.routers.pages``, the routers, the rating
+model of ``app.ratings``, the message parser of ``app.live.messages``).
 """
 
 from __future__ import annotations
