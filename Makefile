@@ -1,6 +1,7 @@
 # Two commands on a fresh machine with Python 3.11+ and make:
 #   make run    create the virtualenv, install, migrate, serve on http://127.0.0.1:8000
 #   make test   install the dev dependencies and run the whole suite
+# Day to day: `make test-fast`, the tests not marked slow (no browser, no real server processes; see README).
 # `make run LAN=1` listens on the local network so phones at the table can join (links and QR codes then
 # point at this machine's LAN address).
 
@@ -13,9 +14,13 @@ HOST   ?= 0.0.0.0
 else
 HOST   ?= 127.0.0.1
 endif
+# pytest-xdist workers (0: one process, no xdist); browser tests share one worker, Redis tests another
+# (tests/support/xdist_groups.py); the 15 slowest tests are listed at the end.
+PYTEST_WORKERS ?= 2
+PYTEST_FLAGS := -q -n $(PYTEST_WORKERS) --dist loadgroup --durations=15
 UVICORN_FLAGS := --ws app.ws_protocol:PreparedFramesProtocol --ws-per-message-deflate false --ws-max-size 1048576
 
-.PHONY: run install dev migrate test lint pytest screenshots bench clean
+.PHONY: run install dev migrate test test-fast lint pytest screenshots bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -46,9 +51,12 @@ lint: dev
 	$(BIN)/mypy app engines
 
 pytest: dev
-	$(BIN)/pytest -q $(PYTEST_ARGS)
+	$(BIN)/pytest $(PYTEST_FLAGS) $(PYTEST_ARGS)
 
 test: lint pytest
+
+test-fast: dev
+	$(BIN)/pytest $(PYTEST_FLAGS) -m "not slow" $(PYTEST_ARGS)
 
 screenshots: dev
 	$(BIN)/python -m tests.browser.screenshots

@@ -8,6 +8,7 @@ import random
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
 
+import pytest
 import sqlalchemy as sa
 import websockets
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -17,6 +18,8 @@ from app.live.hub import KILL_POINT_VARIABLE
 from app.replay import replay
 from tests.app.helpers import acting_socket, open_table, wait_all
 from tests.support.server import ServerProcess
+
+pytestmark = pytest.mark.real_process  # kill -9 mid-game
 
 ROOMS = 6
 KILLS = 3

@@ -56,6 +56,7 @@ from app.live.room_settings import RoomSettings
 from engines.base import EngineError
 from engines.registry import get_engine
 from tests.app.helpers import Table, open_table
+from tests.support.inprocess import InProcessServer
 from tests.support.server import ServerProcess
 
 SEED = 20240608
@@ -89,9 +90,9 @@ Message = dict[str, Any]
 
 
 @pytest.fixture
-def fast_server(sqlite_url: str) -> Iterator[ServerProcess]:
+def fast_server(sqlite_url: str) -> Iterator[InProcessServer]:
     """A server with the per-socket rate limit raised, so the fuzzer is not slowed to 20 messages a second."""
-    proc = ServerProcess(sqlite_url, extra_env=FAST_ENV).start()
+    proc = InProcessServer(sqlite_url, extra_env=FAST_ENV).start()
     yield proc
     proc.stop()
 

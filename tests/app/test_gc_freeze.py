@@ -10,7 +10,8 @@ the full collection comes only when the process has grown.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -18,6 +19,8 @@ import pytest
 import websockets
 
 from tests.support.server import ServerProcess
+
+pytestmark = pytest.mark.real_process  # a process's own memory and collector
 
 ROUNDS = 6
 SOCKETS = 150
@@ -52,6 +55,16 @@ def metric(server: ServerProcess, name: str) -> float:
     return next(float(line.split(" ")[1]) for line in text.splitlines() if line.startswith(f"{name} "))
 
 
+YOUNG_COLLECTIONS = 'threefold_gc_pause_seconds_count{generation="0"}'
+
+
+async def wait_for_metric(server: ServerProcess, name: str, done: Callable[[float], bool], timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while not done(value := metric(server, name)):
+        assert time.monotonic() < deadline, f"{name} still {value} after {timeout} s"
+        await asyncio.sleep(0.05)
+
+
 async def open_room(server: ServerProcess) -> tuple[str, dict[str, str]]:
     """A watcher's socket URL for a new room, and the headers that authenticate it."""
     async with httpx.AsyncClient(base_url=server.url) as http:
@@ -76,15 +89,18 @@ async def open_sockets(watcher: tuple[str, dict[str, str]], count: int) -> list[
 async def test_closed_sockets_do_not_stay_frozen(churn_server: ServerProcess) -> None:
     assert churn_server.proc is not None
     pid = churn_server.proc.pid
-    url = await open_room(churn_server)
+    watcher = await open_room(churn_server)
 
     after_round: list[int] = []
     for _ in range(ROUNDS):
-        sockets = await open_sockets(url, SOCKETS)
-        await asyncio.sleep(1)  # the refreezer runs 20 times a second: every open socket is frozen now
+        sockets = await open_sockets(watcher, SOCKETS)
+        # The refreezer collects the young generation and freezes what survived 20 times a second: after ten
+        # young collections more, every open socket is frozen.
+        young = metric(churn_server, YOUNG_COLLECTIONS)
+        await wait_for_metric(churn_server, YOUNG_COLLECTIONS, lambda n, young=young: n >= young + 10)
         for sock in sockets:
             await sock.close()
-        await asyncio.sleep(1)  # ... and the server has seen them close
+        await wait_for_metric(churn_server, "threefold_sockets_open", lambda n: n == 0)  # the server saw them close
         after_round.append(rss_kib(pid))
 
     # Once the first rounds have sized the heap, more rounds reuse it (when closed sockets stayed frozen,
@@ -96,10 +112,11 @@ async def test_closed_sockets_do_not_stay_frozen(churn_server: ServerProcess) ->
 
 async def test_a_growing_process_collects_everything(growing_server: ServerProcess) -> None:
     """What dies in a cycle after it was frozen (rare, see app.collector) is freed once the process grows."""
-    url = await open_room(growing_server)
+    watcher = await open_room(growing_server)
     before = metric(growing_server, "threefold_gc_full_collections_total")
-    sockets = await open_sockets(url, SOCKETS)  # ~3 MiB
-    await asyncio.sleep(2)  # memory is read once a second
-    assert metric(growing_server, "threefold_gc_full_collections_total") > before
+    sockets = await open_sockets(watcher, SOCKETS)  # ~3 MiB
+    # Memory is read once a second, once the loop has been on time for ON_TIME_SECONDS (a loaded machine
+    # can hold that back): wait for the collection, with a deadline.
+    await wait_for_metric(growing_server, "threefold_gc_full_collections_total", lambda n: n > before)
     for sock in sockets:
         await sock.close()

@@ -14,15 +14,15 @@ import pytest
 from app.main import create_app
 from app.routers import history
 from app.settings import Settings
-from tests.support.server import ServerProcess, serving
+from tests.support.inprocess import InProcessServer
 
 EMPTY_GAME = {"engine": "tri-tac", "options": {"size": 4}, "seed": 3, "seats": [], "actions": []}
 
 
 @pytest.fixture
-def bounded_server(sqlite_url: str) -> Iterator[ServerProcess]:
+def bounded_server(sqlite_url: str) -> Iterator[InProcessServer]:
     env = {"THREEFOLD_MAX_BODY_BYTES": "20000", "THREEFOLD_IMPORT_MAX_ACTIONS": "100"}
-    with serving(sqlite_url, extra_env=env) as proc:
+    with InProcessServer(sqlite_url, extra_env=env) as proc:
         yield proc
 
 
@@ -30,7 +30,7 @@ def actions(count: int) -> list[dict[str, Any]]:
     return [{"seat": i % 2, "action": {"type": "place", "cell": [0, 0]}} for i in range(count)]
 
 
-async def test_imports_are_bounded(bounded_server: ServerProcess) -> None:
+async def test_imports_are_bounded(bounded_server: InProcessServer) -> None:
     too_large = {"detail": "body_too_large", "code": "body_too_large", "params": {"max_bytes": 20000}}
     async with httpx.AsyncClient(base_url=bounded_server.url) as http:
         big = orjson.dumps({**EMPTY_GAME, "actions": actions(600)})

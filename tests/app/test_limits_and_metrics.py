@@ -10,12 +10,13 @@ import pytest
 from app.client import ThreefoldClient
 from tests.app.helpers import open_table
 from tests.app.test_ws_tri_tac import play_one
+from tests.support.inprocess import InProcessServer
 from tests.support.server import ServerProcess
 
 
 @pytest.fixture
-def strict_server(sqlite_url: str) -> Iterator[ServerProcess]:
-    proc = ServerProcess(sqlite_url, extra_env={"THREEFOLD_JOIN_ATTEMPTS_PER_MINUTE": "5"}).start()
+def strict_server(sqlite_url: str) -> Iterator[InProcessServer]:
+    proc = InProcessServer(sqlite_url, extra_env={"THREEFOLD_JOIN_ATTEMPTS_PER_MINUTE": "5"}).start()
     yield proc
     proc.stop()
 
@@ -86,6 +87,7 @@ async def test_health_and_metrics(sqlite_server: ServerProcess) -> None:
 
 @pytest.mark.redis
 @pytest.mark.postgres
+@pytest.mark.real_process
 async def test_the_guessing_budget_is_shared_by_every_process() -> None:
     import redis as redis_sync
 

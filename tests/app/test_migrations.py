@@ -34,11 +34,13 @@ def check_round_trip(database_url: str) -> None:
     assert "No new upgrade operations detected" in alembic(database_url, "check")
 
 
+@pytest.mark.slow  # Alembic runs five times, in child processes
 def test_sqlite_schema_matches_models_and_migrations_undo(tmp_path: Path) -> None:
     check_round_trip(f"sqlite+aiosqlite:///{tmp_path / 'schema.db'}")
 
 
 @pytest.mark.postgres
+@pytest.mark.slow
 def test_postgres_schema_matches_models_and_migrations_undo() -> None:
     with postgres_database() as url:
         check_round_trip(url)

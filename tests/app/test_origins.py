@@ -12,16 +12,17 @@ import websockets
 
 from app.client import ThreefoldClient
 from app.origins import OriginPolicy
-from tests.support.server import ServerProcess, migrate, serving
+from tests.support.inprocess import InProcessServer
+from tests.support.server import migrate
 
 LISTED = "http://friends.example:9000"
 
 
 @pytest.fixture(scope="module")
-def origin_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+def origin_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[InProcessServer]:
     url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('origins') / 'threefold.db'}"
     migrate(url)
-    with serving(url, extra_env={"THREEFOLD_ALLOWED_ORIGINS": f"{LISTED}, https://other.example"}) as proc:
+    with InProcessServer(url, extra_env={"THREEFOLD_ALLOWED_ORIGINS": f"{LISTED}, https://other.example"}) as proc:
         yield proc
 
 
@@ -36,7 +37,7 @@ async def first_message_and_close(url: str, headers: dict[str, str]) -> tuple[di
         return first, ws.close_code
 
 
-async def test_a_page_of_another_origin_cannot_open_the_socket_with_the_cookie(origin_server: ServerProcess) -> None:
+async def test_a_page_of_another_origin_cannot_open_the_socket_with_the_cookie(origin_server: InProcessServer) -> None:
     async with ThreefoldClient(origin_server.url) as ann:
         token = await ann.set_name("Ann")
         code = await ann.create_room("tri-tac")
@@ -63,7 +64,7 @@ async def test_a_page_of_another_origin_cannot_open_the_socket_with_the_cookie(o
             assert (await sock.next(lambda m: m["type"] in ("welcome", "error")))["type"] == "welcome"
 
 
-async def test_a_post_from_another_origin_is_refused(origin_server: ServerProcess) -> None:
+async def test_a_post_from_another_origin_is_refused(origin_server: InProcessServer) -> None:
     async with ThreefoldClient(origin_server.url) as ann:
         token = await ann.set_name("Ann")
         cookie = {"Cookie": f"tf_token={token}"}

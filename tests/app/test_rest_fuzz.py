@@ -44,6 +44,7 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
+from tests.support.inprocess import InProcessServer
 from tests.support.server import ServerProcess, migrate
 from tests.support.services import postgres_database
 
@@ -61,7 +62,7 @@ CHECKS = [
 
 
 @pytest.fixture(scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def rest_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+def rest_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[InProcessServer]:
     """One server per database kind for the whole module (the fuzz only adds players and rooms)."""
     with contextlib.ExitStack() as stack:
         if request.param == "sqlite":
@@ -69,7 +70,7 @@ def rest_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPat
         else:
             url = stack.enter_context(postgres_database())
         migrate(url)
-        proc = ServerProcess(url).start()
+        proc = InProcessServer(url).start()
         stack.callback(proc.stop)
         yield proc
 
@@ -123,6 +124,7 @@ def fuzz_operation(
     return None
 
 
+@pytest.mark.slow  # 8-17 s of schemathesis
 def test_rest_api_conforms_to_its_schema(rest_server: ServerProcess, identity: dict[str, Any]) -> None:
     schema = schemathesis.openapi.from_url(f"{rest_server.url}/openapi.json")
     operations = [result.ok() for result in schema.get_all_operations()]

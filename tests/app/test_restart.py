@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.client import ClientError, ThreefoldClient
 from tests.app.test_ws_tri_tac import empty_cells
 from tests.support.server import ServerProcess
+
+pytestmark = pytest.mark.real_process  # kill -9 and restart
 
 
 async def action_versions(database_url: str) -> list[tuple[int, int]]:

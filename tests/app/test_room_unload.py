@@ -11,17 +11,18 @@ import pytest
 from app.client import ThreefoldClient
 from tests.app.helpers import open_table
 from tests.app.test_ws_tri_tac import empty_cells, play_one
+from tests.support.inprocess import InProcessServer
 from tests.support.server import ServerProcess
 
 
 @pytest.fixture
-def forgetful_server(sqlite_url: str) -> Iterator[ServerProcess]:
+def forgetful_server(sqlite_url: str) -> Iterator[InProcessServer]:
     env = {
         "THREEFOLD_ROOM_IDLE_SECONDS": "1",
         "THREEFOLD_ROOM_SWEEP_SECONDS": "0.2",
         "THREEFOLD_HOST_GRACE_SECONDS": "0.5",
     }
-    proc = ServerProcess(sqlite_url, extra_env=env).start()
+    proc = InProcessServer(sqlite_url, extra_env=env).start()
     yield proc
     proc.stop()
 

@@ -18,7 +18,7 @@ from tests.app.test_ws_tri_tac import empty_cells
 from tests.support.server import ServerProcess, migrate
 from tests.support.services import postgres_database, require_redis
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis]
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.real_process]
 
 
 class Cluster:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 import orjson
+import pytest
 import uvicorn
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
@@ -218,6 +219,7 @@ SYNCS_PER_ROUND = 20
 message rate limit): what it is sent outgrows the kernel's socket buffers within seconds."""
 
 
+@pytest.mark.real_process  # a socket whose kernel buffers fill up against a real server
 async def test_a_seated_player_who_stops_reading_is_dropped_stood_in_for_and_handed_back(sqlite_url: str) -> None:
     """Their socket is closed like a spectator's and they are treated as any dropped player: away, a stand-in
     after the grace period, their seat back when they return. Before, the server stopped reading them once

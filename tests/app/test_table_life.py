@@ -10,12 +10,13 @@ import pytest
 from app.client import ClientError, RoomSocket, ThreefoldClient
 from tests.app.helpers import open_table
 from tests.app.test_ws_tri_tac import empty_cells
+from tests.support.inprocess import InProcessServer
 from tests.support.server import ServerProcess
 
 
 @pytest.fixture
-def quick_server(sqlite_url: str) -> Iterator[ServerProcess]:
-    proc = ServerProcess(sqlite_url, extra_env={"THREEFOLD_HOST_GRACE_SECONDS": "0.5"}).start()
+def quick_server(sqlite_url: str) -> Iterator[InProcessServer]:
+    proc = InProcessServer(sqlite_url, extra_env={"THREEFOLD_HOST_GRACE_SECONDS": "0.5"}).start()
     yield proc
     proc.stop()
 
@@ -241,6 +242,7 @@ async def test_room_and_team_chat(quick_server: ServerProcess) -> None:
         await table.close()
 
 
+@pytest.mark.real_process
 async def test_the_bot_that_took_a_kicked_players_seat_is_still_there_after_a_restart(sqlite_url: str) -> None:
     """The bot that takes a kicked player's seat mid-game is stored with the game. It was only in memory, so
     after a restart (or on another process) the seat was the kicked player's again: nobody played it."""
@@ -270,6 +272,7 @@ async def test_the_bot_that_took_a_kicked_players_seat_is_still_there_after_a_re
         server.stop()
 
 
+@pytest.mark.real_process
 async def test_chat_outlives_a_restart(sqlite_url: str) -> None:
     """Chat lines are stored: a newcomer after a restart (or after the room was unloaded) sees them."""
     server = ServerProcess(sqlite_url).start()

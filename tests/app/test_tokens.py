@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import httpx
 import orjson
+import pytest
 import websockets
 
 from app.client import ThreefoldClient
 from tests.support.server import ServerProcess, serving
 
 
+@pytest.mark.real_process  # the access log of uvicorn as it runs in production
 async def test_no_token_reaches_the_access_log(sqlite_url: str) -> None:
     with serving(sqlite_url, log_level="info") as server:
         async with ThreefoldClient(server.url) as ann:

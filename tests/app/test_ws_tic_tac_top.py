@@ -143,6 +143,7 @@ async def step_show(party: Party, leader: int, turn: int, until: str) -> None:
             await sock.wait_state(lambda s, v=state["version"]: s["version"] > v)
 
 
+@pytest.mark.slow  # 15 s on the game's own timers
 async def test_four_player_party_with_a_host_screen(sqlite_server: ServerProcess) -> None:
     async with AsyncExitStack() as stack:
         party = await open_party(sqlite_server.url, stack)

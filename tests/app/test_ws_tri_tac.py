@@ -245,6 +245,7 @@ async def test_time_challenge_passes_the_turn(sqlite_server: ServerProcess) -> N
         await table.close()
 
 
+@pytest.mark.real_process
 async def test_a_game_end_whose_table_cannot_be_stored_still_reaches_everyone(sqlite_url: str) -> None:
     """The last move is stored with the game's result, the room's finish, its table and the ratings, in one
     transaction. When the table cannot be stored, the move is stored with the room's finish alone: the mover

@@ -293,6 +293,7 @@ async def refused(sock: RoomSocket, action: Message, version: int, code: str) ->
     return err.value.message
 
 
+@pytest.mark.slow  # 12 s: a whole automa game, twice
 async def test_automa_game_two_humans_to_the_end(server: ServerProcess) -> None:
     """2 humans + the automa, three rounds, every move chosen from the acting seat's view."""
     seed = 20

@@ -10,6 +10,7 @@ from playwright.async_api import Page, expect
 
 from tests.browser.conftest import PHONE, NewPlayer
 from tests.browser.tables import GAMES, open_table
+from tests.support.inprocess import InProcessServer
 from tests.support.server import ServerProcess
 
 # Records every CSS animation and transition that starts, with its computed duration in seconds.
@@ -63,11 +64,11 @@ async def watch_bots(page: Page, server: ServerProcess, game: str, moves: int = 
 
 
 @pytest.fixture
-def sqlite_server(sqlite_url: str) -> Iterator[ServerProcess]:
+def sqlite_server(sqlite_url: str) -> Iterator[InProcessServer]:
     """This module's server (and so its pages' ``new_player``): bots at a pace a person could follow (~0.2 s
     a move). At the suite's usual pace (~40 ms) a slow machine's browser may not paint a frame between two
     moves, and an animation that is never painted never starts: the test would measure the machine."""
-    server = ServerProcess(sqlite_url, extra_env={"THREEFOLD_BOT_PACE": "0.25"}).start()
+    server = InProcessServer(sqlite_url, extra_env={"THREEFOLD_BOT_PACE": "0.25"}).start()
     yield server
     server.stop()
 

@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 
-from playwright.async_api import Page, expect
+from playwright.async_api import Locator, Page, expect
 
 from tests.browser.conftest import PHONE, NewPlayer
 
 
 async def sit(page: Page, seat_label: str) -> None:
     await page.get_by_role("button", name=re.compile(f"{seat_label}$")).click()
+
+
+async def first_visible(*locators: Locator, timeout: float = 15) -> None:
+    """Wait until one of ``locators`` (on any page) shows something."""
+    waits = [asyncio.ensure_future(locator.first.wait_for(state="visible")) for locator in locators]
+    done, pending = await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    for wait in pending:
+        wait.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    assert done, f"nothing of {locators} showed in {timeout} s"
+    for wait in done:
+        wait.result()
 
 
 async def test_two_players_and_a_spectator_play_tri_tac(new_player: NewPlayer) -> None:
@@ -47,9 +60,8 @@ async def test_two_players_and_a_spectator_play_tri_tac(new_player: NewPlayer) -
 
     # Play: whoever has playable cells clicks the first one, until the result shows.
     board_cells = 25
-    for _ in range(board_cells):
-        if await host.locator("#result").is_visible():
-            break
+    clicks = 0
+    while not await host.locator("#result").is_visible():
         for page in (host, guest):
             playable = page.locator("#board .is-playable")
             if await playable.count() > 0:
@@ -57,9 +69,13 @@ async def test_two_players_and_a_spectator_play_tri_tac(new_player: NewPlayer) -
                 before = await moves.count()
                 await playable.first.click()
                 await expect(moves).to_have_count(before + 1)
+                clicks += 1
+                assert clicks <= board_cells, "more moves than cells and still no result"
                 break
-        else:
-            await host.wait_for_timeout(200)
+        else:  # the last move has not reached the next player yet: wait for it (or for the result)
+            await first_visible(
+                host.locator("#result"), host.locator("#board .is-playable"), guest.locator("#board .is-playable")
+            )
     for page in (host, guest, watcher):
         await expect(page.locator("#result")).to_be_visible()
     # The spectator never had a playable cell.

@@ -1,19 +1,27 @@
-"""Run the real server in a child process (uvicorn, as `make run` does), so tests can kill -9 it."""
+"""Run the real server in a child process (uvicorn, as `make run` does), so tests can kill -9 it; migrate
+test databases (from a template migrated once per test process)."""
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import functools
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import httpx
+
+from app.db import postgres_dsn, sqlite_file
+from tests.support.services import postgres_copy_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,14 +32,64 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def migrate(database_url: str) -> None:
+def alembic_upgrade(database_url: str) -> None:
     env = {**os.environ, "DATABASE_URL": database_url}
     subprocess.run(
         [sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT, env=env, check=True, capture_output=True
     )
 
 
-class ServerProcess:
+def migrate(database_url: str) -> None:
+    """``alembic upgrade head``, once per test process: a new SQLite file is a copy of a file migrated once,
+    an empty test PostgreSQL database a copy of a database migrated once; anything else is upgraded."""
+    target = sqlite_file(database_url)
+    if target is not None and not Path(target).exists():
+        template = _sqlite_template()
+        for suffix in ("", "-wal"):  # Alembic's connection is closed, so no -wal is left; were one, it goes too
+            if Path(template + suffix).exists():
+                shutil.copyfile(template + suffix, target + suffix)
+        return
+    if postgres_dsn(database_url) is not None and postgres_copy_of(database_url, alembic_upgrade):
+        return
+    alembic_upgrade(database_url)
+
+
+@functools.cache
+def _sqlite_template() -> str:
+    folder = tempfile.mkdtemp(prefix="threefold-template-")
+    atexit.register(shutil.rmtree, folder, True)
+    path = str(Path(folder) / "threefold.db")
+    alembic_upgrade(f"sqlite+aiosqlite:///{path}")
+    return path
+
+
+def server_env(
+    database_url: str,
+    redis_url: str | None,
+    port: int,
+    extra_env: dict[str, str],
+    base: Mapping[str, str] = os.environ,
+) -> dict[str, str]:
+    """The environment a test server runs with (InProcessServer reads its settings from the same)."""
+    env = {
+        **base,
+        "DATABASE_URL": database_url,
+        "THREEFOLD_TESTING": "1",
+        "THREEFOLD_BOT_PACE": "0.05",
+        # Many tests share 127.0.0.1; the brute-force guard has its own test with a low limit.
+        "THREEFOLD_JOIN_ATTEMPTS_PER_MINUTE": "10000",
+        "THREEFOLD_LISTEN_PORT": str(port),
+        **extra_env,
+    }
+    env.pop("REDIS_URL", None)
+    if redis_url:
+        env["REDIS_URL"] = redis_url
+    return env
+
+
+class TestServer:
+    """What a test knows of a live server: its URL, database, settings (``extra_env``) and log."""
+
     def __init__(
         self,
         database_url: str,
@@ -42,30 +100,27 @@ class ServerProcess:
     ) -> None:
         self.database_url = database_url
         self.redis_url = redis_url
-        self.port = port or free_port()
+        self.port = self.claim_port(port)
         self.extra_env = extra_env or {}
         self.log_level = log_level
-        self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = Path(f"/tmp/threefold-test-server-{self.port}.log")
+
+    def claim_port(self, port: int | None) -> int:
+        return port or free_port()
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    def env(self, base: Mapping[str, str] = os.environ) -> dict[str, str]:
+        return server_env(self.database_url, self.redis_url, self.port, self.extra_env, base)
+
+
+class ServerProcess(TestServer):
+    proc: subprocess.Popen[bytes] | None = None
+
     def start(self) -> ServerProcess:
-        env = {
-            **os.environ,
-            "DATABASE_URL": self.database_url,
-            "THREEFOLD_TESTING": "1",
-            "THREEFOLD_BOT_PACE": "0.05",
-            # Many tests share 127.0.0.1; the brute-force guard has its own test with a low limit.
-            "THREEFOLD_JOIN_ATTEMPTS_PER_MINUTE": "10000",
-            "THREEFOLD_LISTEN_PORT": str(self.port),
-            **self.extra_env,
-        }
-        env.pop("REDIS_URL", None)
-        if self.redis_url:
-            env["REDIS_URL"] = self.redis_url
+        env = self.env()
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen(
             [

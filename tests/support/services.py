@@ -6,13 +6,15 @@ missing service is a failure."""
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import os
 import shutil
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from typing import Any
 
 import pytest
 
@@ -31,19 +33,75 @@ def missing(reason: str) -> None:
 
 def _pg_admin(statement: str) -> None:
     """Run one statement on the admin database, from sync or async tests alike (in its own thread)."""
-    with ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, _pg_admin_async(statement)).result()
+    _pg_fetch(statement)
 
 
-async def _pg_admin_async(statement: str) -> None:
+async def _pg_admin_async(statement: str, url: str = POSTGRES_ADMIN_URL) -> list[Any]:
     import asyncpg
 
-    url = POSTGRES_ADMIN_URL.replace("postgresql+asyncpg://", "postgresql://")
-    conn = await asyncpg.connect(url, timeout=5)
+    conn = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://"), timeout=5)
     try:
-        await conn.execute(statement)
+        return list(await conn.fetch(statement))
     finally:
         await conn.close()
+
+
+def _pg_fetch(statement: str, url: str = POSTGRES_ADMIN_URL) -> list[Any]:
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, _pg_admin_async(statement, url)).result()
+
+
+def postgres_copy_of(database_url: str, migrate: Callable[[str], None]) -> bool:
+    """Make the empty test database ``database_url`` a copy of a template that ``migrate`` migrated once per
+    process (``CREATE DATABASE ... TEMPLATE``: a file copy in the server, instead of an Alembic run). False,
+    and nothing done, for a database that is not an empty one on the test server."""
+    base, name = database_url.rsplit("/", 1)
+    if base != POSTGRES_ADMIN_URL.rsplit("/", 1)[0] or not name.startswith("threefold_test_"):
+        return False
+    tables = "SELECT 1 FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema') LIMIT 1"
+    if _pg_fetch(tables, database_url):
+        return False
+    global _pg_template
+    if _pg_template is None:
+        _drop_stale_templates()
+        template = f"{TEMPLATE_PREFIX}{os.getpid()}"
+        _pg_admin(f'DROP DATABASE IF EXISTS "{template}"')
+        _pg_admin(f'CREATE DATABASE "{template}"')
+        atexit.register(_drop_at_exit, template)
+        migrate(f"{base}/{template}")
+        _pg_template = template
+    _pg_admin(f'DROP DATABASE "{name}"')
+    _pg_admin(f'CREATE DATABASE "{name}" TEMPLATE "{_pg_template}"')
+    return True
+
+
+TEMPLATE_PREFIX = "threefold_template_"
+_pg_template: str | None = None
+
+
+def _drop_at_exit(name: str) -> None:
+    """When no thread can be started any more: on this thread, where no event loop runs by then."""
+    with contextlib.suppress(Exception):
+        asyncio.run(_pg_admin_async(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+def _drop_stale_templates() -> None:
+    """Templates left by test processes that were killed before their atexit ran."""
+    for row in _pg_fetch(f"SELECT datname FROM pg_database WHERE datname LIKE '{TEMPLATE_PREFIX}%'"):
+        pid = row["datname"][len(TEMPLATE_PREFIX) :]
+        if pid.isdigit() and not _alive(int(pid)):
+            with contextlib.suppress(Exception):
+                _pg_admin(f'DROP DATABASE IF EXISTS "{row["datname"]}" WITH (FORCE)')
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 @contextmanager
