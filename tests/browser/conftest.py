@@ -1,12 +1,26 @@
 """Real Chromium (Debian's package) driven by Playwright; skipped with the reason when Chromium is missing,
-a failure under CI=true."""
+a failure under CI=true.
+
+One Chromium per test process, launched by the first browser test and shared by the rest: launching it is
+3–5 s under load, a new BrowserContext a few milliseconds. Each test still starts clean: ``browser`` hands
+it the shared Chromium with no context open, and whatever contexts the test opened (``new_player``'s or its
+own) are closed when it ends, so no cookie, storage, viewport, locale or page outlives the test. A Chromium
+that went away (crashed, or killed by a timed-out test) is launched again for the next test, and one whose
+contexts would not close is replaced, so one broken test does not fail the ones after it.
+
+Playwright's objects belong to the event loop that made them, so the browser tests (and their async
+fixtures) all run in pytest-asyncio's session loop (``pytest_collection_modifyitems`` below)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 
 import pytest
-from playwright.async_api import Browser, BrowserContext, Page, async_playwright
+import pytest_asyncio
+from playwright.async_api import Browser, BrowserContext, Page, Playwright, async_playwright
+from pytest_asyncio import is_async_test
 
 from tests.support.server import ServerProcess
 from tests.support.services import require_chromium
@@ -25,22 +39,83 @@ CHROMIUM_ARGS = [
 PHONE = {"width": 360, "height": 740}
 LAPTOP = {"width": 1280, "height": 860}
 
+log = logging.getLogger(__name__)
+HERE = Path(__file__).parent
 
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The browser tests run in the session's event loop, the one the shared Chromium was launched from."""
+    session_loop = pytest.mark.asyncio(loop_scope="session")
+    for item in items:
+        if is_async_test(item) and HERE in item.path.parents:
+            item.add_marker(session_loop, append=False)
+
+
+class Chromium:
+    """The test process's Chromium: launched on first use, and again whenever the last one is gone."""
+
+    def __init__(self, playwright: Playwright, executable: str) -> None:
+        self.playwright = playwright
+        self.executable = executable
+        self.browser: Browser | None = None
+        self.launches = 0
+
+    async def get(self) -> Browser:
+        if self.browser is None or not self.browser.is_connected():
+            self.browser = await self.playwright.chromium.launch(
+                executable_path=self.executable, headless=True, args=CHROMIUM_ARGS
+            )
+            self.launches += 1
+        return self.browser
+
+    async def tidy(self) -> None:
+        """Close every context the test left open; a Chromium that cannot do so is closed, to be relaunched."""
+        browser = self.browser
+        if browser is None or not browser.is_connected():
+            return
+        try:
+            for context in list(browser.contexts):
+                await context.close()
+        except Exception:  # the next test must get a working browser, whatever state this one left it in
+            log.warning("could not close a browser context: relaunching Chromium", exc_info=True)
+            await self.close()
+
+    async def close(self) -> None:
+        browser, self.browser = self.browser, None
+        if browser is not None and browser.is_connected():
+            try:
+                await browser.close()
+            except Exception:
+                log.warning("could not close Chromium", exc_info=True)
+
+
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def chromium() -> AsyncIterator[Chromium]:
     executable = require_chromium()
     async with async_playwright() as pw:
-        b = await pw.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
+        shared = Chromium(pw, executable)
         try:
-            yield b
+            yield shared
         finally:
-            await b.close()
+            await shared.close()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def browser(chromium: Chromium) -> AsyncIterator[Browser]:
+    """The shared Chromium, with no context open; the test's contexts are closed when it ends."""
+    b = await chromium.get()
+    if b.contexts:  # a fixture or test before this one left something open
+        await chromium.tidy()
+        b = await chromium.get()
+    assert not b.contexts
+    yield b
+    await chromium.tidy()
 
 
 NewPlayer = Callable[..., Awaitable[Page]]
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="session")
 async def new_player(browser: Browser, sqlite_server: ServerProcess) -> AsyncIterator[NewPlayer]:
     """A fresh browser context (its own cookies = its own player) on the live server, named ``name``."""
     contexts: list[BrowserContext] = []
