@@ -2,10 +2,11 @@
 
 xdist's own ``xdist_group`` mark works by renaming the test, which pytest 9.2 no longer lets it do (it sets
 an attribute pytest stopped reading), and its scheduler in the controller process never sees marks. So
-the groups are decided here from the test's path: every browser test in one group (one Chromium at a time),
-and every module that needs Redis in another (one Redis server and one bus channel for all of them: found
-as the modules that call ``require_redis``). xdist hands out the biggest groups first, so the browser tests
-start at once on one worker while the other takes everything else."""
+the groups are decided here from the test's path: every browser test in one group (one Chromium at a time,
+launched once and shared: tests/browser/conftest.py), and every module that needs Redis in another (one
+Redis server and one bus channel for all of them: found as the modules that call ``require_redis``). xdist
+hands out the biggest groups first, so the browser tests start at once on one worker while the other takes
+everything else."""
 
 from __future__ import annotations
 
