@@ -161,11 +161,13 @@ async def test_a_socket_that_takes_nothing_is_cut_after_stuck_seconds() -> None:
 async def test_a_slow_reader_that_keeps_taking_is_not_cut() -> None:
     slow = TricklingSocket(pause=0.05)
     conn = Connection(cast(Any, slow), 1, 64, 10, 10)
-    conn.stuck_seconds = 0.2
+    # Each write is taken far within stuck_seconds (a margin a loaded machine's scheduling cannot eat), and
+    # all of them take three times as long as stuck_seconds: only progress may keep the socket.
+    conn.stuck_seconds = 1.0
     try:
-        for version in range(20):  # a second's worth of writes, each taken well within stuck_seconds
+        for version in range(60):
             conn.send(b'{"type":"state","version":%d}' % version)
-        await _until(lambda: len(slow.sent) == 20, 10)
+        await _until(lambda: len(slow.sent) == 60, 20)
         assert not conn.dropped and not slow.aborted.is_set()
     finally:
         await conn.close()
