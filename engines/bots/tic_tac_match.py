@@ -11,17 +11,15 @@ from random import Random
 
 from engines.base import Action, Seat
 from engines.bots.search import GameModel, squash
-from engines.tic_tac_match import BOT, DECK_SIZE, ENGINE, TicTacMatchState, play_result, threats
+from engines.tic_tac_match import BOT, DECK_SIZE, ENGINE, TicTacMatchState
 
-
-def cell_index(cell: list[int]) -> int:
-    """An action's ``[row, column]`` as the engine's cell number (reading order)."""
-    return cell[0] * 3 + cell[1]
+CANDIDATES = 6
+"""Root moves compared: the normal bot's best few (a hand often allows 30 plays)."""
 
 
 class TicTacMatchModel(GameModel[TicTacMatchState]):
     engine = ENGINE
-    rollout_depth = 30
+    rollout_depth = 4
 
     def determinize(self, state: TicTacMatchState, seat: Seat, rng: Random) -> TicTacMatchState:
         world = state.copy()
@@ -43,29 +41,15 @@ class TicTacMatchModel(GameModel[TicTacMatchState]):
     def baseline(self, state: TicTacMatchState, seat: Seat, rng: Random) -> Action:
         return BOT.choose(state, seat, rng)
 
-    def policy(self, state: TicTacMatchState, seat: Seat, rng: Random) -> Action:
-        """Quick play for the playouts: win when a play wins, never complete the other side's line, take the
-        other side's open cell when it has a threat, else any safe play."""
+    def candidates(self, state: TicTacMatchState, seat: Seat, rng: Random) -> list[Action]:
         legal = ENGINE.legal_actions(state, seat)
-        if len(legal) == 1:
-            return legal[0]
-        tops = state.tops()
-        symbol = state.seat_symbol(seat)
-        safe: list[Action] = []
-        for action in legal:
-            if action["type"] != "play":
-                safe.append(action)
-                continue
-            made = play_result(tops, action["card"], cell_index(action["cell"]))
-            if made == symbol:
-                return action
-            if made is None:
-                safe.append(action)
-        if not safe:
-            return rng.choice(legal)
-        danger = {cell for kind, cell in threats(tops) if kind % 2 != symbol}
-        blocks = [a for a in safe if a["type"] == "play" and cell_index(a["cell"]) in danger]
-        return rng.choice(blocks or safe)
+        if len(legal) <= CANDIDATES:
+            return legal
+        return sorted(legal, key=lambda a: BOT.score(state, seat, a), reverse=True)[:CANDIDATES]
+
+    def policy(self, state: TicTacMatchState, seat: Seat, rng: Random) -> Action:
+        # The normal bot itself, over a few plies: cheaper playouts miss the threats it sees and mislead.
+        return BOT.choose(state, seat, rng)
 
     def evaluate(self, state: TicTacMatchState, seat: Seat) -> float:
         side = seat % 2

@@ -50,7 +50,7 @@ def _key(state: TrickTacFoeState) -> GridKey:
 
 class TrickTacFoeModel(GameModel[TrickTacFoeState]):
     engine = ENGINE
-    rollout_depth = 40
+    rollout_depth = 16
 
     def determinize(self, state: TrickTacFoeState, seat: Seat, rng: Random) -> TrickTacFoeState:
         n = state.players
