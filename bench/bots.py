@@ -43,15 +43,15 @@ class Mode:
 
 
 MODES: tuple[Mode, ...] = (
+    # Games are shortened where the rules allow it (one round), so that 200 games per pairing fit a short run.
     Mode("tri-tac", "5x5", {"size": 5}, True),
-    Mode("tri-tac", "6x6 power+combo", {"size": 6, "power_play": True, "combo_strike": True}, True),
-    Mode("trick-tac-foe", "2p", {"players": 2}, True),
-    Mode("trick-tac-foe", "4p", {"players": 4}, True),
+    Mode("trick-tac-foe", "2p one-shot", {"players": 2, "one_shot": True}, True),
+    Mode("trick-tac-foe", "4p one-shot", {"players": 4, "one_shot": True}, True),
     Mode("tic-tac-match", "2p", {"players": 2}, True),
     Mode("tic-tac-match", "4p", {"players": 4}, True),
-    Mode("tricky-tactics", "automa", {"mode": "automa"}, True),
-    Mode("tricky-tactics", "3p", {"mode": "3p"}, False),
-    Mode("tricky-tactics", "4p", {"mode": "4p"}, False),
+    Mode("tricky-tactics", "automa 1 round", {"mode": "automa", "rounds": 1}, True),
+    Mode("tricky-tactics", "3p 1 round", {"mode": "3p", "rounds": 1}, False),
+    Mode("tricky-tactics", "4p 1 round", {"mode": "4p", "rounds": 1}, False),
     Mode("tic-tac-top", "4p", {"players": 4}, False),
     Mode("tic-tac-top", "6p", {"players": 6}, False),
 )
