@@ -367,6 +367,8 @@ class Hub:
             }
             for index, rec in enumerate(live.record.seats)
         ]
+        if any(needs_worker(engine.name, parse_level(s.get("level", DEFAULT_LEVEL))) for s in seats if s["bot"]):
+            self.thinker.start()
         game = LiveGame(
             id=0, number=number, engine=engine, state=state, version=0, seats=seats, timer_key=None, deadline=None
         )

@@ -90,6 +90,10 @@ class Thinker:
             self._pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_warm)
         return self._pool
 
+    def start(self) -> None:
+        """Start the workers now (a game with a strong bot begins), so its first move finds them ready."""
+        self._executor().submit(_warm)
+
     async def choose(
         self, game: str, level: Level, dumped: dict[str, Any], seat: int, seed: int, deadline_at: float
     ) -> Action | None:

@@ -60,3 +60,13 @@ async def test_a_failing_worker_gives_none_and_the_pool_recovers(thinker: Thinke
     assert await thinker.choose("tri-tac", "strong", broken, seat, 1, time.monotonic() + 0.1) is None
     action = await thinker.choose("tri-tac", "strong", dumped, seat, 1, time.monotonic() + 0.1)
     assert action is not None
+
+
+async def test_an_answer_later_than_the_deadline_and_margin_is_not_awaited() -> None:
+    dumped, seat = _position("tri-tac", 5)
+    late = Thinker(workers=1, late_margin=0.0)
+    try:
+        # The deadline has passed and no margin is left: the caller plays the normal bot instead.
+        assert await late.choose("tri-tac", "strong", dumped, seat, 1, time.monotonic() - 1.0) is None
+    finally:
+        late.close()
