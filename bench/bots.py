@@ -86,12 +86,12 @@ def wilson(wins: int, total: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def _sides(mode: Mode, seats: int, game_index: int) -> list[int]:
+def _sides(mode: Mode, teams: list[int | None], game_index: int) -> list[int]:
     """For each seat, 0 if the first level plays it, else 1."""
-    if mode.two_sided and mode.game != "tricky-tactics":
-        first_side = game_index % 2  # seats alternate sides (teams sit across: 0 and 2 are one side)
-        return [0 if seat % 2 == first_side else 1 for seat in range(seats)]
-    if mode.two_sided:  # Tricky Tactics with the automa: two people against each other, the automa aside
+    seats = len(teams)
+    if mode.two_sided and all(team is not None for team in teams):  # teams swap sides every other game
+        return [0 if team == game_index % 2 else 1 for team in teams]
+    if mode.two_sided:  # two people (with Tricky Tactics' automa aside): they swap seats every other game
         return [0 if seat == game_index % 2 else 1 for seat in range(seats)]
     lone = game_index % seats
     return [0 if seat == lone else 1 for seat in range(seats)]
@@ -102,7 +102,8 @@ def play_pairing(
 ) -> Result:
     engine = get_engine(mode.game)
     options = engine.parse_options(mode.options)
-    seats = len(engine.seats(options))
+    teams = [info.team for info in engine.seats(options)]
+    seats = len(teams)
     bots: dict[Level, Bot[Any]] = {}
     for level in (first, second):
         bot = level_bot(mode.game, level)
@@ -113,7 +114,7 @@ def play_pairing(
     searchers: dict[Level, SearchBot[Any]] = {}
     started = time.perf_counter()
     for index in range(games):
-        sides = _sides(mode, seats, index)
+        sides = _sides(mode, teams, index)
         levels = [first if side == 0 else second for side in sides]
         rng = random.Random(seed * 1_000_003 + index)
         state = engine.new_game(options, seed * 7919 + index)

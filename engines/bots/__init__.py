@@ -37,17 +37,22 @@ def parse_level(value: object) -> Level:
     raise ValueError(f"unknown bot level {value!r}; expected one of: {', '.join(LEVELS)}")
 
 
+MISTAKE_RATES = {"trick-tac-foe": 0.7, "tricky-tactics": 0.9}
+"""How often the easy bot plays any legal move instead of the normal bot's. Where luck weighs more (the
+cards), a beginner's slips must be more frequent to leave a gap a player feels."""
+DEFAULT_MISTAKE_RATE = 0.5
+
+
 class EasyBot(Bot[Any]):
-    """A beginner: the normal bot's move most of the time, any legal move now and then."""
+    """A beginner: sometimes the normal bot's move, otherwise any legal move."""
 
-    MISTAKE_RATE = 0.4
-
-    def __init__(self, game: str, normal: Bot[Any]) -> None:
+    def __init__(self, game: str, normal: Bot[Any], mistake_rate: float = DEFAULT_MISTAKE_RATE) -> None:
         self.engine = get_engine(game)
         self.normal = normal
+        self.mistake_rate = mistake_rate
 
     def choose(self, state: Any, seat: Seat, rng: Any) -> Action:
-        if rng.random() < self.MISTAKE_RATE:
+        if rng.random() < self.mistake_rate:
             legal = self.engine.legal_actions(state, seat)
             if legal:
                 choice: Action = rng.choice(legal)
@@ -87,7 +92,7 @@ def level_bot(game: str, level: Level) -> Bot[Any] | None:
     if level == "normal":
         bot = normal
     elif level == "easy":
-        bot = EasyBot(game, normal)
+        bot = EasyBot(game, normal, MISTAKE_RATES.get(game, DEFAULT_MISTAKE_RATE))
     else:
         module = importlib.import_module(f"engines.bots.{_MODULES[game]}")
         strong = getattr(module, "STRONG", None)
