@@ -18,7 +18,9 @@ CANDIDATES = 8
 
 class TriTacModel(GameModel[TriTacState]):
     engine = ENGINE
-    rollout_depth = 200
+    rollout_depth = 24
+    """A 5x5 board is played out to the end; on bigger boards a playout to the end would take the whole budget
+    for one sample, so it stops after 24 moves and the score margin decides."""
 
     def determinize(self, state: TriTacState, seat: Seat, rng: Random) -> TriTacState:
         world = state.copy()
