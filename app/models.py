@@ -63,6 +63,7 @@ class RoomSeat(Base):
     seat: Mapped[int] = mapped_column(Integer)
     player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
     is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    bot_level: Mapped[str | None] = mapped_column(String(8), nullable=True)
 
 
 class Game(Base):

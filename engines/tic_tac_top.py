@@ -1003,15 +1003,23 @@ class TicTacTopBot(Bot[TicTacTopState]):
             return self.LEADER_STEP_SECONDS
         return None
 
+    def theme_choice(self, offered: list[dict[str, Any]], rng: Any) -> int:
+        """Which offered theme a bot Leader keeps (any of them)."""
+        return int(rng.randrange(len(offered)))
+
+    def word_order(self, theme_name: str, words: Sequence[str], seat: Seat, turn: int) -> list[str]:
+        """The words in the order the bot ranks and writes them."""
+        return preference(theme_name, words, seat, turn)
+
     def choose(self, state: TicTacTopState, seat: Seat, rng: Any) -> Action:
         v = self.engine.view(state, seat)
         phase = v["phase"]
         if phase == "choose":
-            return {"type": "choose_theme", "index": rng.randrange(len(v["offered"]))}
+            return {"type": "choose_theme", "index": self.theme_choice(v["offered"], rng)}
         if phase != "write":
             return {"type": "next"}
         theme = v["theme"]
-        prefs = preference(theme["name"], theme["words"], seat, int(v["turn"]))
+        prefs = self.word_order(theme["name"], theme["words"], seat, int(v["turn"]))
         if v["role"] == "leader":
             # Rank one word at a time (a draft per step), so players get a little time to write.
             draft = list(v["draft"] or [])

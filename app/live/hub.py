@@ -40,9 +40,11 @@ from app.live.messages import (
 from app.live.records import GameEnd, MoveWrite, RoomConflict, VersionConflict
 from app.live.room import CHAT_LINES, LiveGame, LiveRoom, bot_name, describe
 from app.live.store import Store
+from app.live.thinking import Thinker, Thought, needs_worker
 from app.metrics import Metrics
 from app.settings import Settings
 from engines.base import EngineError, IllegalAction, Seat
+from engines.bots import DEFAULT_LEVEL, STAND_IN_LEVEL, STRONG_BUDGET_SECONDS, level_bot, parse_level
 from engines.registry import get_bot, get_engine
 
 log = logging.getLogger("threefold.hub")
@@ -74,6 +76,7 @@ class Hub:
         """Rooms being loaded: the lock, and how many wait for it."""
         self.moves = 0
         self.kill_point = os.environ.get(KILL_POINT_VARIABLE) if settings.testing else None
+        self.thinker = Thinker()
 
     # ---- rooms -----------------------------------------------------------------------------------
 
@@ -368,9 +371,12 @@ class Hub:
                 "player_id": rec.player_id,
                 "name": live.names.get(rec.player_id, "?") if rec.player_id else bot_name(index),
                 "bot": rec.is_bot,
+                **({"level": rec.level or DEFAULT_LEVEL} if rec.is_bot else {}),
             }
             for index, rec in enumerate(live.record.seats)
         ]
+        if any(needs_worker(engine.name, parse_level(s.get("level", DEFAULT_LEVEL))) for s in seats if s["bot"]):
+            self.thinker.start()
         game = LiveGame(
             id=0, number=number, engine=engine, state=state, version=0, seats=seats, timer_key=None, deadline=None
         )
@@ -596,18 +602,31 @@ class Hub:
         return base * self.settings.bot_pace * (0.75 + 0.5 * random.random())
 
     async def _bot_move(self, live: LiveRoom, game_id: int, wait: float) -> None:
-        """Play one move for a bot seat, or for a person away longer than the grace period (a stand-in)."""
-        await asyncio.sleep(wait)
+        """Play one move for a bot seat, or for a person away longer than the grace period (a stand-in).
+
+        A bot that searches thinks in a worker during its pause, without the room's lock: the room's
+        sockets and every other room go on meanwhile."""
+        started = time.monotonic()
+        thought = await self._think(live, game_id, started + self._think_budget())
+        await asyncio.sleep(max(0.0, wait - (time.monotonic() - started)))
         async with live.lock:
             game = live.game
             if game is None or game.id != game_id or live.record.status != "playing":
                 return
-            bot = get_bot(game.engine.name)
             for seat in sorted(game.to_act):
                 is_bot = bool(game.seats[seat].get("bot"))
                 if not is_bot and not live.standing_in(seat):
                     continue
-                if bot is not None:
+                level = parse_level(game.seats[seat].get("level", DEFAULT_LEVEL)) if is_bot else STAND_IN_LEVEL
+                bot = level_bot(game.engine.name, level)
+                if thought is not None and thought.fits(game, seat):
+                    action = thought.action
+                elif bot is not None and needs_worker(game.engine.name, level):
+                    # The worker's answer is late or stale: the normal bot answers at once.
+                    fallback = level_bot(game.engine.name, DEFAULT_LEVEL)
+                    assert fallback is not None
+                    action = fallback.choose(game.state, seat, random.Random(game.version * 31 + seat))
+                elif bot is not None:
                     action = bot.choose(game.state, seat, random.Random(game.version * 31 + seat))
                 else:
                     action = game.engine.timeout_action(game.state, seat)
@@ -622,6 +641,29 @@ class Hub:
         if live.bot_task is asyncio.current_task():
             live.bot_task = None
             self._after_change(live)
+
+    def _think_budget(self) -> float:
+        """A strong bot's search time per move: scaled like its pauses (tests run bots fast)."""
+        return STRONG_BUDGET_SECONDS * min(1.0, self.settings.bot_pace)
+
+    async def _think(self, live: LiveRoom, game_id: int, deadline_at: float) -> Thought | None:
+        """The move of the first bot seat to act, if its level searches: thought out in a worker."""
+        game = live.game
+        if game is None or game.id != game_id or live.record.status != "playing":
+            return None
+        for seat in sorted(game.to_act):
+            info = game.seats[seat]
+            if not info.get("bot"):
+                continue
+            level = parse_level(info.get("level", DEFAULT_LEVEL))
+            if not needs_worker(game.engine.name, level):
+                return None
+            version = game.version
+            dumped = game.engine.dump(game.state)
+            seed = version * 31 + seat
+            action = await self.thinker.choose(game.engine.name, level, dumped, seat, seed, deadline_at)
+            return None if action is None else Thought(game_id, version, seat, action)
+        return None
 
     # ---- other processes -------------------------------------------------------------------------
 
@@ -729,6 +771,7 @@ class Hub:
             self.fanout.room(live)
 
     async def close(self) -> None:
+        self.thinker.close()
         for live in self.rooms.values():
             for task in (live.timer_task, live.bot_task):
                 if task is not None:

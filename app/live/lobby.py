@@ -30,6 +30,7 @@ from app.live.records import SeatRecord
 from app.live.room import LiveRoom, bot_name
 from app.live.room_settings import RoomSettings
 from engines.base import EngineError
+from engines.bots import DEFAULT_LEVEL, STAND_IN_LEVEL, Level
 from engines.registry import get_bot, get_engine
 
 LobbyMessage = (
@@ -89,8 +90,10 @@ def change(live: LiveRoom, player_id: int, msg: LobbyMessage) -> Change:
         return stand(live, player_id)
     if isinstance(msg, Configure):
         return configure(live, player_id, msg)
-    if isinstance(msg, AddBot | RemoveBot):
-        return set_bot(live, player_id, msg.seat, isinstance(msg, AddBot))
+    if isinstance(msg, AddBot):
+        return set_bot(live, player_id, msg.seat, True, msg.level)
+    if isinstance(msg, RemoveBot):
+        return set_bot(live, player_id, msg.seat, False)
     if isinstance(msg, RoomSettingsMsg):
         return room_settings(live, player_id, msg)
     if isinstance(msg, Kick):
@@ -147,16 +150,17 @@ def configure(live: LiveRoom, player_id: int, msg: Configure) -> Change:
     return Change()
 
 
-def set_bot(live: LiveRoom, player_id: int, seat: int, add: bool) -> Change:
-    """The host fills an empty seat with the game's bot, or frees a bot's seat."""
+def set_bot(live: LiveRoom, player_id: int, seat: int, add: bool, level: Level = DEFAULT_LEVEL) -> Change:
+    """The host fills an empty seat with the game's bot at ``level`` (or changes the level of the bot
+    there), or frees a bot's seat."""
     require_host_in_lobby(live, player_id)
     seats = require_seats(live, seat)
     if add:
         if get_bot(live.record.game) is None:
             raise ProtocolError("no_bot", f"{live.engine.title} has no bot")
-        if seats[seat].player_id is not None or seats[seat].is_bot:
+        if seats[seat].player_id is not None:
             raise ProtocolError("seat_taken", "that seat is taken")
-        seats[seat] = SeatRecord(None, is_bot=True)
+        seats[seat] = SeatRecord(None, is_bot=True, level=level)
     else:
         if not seats[seat].is_bot:
             raise ProtocolError("bad_message", "there is no bot in that seat")
@@ -195,9 +199,9 @@ def kick(live: LiveRoom, player_id: int, target: int) -> Change:
     for index, rec in enumerate(live.record.seats):
         if rec.player_id == target:
             playing = live.record.status == "playing"
-            live.record.seats[index] = SeatRecord(None, is_bot=playing)
+            live.record.seats[index] = SeatRecord(None, is_bot=playing, level=STAND_IN_LEVEL if playing else None)
             if playing and live.game is not None:
-                stand_in = {"player_id": None, "bot": True, "name": bot_name(index)}
+                stand_in = {"player_id": None, "bot": True, "name": bot_name(index), "level": STAND_IN_LEVEL}
                 live.game.seats[index] = {**live.game.seats[index], **stand_in}
                 game_seats = True
     removed = [c for c in live.connections if c.player_id == target]

@@ -31,8 +31,11 @@ class Configure(_Msg):
 
 
 class AddBot(_Msg):
+    """Host seats a bot at ``level``, or sets the level of the bot already there."""
+
     type: Literal["add_bot"]
     seat: int
+    level: Literal["easy", "normal", "strong"] = "normal"
 
 
 class RemoveBot(_Msg):

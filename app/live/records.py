@@ -20,6 +20,7 @@ class RoomConflict(Exception):
 class SeatRecord:
     player_id: int | None
     is_bot: bool = False
+    level: str | None = None  # a bot's level ("easy", "normal", "strong"); None for a person
 
 
 @dataclass

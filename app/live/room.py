@@ -14,6 +14,7 @@ from app.live.messages import encode
 from app.live.records import GameRecord, RoomRecord
 from app.live.room_settings import RoomSettings
 from engines.base import Engine, Event, Seat
+from engines.bots import DEFAULT_LEVEL
 from engines.registry import get_engine
 
 LOG_LINES = 60
@@ -291,6 +292,7 @@ class LiveRoom:
                     "name": self.names.get(rec.player_id, "?") if rec.player_id is not None else bot_name(index),
                     "connected": rec.is_bot or rec.player_id in connected,
                     "bot": rec.is_bot,
+                    "level": (rec.level or DEFAULT_LEVEL) if rec.is_bot else None,
                     "standin": self.standing_in(index),
                 }
             seats.append({"index": index, "label": info.label, "team": info.team, "player": player})

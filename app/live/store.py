@@ -189,7 +189,7 @@ class Store:
             seat_rows = (
                 await s.execute(select(RoomSeat).where(RoomSeat.room_id == room.id).order_by(RoomSeat.seat))
             ).scalars()
-            seats = [SeatRecord(r.player_id, r.is_bot) for r in seat_rows]
+            seats = [SeatRecord(r.player_id, r.is_bot, r.bot_level) for r in seat_rows]
             return RoomRecord(
                 room.id,
                 room.code,
@@ -230,9 +230,17 @@ class Store:
             for index, seat in enumerate(room.seats):
                 row = existing.pop(index, None)
                 if row is None:
-                    s.add(RoomSeat(room_id=room.id, seat=index, player_id=seat.player_id, is_bot=seat.is_bot))
+                    s.add(
+                        RoomSeat(
+                            room_id=room.id,
+                            seat=index,
+                            player_id=seat.player_id,
+                            is_bot=seat.is_bot,
+                            bot_level=seat.level,
+                        )
+                    )
                 else:
-                    row.player_id, row.is_bot = seat.player_id, seat.is_bot
+                    row.player_id, row.is_bot, row.bot_level = seat.player_id, seat.is_bot, seat.level
             for row in existing.values():
                 await s.delete(row)
             if game_seats is not None:

@@ -317,6 +317,10 @@ export class GameView {
    */
   logText(line) {
     let text = String(line);
+    for (const seat of this.S.room?.seats || []) {  // the bots' names, as the seats show them (with level)
+      const player = seat.player;
+      if (player?.bot && player.name) text = text.replaceAll(player.name, playerName(player));
+    }
     if (language() === "en") return text;
     let suffix = "";
     for (const [english, key] of [[" (time ran out)", "log.timeout"], [" (stand-in)", "log.standin"], [" (by the host)", "log.host"]]) {
@@ -330,10 +334,6 @@ export class GameView {
       text = this.renderer?.logLine?.(text) ?? text;
     } catch (err) {
       console.error(err);
-    }
-    for (const seat of this.S.room?.seats || []) {  // the bots' names, as the seats show them
-      const player = seat.player;
-      if (player?.bot && player.name) text = text.replaceAll(player.name, playerName(player));
     }
     return text + suffix;
   }

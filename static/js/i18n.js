@@ -80,6 +80,11 @@ const en = {
   "room.bot_n": "Bot {n}",
   "room.add_bot": "Add a bot",
   "room.remove_bot": "Remove bot",
+  "room.bot_named": "{name} ({level})",
+  "room.bot_level": "Bot level",
+  "bot.level.easy": "easy",
+  "bot.level.normal": "normal",
+  "bot.level.strong": "strong",
   "room.standin": "a bot plays for now",
   "room.online": "online",
   "room.away": "away",
@@ -303,6 +308,11 @@ const fr = {
   "room.bot_n": "Robot {n}",
   "room.add_bot": "Ajouter un robot",
   "room.remove_bot": "Retirer le robot",
+  "room.bot_named": "{name} ({level})",
+  "room.bot_level": "Niveau du robot",
+  "bot.level.easy": "facile",
+  "bot.level.normal": "moyen",
+  "bot.level.strong": "fort",
   "room.standin": "un robot joue à sa place pour l’instant",
   "room.online": "en ligne",
   "room.away": "absent",
@@ -613,11 +623,14 @@ export function hasOwn(key) {
   return key in (CATALOGS[current] || en);
 }
 
-/** A player's name in the page's language: the server names bots by their seat ("Bot 2"). */
+/** A player's name in the page's language: the server names bots by their seat ("Bot 2"), and a bot's
+ * level (a code) follows its name wherever it shows: seats, log and result. */
 export function playerName(player) {
   if (!player) return "";
   const bot = player.bot ? /^Bot (\d+)$/.exec(String(player.name)) : null;
-  return bot ? t("room.bot_n", { n: Number(bot[1]) }) : player.name;
+  const name = bot ? t("room.bot_n", { n: Number(bot[1]) }) : player.name;
+  if (!player.bot || !player.level) return name;
+  return t("room.bot_named", { name, level: t(`bot.level.${player.level}`) });
 }
 
 const SEAT_WORDS = { North: "seat.north", East: "seat.east", South: "seat.south", West: "seat.west" };

@@ -24,6 +24,16 @@ function hue(id) {
   return x;
 }
 
+const BOT_LEVELS = ["easy", "normal", "strong"];
+
+/** The host's choice of a bot seat's level: easy, normal or strong. */
+function levelSelect(player, choose, seatName) {
+  const select = h("select", { class: "bot-level", "aria-label": `${t("room.bot_level")}: ${seatName}`, title: t("room.bot_level"),
+    onchange: (event) => choose(event.target.value) },
+    BOT_LEVELS.map((level) => h("option", { value: level, selected: (player.level || "normal") === level }, t(`bot.level.${level}`))));
+  return select;
+}
+
 export function botIcon() {
   const span = h("span", { class: "icon-wrap", "aria-hidden": "true" });
   span.innerHTML =
@@ -168,6 +178,7 @@ export class Lobby {
       } else if (lobby && mine) {
         actions.push(h("button", { type: "button", class: "btn btn-ghost btn-sm", onclick: () => this.send({ type: "stand" }) }, t("room.stand")));
       } else if (lobby && p && p.bot && isHost && this.S.canSit()) {
+        actions.push(levelSelect(p, (level) => this.send({ type: "add_bot", seat: seat.index, level }), seatLabel(seat.label)));
         actions.push(h("button", { type: "button", class: "btn btn-ghost btn-sm", onclick: () => this.send({ type: "remove_bot", seat: seat.index }),
           "aria-label": `${t("room.remove_bot")}: ${seatLabel(seat.label)}` }, t("room.remove_bot")));
       }

@@ -1,0 +1,60 @@
+"""Tri-Tac's strong bot: a Monte Carlo search over the most promising placements.
+
+Everything on the board is public; the only thing a seat cannot know is where later rings will put their
+special squares, so each sample draws a fresh ``ring_seed``.
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+from engines.base import Action, Seat
+from engines.bots.search import GameModel, squash
+from engines.tri_tac import BOT, ENGINE, TriTacState, _gain
+
+CANDIDATES = 8
+"""Root moves compared: the greedy bot's best few, so the budget is not spread over every empty cell."""
+
+
+class TriTacModel(GameModel[TriTacState]):
+    engine = ENGINE
+    rollout_depth = 24
+    """A 5x5 board is played out to the end; on bigger boards a playout to the end would take the whole budget
+    for one sample, so it stops after 24 moves and the score margin decides."""
+
+    def determinize(self, state: TriTacState, seat: Seat, rng: Random) -> TriTacState:
+        world = state.copy()
+        world.ring_seed = rng.getrandbits(62)
+        return world
+
+    def policy(self, state: TriTacState, seat: Seat, rng: Random) -> Action:
+        return BOT.choose(state, seat, rng)
+
+    def candidates(self, state: TriTacState, seat: Seat, rng: Random) -> list[Action]:
+        legal = ENGINE.legal_actions(state, seat)
+        if len(legal) <= CANDIDATES:
+            return legal
+        opp = 1 - seat
+
+        def promise(action: Action) -> float:
+            cell = (action["cell"][0], action["cell"][1])
+            if action["type"] == "power":
+                return _gain(state, seat, cell) - BOT.POWER_COST
+            return (
+                BOT.OWN_WEIGHT * _gain(state, seat, cell)
+                + _gain(state, opp, cell)
+                + BOT._potential(state, seat, cell)
+                + BOT.DENY_WEIGHT * BOT._potential(state, opp, cell)
+            )
+
+        ranked = sorted(legal, key=promise, reverse=True)[:CANDIDATES]
+        greedy = BOT.choose(state, seat, rng)
+        if greedy not in ranked:
+            ranked[-1] = greedy
+        return ranked
+
+    def evaluate(self, state: TriTacState, seat: Seat) -> float:
+        return squash(state.scores[seat] - state.scores[1 - seat], 3.0)
+
+
+MODEL = TriTacModel()

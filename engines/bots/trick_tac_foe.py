@@ -1,0 +1,134 @@
+"""Trick-Tac-Foe's strong bot: a determinized search over the cards in hand.
+
+A seat sees its hand, its own committed card, the revealed cards and the discard pile. Each sample deals
+every other card of the round at random into the places it cannot see (other hands, other unrevealed
+committed cards, every personal deck, its own included) and deals the later rounds afresh.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from random import Random
+
+from engines.base import Action, Seat
+from engines.bots.search import GameModel, squash
+from engines.trick_tac_foe import (
+    ALL_CARDS,
+    BOT,
+    ENGINE,
+    TrickTacFoeState,
+    _evaluate,
+    card_rank,
+    card_strength,
+    cell_for,
+    number_for,
+    opponent_of,
+    rounds_for,
+    sort_cards,
+    team_of,
+)
+
+GridKey = tuple[int | None, ...]
+CELLS = [(r, c) for r in range(3) for c in range(3)]
+
+
+@lru_cache(maxsize=1 << 16)
+def _gains(grid: GridKey, team: int) -> tuple[float, ...]:
+    """The normal bot's gain for ``team`` on each cell of ``grid`` (a flat 3x3); a grid recurs often."""
+    rows = [list(grid[0:3]), list(grid[3:6]), list(grid[6:9])]
+    return tuple(BOT.gain(rows, team, cell) for cell in CELLS)
+
+
+@lru_cache(maxsize=1 << 12)
+def _grid_value(grid: GridKey, team: int) -> float:
+    return _evaluate([list(grid[0:3]), list(grid[3:6]), list(grid[6:9])], team)
+
+
+def _key(state: TrickTacFoeState) -> GridKey:
+    return (*state.grid[0], *state.grid[1], *state.grid[2])
+
+
+class TrickTacFoeModel(GameModel[TrickTacFoeState]):
+    engine = ENGINE
+    rollout_depth = 16
+
+    def determinize(self, state: TrickTacFoeState, seat: Seat, rng: Random) -> TrickTacFoeState:
+        n = state.players
+        world = state.copy()
+        seen = set(state.hands[seat]) | set(state.discard)
+        hidden_commits: list[Seat] = []
+        for s in range(n):
+            card = state.committed[s]
+            if card is None:
+                continue
+            if s == seat or state.revealed[s]:
+                seen.add(card)
+            else:
+                hidden_commits.append(s)
+        # Cards already resolved in this trick set are in the records (and still committed): seen.
+        pool = [card for card in ALL_CARDS if card not in seen]
+        rng.shuffle(pool)
+        for s in hidden_commits:
+            world.committed[s] = pool.pop()
+        for s in range(n):
+            if s != seat:
+                world.hands[s] = [pool.pop() for _ in state.hands[s]]
+        for s in range(n):
+            world.decks[s] = [pool.pop() for _ in state.decks[s]]
+        deals: list[list[list[str]]] = []
+        for _ in range(rounds_for(state.options)):
+            cards = list(ALL_CARDS)
+            rng.shuffle(cards)
+            deals.append([cards[s::n] for s in range(n)])
+        world.deals = deals
+        return world
+
+    def policy(self, state: TrickTacFoeState, seat: Seat, rng: Random) -> Action:
+        """The normal bot's rule (expected gain against the unseen cards), with its board values cached."""
+        n = state.players
+        label = ENGINE.label(state, seat)
+        team = team_of(n, seat)
+        key = _key(state)
+        mine = _gains(key, team)
+        if state.phase == "wild":
+            best = max(range(9), key=lambda i: (mine[i], -i))
+            return {"type": "wild", "number": number_for(label, CELLS[best])}
+        hand = sort_cards(state.hands[seat])
+        seen = set(hand) | set(state.discard)
+        for s in range(n):
+            card = state.committed[s]
+            if card is not None and (s == seat or state.revealed[s]):
+                seen.add(card)
+        unseen = [c for c in ALL_CARDS if c not in seen]
+        if not unseen:
+            return {"type": "commit", "card": hand[0]}
+        theirs = _gains(key, 1 - team)
+        opp_label = ENGINE.label(state, opponent_of(n, seat))
+        my_best, opp_best = max(mine), max(theirs)
+        strengths = sorted(card_strength(u) for u in unseen)
+        opp_loss = sorted(
+            (
+                card_strength(u),
+                opp_best if card_rank(u) == 10 else theirs[CELLS.index(cell_for(opp_label, card_rank(u)))],
+            )
+            for u in unseen
+        )
+        best_value, best_card = float("-inf"), hand[0]
+        for card in hand:
+            rank = card_rank(card)
+            gain = my_best if rank == 10 else mine[CELLS.index(cell_for(label, rank))]
+            strength = card_strength(card)
+            p_win = sum(1 for x in strengths if x < strength) / len(unseen)
+            loss = sum(g for x, g in opp_loss if x > strength) / len(unseen)
+            value = p_win * (gain - BOT.SPEND_COST * (1 + strength / 40)) - loss
+            if value > best_value + 1e-9:
+                best_value, best_card = value, card
+        return {"type": "commit", "card": best_card}
+
+    def evaluate(self, state: TrickTacFoeState, seat: Seat) -> float:
+        team = team_of(state.players, seat)
+        board = _grid_value(_key(state), team) / BOT.POINT
+        return squash(state.scores[team] - state.scores[1 - team] + board, 2.0)
+
+
+MODEL = TrickTacFoeModel()
