@@ -224,6 +224,9 @@ const en = {
   "import.done": "{n} moves replayed.",
   "import.unfinished": "The game was not finished.",
   "import.fingerprint": "Final state fingerprint: {fingerprint}",
+  "room.side_panel": "Log & chat",
+  "room.tv": "TV mode",
+  "room.tv_exit": "Leave TV mode",
 };
 
 const fr = {
@@ -513,6 +516,9 @@ const fr = {
   "opt.tic-tac-top.reveal_pause.hint": "Secondes entre deux mots annoncés (1 à 10).",
   "opt.tic-tac-top.score_pause": "Écran des scores",
   "opt.tic-tac-top.score_pause.hint": "Secondes d’affichage du décompte du tour (2 à 60).",
+  "room.side_panel": "Journal et discussion",
+  "room.tv": "Mode télé",
+  "room.tv_exit": "Quitter le mode télé",
 };
 
 export const CATALOGS = { en, fr };

@@ -84,6 +84,11 @@ function render({ stateChanged = false } = {}) {
   const wasInGame = !$("#game").hidden;
   $("#lobby").hidden = Boolean(inGame);
   $("#game").hidden = !inGame;
+  // At the table the page itself does not scroll: the board, hand and prompt fill one screen and the log,
+  // chat and settings sit in a side column (a drawer on narrow screens) that scrolls on its own.
+  document.body.classList.toggle("in-table", Boolean(inGame));
+  $("#side-toggle").hidden = !inGame;
+  if (!inGame) setSideOpen(false);
   if (inGame && !wasInGame) {
     // The game just started (or we came back to it): show it from the top, and keep keyboard users
     // in the game rather than on a vanished Start button.
@@ -92,7 +97,7 @@ function render({ stateChanged = false } = {}) {
     if (!active || active === document.body || !active.isConnected || $("#lobby").contains(active)) {
       gameEl.focus({ preventScroll: true });
     }
-    (window.innerHeight < 700 ? gameEl : $("#room")).scrollIntoView({ block: "start" });
+    window.scrollTo(0, 0);
   }
   $("#room-heading").textContent = room.title || room.game;
   const rules = $("#room-rules-link");
@@ -293,6 +298,24 @@ document.addEventListener("visibilitychange", () => {
 $("#back-to-game")?.addEventListener("click", () => {
   S.lobbyView = false;
   render({ stateChanged: true });
+});
+
+// ---- side drawer (log, chat, settings) on narrow screens ---------------------------------------
+
+function setSideOpen(open) {
+  const toggle = $("#side-toggle");
+  const side = $("#side-col");
+  if (!toggle || !side) return;
+  const was = toggle.getAttribute("aria-expanded") === "true";
+  toggle.setAttribute("aria-expanded", String(open));
+  side.classList.toggle("is-open", open);
+  if (open && !was) side.querySelector("#side-close")?.focus({ preventScroll: true });
+  if (!open && was && side.contains(document.activeElement)) toggle.focus({ preventScroll: true });
+}
+$("#side-toggle")?.addEventListener("click", () => setSideOpen($("#side-toggle").getAttribute("aria-expanded") !== "true"));
+$("#side-close")?.addEventListener("click", () => setSideOpen(false));
+$("#side-col")?.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && $("#side-col").classList.contains("is-open")) setSideOpen(false);
 });
 
 // ---- clock -----------------------------------------------------------------------------------

@@ -472,7 +472,10 @@ export function mount(root, ctx) {
   const legend = el("p", { class: "tf-legend muted small" }, tr("legend"));
   const summary = el("p", { class: "visually-hidden", id: `${uid}-summary` });
   const container = el("div", { class: "tf", hidden: true, "aria-describedby": `${uid}-summary` },
-    el("h2", { class: "visually-hidden" }, tr("title")), bar, status, watchNote, table, handPanel, discardPanel, legend, summary);
+    el("h2", { class: "visually-hidden" }, tr("title")),
+    // two groups for the one-screen table layout (app.css body.in-table); elsewhere they do not box
+    el("div", { class: "tf-main" }, bar, status, watchNote, table),
+    el("div", { class: "tf-side" }, handPanel, discardPanel, legend), summary);
   root.append(container);
   ensureStylesheet(CSS_HREF).then(() => {
     container.hidden = false;
