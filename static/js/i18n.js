@@ -227,6 +227,7 @@ const en = {
   "room.side_panel": "Log & chat",
   "room.tv": "TV mode",
   "room.tv_exit": "Leave TV mode",
+  "tricky-tactics.more_toggle": "Map & scores",
 };
 
 const fr = {
@@ -519,6 +520,7 @@ const fr = {
   "room.side_panel": "Journal et discussion",
   "room.tv": "Mode télé",
   "room.tv_exit": "Quitter le mode télé",
+  "tricky-tactics.more_toggle": "Carte et scores",
 };
 
 export const CATALOGS = { en, fr };
