@@ -300,6 +300,30 @@ $("#back-to-game")?.addEventListener("click", () => {
   render({ stateChanged: true });
 });
 
+// ---- TV mode: fullscreen, no site chrome; the code and QR fill the lobby, the table fills the screen ------
+
+function setTvMode(on, { fullscreen = false } = {}) {
+  document.documentElement.classList.toggle("tv-mode", on);
+  document.body.classList.toggle("tv-mode", on);
+  $("#tv-toggle")?.setAttribute("aria-pressed", String(on));
+  const url = new URL(location.href);
+  if (on) url.searchParams.set("tv", "1");
+  else url.searchParams.delete("tv");
+  history.replaceState(history.state, "", url);
+  try {
+    if (on && fullscreen && !document.fullscreenElement) document.documentElement.requestFullscreen?.().catch(() => {});
+    if (!on && document.fullscreenElement) document.exitFullscreen?.().catch(() => {});
+  } catch {
+    /* fullscreen is a nicety */
+  }
+}
+$("#tv-toggle")?.addEventListener("click", () => setTvMode(!document.body.classList.contains("tv-mode"), { fullscreen: true }));
+$("#tv-exit")?.addEventListener("click", () => {
+  setTvMode(false);
+  $("#tv-toggle")?.focus();
+});
+if (new URLSearchParams(location.search).has("tv")) setTvMode(true);
+
 // ---- side drawer (log, chat, settings) on narrow screens ---------------------------------------
 
 function setSideOpen(open) {
