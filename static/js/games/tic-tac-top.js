@@ -1040,7 +1040,7 @@ export function mount(root, ctx) {
       const body = k === 0
         ? el("p", { class: "ttt-announce-wait" }, tr("tic-tac-top.get_ready"))
         : el("p", { class: ["ttt-announce-word", k > fresh && !reducedMotion() && "is-new"] }, words[k - 1]);
-      return el("section", { class: "ttt-announce", "aria-label": tr("tic-tac-top.reveal_title") },
+      return el("section", { class: "ttt-announce", "aria-label": tr("tic-tac-top.reveal_title"), "data-follow-target": "" },
         el("p", { class: "ttt-announce-kicker" }, k === 0 ? tr("tic-tac-top.reveal_title") : tr("tic-tac-top.word_of", { k })),
         body,
         steps);
@@ -1094,7 +1094,7 @@ export function mount(root, ctx) {
           el("span", { class: "ttt-score-text" }, row.text),
           el("span", { class: ["ttt-score-pts", row.points > 0 && "is-plus"] }, row.points > 0 ? `+${row.points}` : "0"))));
       const legend = el("dl", { class: "ttt-legend" }, ["A", "B", "C", "D"].flatMap((p) => [el("dt", { class: `ttt-part part-${p}` }, p), el("dd", {}, tr(`tic-tac-top.part_${p}`))]));
-      return el("section", { class: "ttt-panel ttt-scoring" },
+      return el("section", { class: "ttt-panel ttt-scoring", "data-follow-target": "" },
         el("h3", { class: "ttt-panel-title" }, tr("tic-tac-top.score_title", { turn })),
         list,
         el("details", { class: "ttt-legend-box" }, el("summary", {}, "A · B · C · D"), legend));
@@ -1193,6 +1193,8 @@ export function mount(root, ctx) {
     renderHead();
     const phase = view.phase;
     container.dataset.phase = phase;
+    // The room page brings a new phase into view and gives it focus (game.js followPhase).
+    main.dataset.follow = `${ctx.room?.game_number ?? ""}|${view.turn ?? ""}|${phase}`;
     let parts;
     if (phase === "choose") parts = renderChoose();
     else if (phase === "write") parts = isLeader() ? renderLeaderWrite() : mySeat === null ? renderSpectatorWrite() : renderPlayerWrite();
