@@ -1127,7 +1127,8 @@ export function mount(root, ctx) {
       const n = view.players;
       return el("details", { class: "ttt-history", open: open || null },
         el("summary", {}, `${tr("tic-tac-top.history")} (${history.length})`),
-        el("div", { class: "ttt-table-wrap" },
+        // it may scroll sideways, so it takes the keyboard focus (axe scrollable-region-focusable)
+        el("div", { class: "ttt-table-wrap", tabindex: "0", role: "region", "aria-label": tr("tic-tac-top.history") },
           el("table", { class: "ttt-table" },
             el("thead", {}, el("tr", {}, el("th", { scope: "col" }, tr("tic-tac-top.history_turn")), el("th", { scope: "col" }, tr("tic-tac-top.history_theme")),
               Array.from({ length: n }, (_, s) => el("th", { scope: "col", class: "num" }, seatChip(s))))),
