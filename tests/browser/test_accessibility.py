@@ -111,19 +111,7 @@ async def test_every_game_in_play_and_at_its_result(
     await watcher.emulate_media(color_scheme="dark", reduced_motion="reduce")
     # The player's room: a bot stands in five seconds after they leave, and plays the game to its end.
     token = await token_of(player)
-    async with ThreefoldClient(sqlite_server.url, token=token) as me:
-        mine = await me.create_room(game, options, seed=7)
-        seats = len((await me.room(mine))["seats"])
-        async with me.connect(mine) as sock:
-            await sock.next(lambda m: m["type"] == "room")
-            await sock.send({"type": "room_settings", "grace_seconds": 5})
-            await sock.send({"type": "sit", "seat": 0})
-            for other in range(1, seats):
-                await sock.send({"type": "add_bot", "seat": other})
-            await sock.wait_room(lambda r: sum(1 for s in r["seats"] if s["player"]) == seats)
-            await player.goto(f"/r/{mine}")
-            await expect(player.locator("#seat-list .seat-card")).to_have_count(seats)
-            await sock.send({"type": "start"})
+    mine = await open_table(player, sqlite_server.url, game, options, settings={"grace_seconds": 5})
     await expect(player.locator("#board > *").first).to_be_visible()
     await expect(player.locator("#game")).to_be_visible()
     await audit(player, f"{game} in play, as a player")
