@@ -427,6 +427,7 @@ export class GameView {
     else if (winners.length === 1) title = t("room.winner", { name: nameOf(winners[0]) });
     else title = t("room.winners", { names: winners.map(nameOf).join(" & ") });
 
+    const replayId = (this.S.pastGames || []).find((g) => g.number === room.game_number)?.id ?? null;
     const order = seats.map((s) => s.index).sort((a, b) => (outcome.ranks?.[a] ?? 0) - (outcome.ranks?.[b] ?? 0));
     const isHost = this.S.isHost();
     let trophy = null;
@@ -460,7 +461,8 @@ export class GameView {
           } }, t("room.rematch"))
           : h("p", { class: "muted result-wait" }, t("room.rematch_wait")),
         h("button", { type: "button", class: "btn btn-secondary", onclick: () => this.S.openLobby() },
-          isHost ? t("room.change_game") : t("room.open_lobby"))),
+          isHost ? t("room.change_game") : t("room.open_lobby")),
+        replayId ? h("a", { class: "btn btn-ghost result-replay", href: `/replay/${replayId}` }, t("room.replay")) : null),
     ];
     this.resultEl.replaceChildren(...content.filter(Boolean));
     this.resultEl.hidden = false;

@@ -228,6 +228,9 @@ const en = {
   "room.tv": "TV mode",
   "room.tv_exit": "Leave TV mode",
   "tricky-tactics.more_toggle": "Map & scores",
+  "room.replay": "Watch the replay",
+  "room.past_games": "Past games",
+  "room.past_game": "Game {n} — replay",
 };
 
 const fr = {
@@ -521,6 +524,9 @@ const fr = {
   "room.tv": "Mode télé",
   "room.tv_exit": "Quitter le mode télé",
   "tricky-tactics.more_toggle": "Carte et scores",
+  "room.replay": "Revoir la partie",
+  "room.past_games": "Parties jouées",
+  "room.past_game": "Partie {n} — rediffusion",
 };
 
 export const CATALOGS = { en, fr };

@@ -2,7 +2,7 @@
 
 import { Chat } from "./chat.js";
 import { ActError, CLOSE_FORBIDDEN, CLOSE_UNAUTHORISED, CLOSE_UNKNOWN_ROOM, RoomClient } from "./client.js";
-import { $, api, embedded, toast } from "./dom.js";
+import { $, api, embedded, h, toast } from "./dom.js";
 import { GameView } from "./game.js";
 import { setupHowTo } from "./howto.js";
 import { play, soundToggle } from "./sound.js";
@@ -78,6 +78,7 @@ function render({ stateChanged = false } = {}) {
   if (!room || !$("#room-closed").hidden) return;
   const root = $("#room");
   root.dataset.status = room.status;
+  root.dataset.guest = String(!S.isHost()); // a guest's phone shows the seats before the code and QR
   if (room.status === "playing") S.lobbyView = false;
   const inGame = room.status !== "lobby" && S.state && !S.lobbyView;
   $("#back-to-game").hidden = !(S.lobbyView && S.state && room.status !== "lobby");
@@ -113,10 +114,32 @@ function render({ stateChanged = false } = {}) {
   $("#spectator-text").textContent = t("room.spectating");
   badge.title = t("room.spectating_hint");
 
+  renderPastGames();
   chat.mountIn(inGame ? $("#chat-slot-game") : $("#chat-slot-lobby"));
   chat.render();
   if (!inGame) lobby.render();
   else game.update({ stateChanged });
+}
+
+/** The room's finished games with links to their replays (the lobby's "Past games"; the result's link). */
+let pastFor = "";
+function renderPastGames() {
+  const { room } = S;
+  const key = room ? `${room.game_number}|${room.status}` : "";
+  if (!room || !room.game_number || key === pastFor) return;
+  pastFor = key;
+  api("GET", `/api/history/rooms/${encodeURIComponent(room.code || code)}`)
+    .then((games) => {
+      const done = (Array.isArray(games) ? games : []).filter((g) => g.status === "finished");
+      S.pastGames = done;
+      const panel = $("#past-games");
+      panel.hidden = !done.length;
+      panel.querySelector(".past-games").replaceChildren(
+        ...done.slice().reverse().map((g) => h("li", {}, h("a", { href: `/replay/${g.id}` }, t("room.past_game", { n: g.number })))),
+      );
+      game.update();
+    })
+    .catch(() => {});
 }
 
 function renderConnection(st) {
