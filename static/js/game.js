@@ -447,7 +447,7 @@ export class GameView {
           h("p", { class: "result-kicker" }, t("room.result")),
           h("h2", { class: "result-title", id: "result-title" }, title))),
       outcome.summary ? h("p", { class: "result-summary" }, this.summaryText(outcome.summary)) : null,
-      h("ol", { class: "result-scores" },
+      this.renderer?.ownsStandings ? null : h("ol", { class: "result-scores" },
         order.map((i) => h("li", { class: winners.includes(i) ? "is-winner" : "" },
           h("span", { class: "result-rank" }, String((outcome.ranks?.[i] ?? 0) + 1)),
           this.renderer?.seatBadge?.(i) ?? avatar(seats[i]?.player, "avatar-sm"),

@@ -1316,6 +1316,9 @@ export function mount(root, ctx) {
 
   // ---- the renderer contract -----------------------------------------------------------------
   return {
+    // The final table (drawFinal) lists every place, the automa's too: the room's result panel leaves out
+    // its own list of seats and the game's heading is not shown twice (tricky-tactics.css).
+    ownsStandings: true,
     update(msg) {
       if (!msg || !msg.view || !Array.isArray(msg.view.players)) return;
       prevView = view;
