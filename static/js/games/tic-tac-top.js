@@ -753,13 +753,13 @@ export function mount(root, ctx) {
                 class: "ttt-offer",
                 disabled: !canAct() || choosing,
                 "data-key": `offer-${i}`,
-                "aria-label": tr("tic-tac-top.choose_pick", { name: theme.name }),
+                // named by what it shows, ending "Play “Sweets”" (axe label-content-name-mismatch)
                 onclick: () => chooseTheme(i),
               },
               el("span", { class: "ttt-offer-kicker" }, `${tr("tic-tac-top.theme")} ${String.fromCharCode(65 + i)}`),
               el("span", { class: "ttt-offer-name" }, theme.name),
               el("span", { class: "ttt-offer-words" }, (theme.words || []).map((w) => el("span", { class: "ttt-offer-word" }, w))),
-              el("span", { class: "ttt-offer-cta", "aria-hidden": "true" }, tr("tic-tac-top.choose_pick", { name: theme.name })))))),
+              el("span", { class: "ttt-offer-cta" }, tr("tic-tac-top.choose_pick", { name: theme.name })))))),
       ];
     }
     const names = offered.map((t) => t.name);
