@@ -72,6 +72,32 @@ export class GameView {
     }
     if (this.sound) play(this.sound);
     this.tickDeadline();
+    if (stateChanged) this.followPhase();
+  }
+
+  /**
+   * Phones follow the game: when the renderer's phase key (data-follow on its phase element) changes, the
+   * part that matters (its [data-follow-target], else the element) scrolls into view in the board column
+   * and takes the focus, so a screen reader reads it, unless the player is typing or in the side panel.
+   */
+  followPhase() {
+    const holder = this.boardEl.querySelector("[data-follow]");
+    const key = holder?.dataset.follow || "";
+    if (!key || key === this.followKey) return;
+    const first = this.followKey === undefined;
+    this.followKey = key;
+    if (first) return; // a page just opened shows the phase from the top
+    const target = holder.querySelector("[data-follow-target]") || holder;
+    const box = target.getBoundingClientRect();
+    const view = this.boardEl.closest(".board-col")?.getBoundingClientRect() ?? { top: 0, bottom: window.innerHeight };
+    if (box.top < Math.max(0, view.top) || box.bottom > Math.min(window.innerHeight, view.bottom)) {
+      target.scrollIntoView({ block: "start", behavior: prefersReducedMotion() ? "auto" : "smooth" });
+    }
+    const active = document.activeElement;
+    const busy = active && active !== document.body && (active.matches("input, textarea, select, [contenteditable='true']") || $("#side-col")?.contains(active));
+    if (busy) return;
+    if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+    target.focus({ preventScroll: true });
   }
 
   /** The sound for this update: the most telling one wins (a result over a turn over a move). */
@@ -139,6 +165,7 @@ export class GameView {
           this.renderer = fallbackRenderer.mount(this.boardEl);
         }
         if (this.S.state) this.safeUpdate(this.S.state);
+        this.followPhase();
         this.renderPlayers();
         if (this.S.state && language() !== "en" && this.renderer?.logLine) {
           this.logLines = []; // draw the log again, in the page's language
@@ -160,6 +187,7 @@ export class GameView {
     if (this.renderer) this.renderer.destroy();
     this.renderer = null;
     this.rendererKey = "";
+    this.followKey = undefined;
     clearInterval(this.deadlineTimer);
   }
 
@@ -399,6 +427,7 @@ export class GameView {
     else if (winners.length === 1) title = t("room.winner", { name: nameOf(winners[0]) });
     else title = t("room.winners", { names: winners.map(nameOf).join(" & ") });
 
+    const replayId = (this.S.pastGames || []).find((g) => g.number === room.game_number)?.id ?? null;
     const order = seats.map((s) => s.index).sort((a, b) => (outcome.ranks?.[a] ?? 0) - (outcome.ranks?.[b] ?? 0));
     const isHost = this.S.isHost();
     let trophy = null;
@@ -418,7 +447,7 @@ export class GameView {
           h("p", { class: "result-kicker" }, t("room.result")),
           h("h2", { class: "result-title", id: "result-title" }, title))),
       outcome.summary ? h("p", { class: "result-summary" }, this.summaryText(outcome.summary)) : null,
-      h("ol", { class: "result-scores" },
+      this.renderer?.ownsStandings ? null : h("ol", { class: "result-scores" },
         order.map((i) => h("li", { class: winners.includes(i) ? "is-winner" : "" },
           h("span", { class: "result-rank" }, String((outcome.ranks?.[i] ?? 0) + 1)),
           this.renderer?.seatBadge?.(i) ?? avatar(seats[i]?.player, "avatar-sm"),
@@ -432,7 +461,8 @@ export class GameView {
           } }, t("room.rematch"))
           : h("p", { class: "muted result-wait" }, t("room.rematch_wait")),
         h("button", { type: "button", class: "btn btn-secondary", onclick: () => this.S.openLobby() },
-          isHost ? t("room.change_game") : t("room.open_lobby"))),
+          isHost ? t("room.change_game") : t("room.open_lobby")),
+        replayId ? h("a", { class: "btn btn-ghost result-replay", href: `/replay/${replayId}` }, t("room.replay")) : null),
     ];
     this.resultEl.replaceChildren(...content.filter(Boolean));
     this.resultEl.hidden = false;

@@ -229,6 +229,13 @@ const en = {
   "import.done": "{n} moves replayed.",
   "import.unfinished": "The game was not finished.",
   "import.fingerprint": "Final state fingerprint: {fingerprint}",
+  "room.side_panel": "Log & chat",
+  "room.tv": "TV mode",
+  "room.tv_exit": "Leave TV mode",
+  "tricky-tactics.more_toggle": "Map & scores",
+  "room.replay": "Watch the replay",
+  "room.past_games": "Past games",
+  "room.past_game": "Game {n} — replay",
 };
 
 const fr = {
@@ -523,6 +530,13 @@ const fr = {
   "opt.tic-tac-top.reveal_pause.hint": "Secondes entre deux mots annoncés (1 à 10).",
   "opt.tic-tac-top.score_pause": "Écran des scores",
   "opt.tic-tac-top.score_pause.hint": "Secondes d’affichage du décompte du tour (2 à 60).",
+  "room.side_panel": "Journal et discussion",
+  "room.tv": "Mode télé",
+  "room.tv_exit": "Quitter le mode télé",
+  "tricky-tactics.more_toggle": "Carte et scores",
+  "room.replay": "Revoir la partie",
+  "room.past_games": "Parties jouées",
+  "room.past_game": "Partie {n} — rediffusion",
 };
 
 export const CATALOGS = { en, fr };

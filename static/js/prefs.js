@@ -1,5 +1,6 @@
 // Page-wide preferences in the header: the EN/FR language switch (a cookie the server reads, so templates
-// and scripts change together; the page reloads in the new language).
+// and scripts change together; the page reloads in the new language), and light / dark / as the device
+// (remembered in localStorage; every stylesheet's prefers-color-scheme rules are switched on or off).
 
 import { language, setLanguage } from "./i18n.js";
 
@@ -12,3 +13,67 @@ for (const button of document.querySelectorAll(".lang-btn[data-lang]")) {
     location.reload();
   });
 }
+
+// ---- colour scheme -------------------------------------------------------------------------------
+
+const THEME_KEY = "tf_theme";
+const DARK = /prefers-color-scheme:\s*dark/;
+
+function savedTheme() {
+  try {
+    const value = localStorage.getItem(THEME_KEY);
+    return value === "light" || value === "dark" ? value : "system";
+  } catch {
+    return "system";
+  }
+}
+
+/** Each "(prefers-color-scheme: dark)" block of our stylesheets: on always (dark), never (light), or as the
+ * device says (system: its own condition, kept in data). */
+const originalMedia = new Map(); // "sheet href#rule index" -> the rule's own media condition
+
+function applyTheme(theme) {
+  for (const sheet of document.styleSheets) {
+    let rules;
+    try {
+      rules = sheet.cssRules;
+    } catch {
+      continue; // another origin's sheet
+    }
+    for (let i = 0; i < rules.length; i += 1) {
+      const rule = rules[i];
+      if (!(rule instanceof CSSMediaRule)) continue;
+      const key = `${sheet.href || "inline"}#${i}`;
+      if (!originalMedia.has(key)) originalMedia.set(key, rule.media.mediaText);
+      const original = originalMedia.get(key);
+      if (!DARK.test(original)) continue;
+      const wanted = theme === "dark" ? "all" : theme === "light" ? "not all" : original;
+      if (rule.media.mediaText !== wanted) rule.media.mediaText = wanted;
+    }
+  }
+  document.documentElement.style.colorScheme = theme === "system" ? "" : theme;
+  document.documentElement.dataset.theme = theme;
+  for (const button of document.querySelectorAll(".theme-btn[data-theme]")) {
+    button.setAttribute("aria-pressed", String(button.dataset.theme === theme));
+  }
+}
+
+for (const button of document.querySelectorAll(".theme-btn[data-theme]")) {
+  button.addEventListener("click", () => {
+    try {
+      localStorage.setItem(THEME_KEY, button.dataset.theme);
+    } catch {
+      /* not remembered */
+    }
+    applyTheme(button.dataset.theme);
+  });
+}
+applyTheme(savedTheme());
+// The games' stylesheets arrive later (a <link> each renderer adds): switch theirs as they load.
+new MutationObserver((changes) => {
+  for (const change of changes) {
+    for (const node of change.addedNodes) {
+      if (node instanceof HTMLLinkElement && node.rel === "stylesheet") node.addEventListener("load", () => applyTheme(savedTheme()));
+    }
+  }
+}).observe(document.head, { childList: true });

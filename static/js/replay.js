@@ -104,7 +104,10 @@ async function start() {
   const spectator = await fetchViews(null);
   meta = { ...spectator, spectatorSteps: spectator };
   document.getElementById("replay-title").textContent = t("replay.title", { id: gameId });
-  document.getElementById("replay-export").href = `/api/history/${gameId}/export`;
+  const exportLink = document.getElementById("replay-export");
+  exportLink.href = `/api/history/${gameId}/export`;
+  // named after the game, its number and the day it is saved: tri-tac-game-12-2026-12-02.json
+  exportLink.download = `${meta.game}-game-${gameId}-${new Date().toISOString().slice(0, 10)}.json`;
   slider.max = String(spectator.steps.length - 1);
   const options = [
     ["spectator", t("replay.spectator")],

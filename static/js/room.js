@@ -2,7 +2,7 @@
 
 import { Chat } from "./chat.js";
 import { ActError, CLOSE_FORBIDDEN, CLOSE_UNAUTHORISED, CLOSE_UNKNOWN_ROOM, RoomClient } from "./client.js";
-import { $, api, embedded, toast } from "./dom.js";
+import { $, api, embedded, h, toast } from "./dom.js";
 import { GameView } from "./game.js";
 import { setupHowTo } from "./howto.js";
 import { play, soundToggle } from "./sound.js";
@@ -78,12 +78,18 @@ function render({ stateChanged = false } = {}) {
   if (!room || !$("#room-closed").hidden) return;
   const root = $("#room");
   root.dataset.status = room.status;
+  root.dataset.guest = String(!S.isHost()); // a guest's phone shows the seats before the code and QR
   if (room.status === "playing") S.lobbyView = false;
   const inGame = room.status !== "lobby" && S.state && !S.lobbyView;
   $("#back-to-game").hidden = !(S.lobbyView && S.state && room.status !== "lobby");
   const wasInGame = !$("#game").hidden;
   $("#lobby").hidden = Boolean(inGame);
   $("#game").hidden = !inGame;
+  // At the table the page itself does not scroll: the board, hand and prompt fill one screen and the log,
+  // chat and settings sit in a side column (a drawer on narrow screens) that scrolls on its own.
+  document.body.classList.toggle("in-table", Boolean(inGame));
+  $("#side-toggle").hidden = !inGame;
+  if (!inGame) setSideOpen(false);
   if (inGame && !wasInGame) {
     // The game just started (or we came back to it): show it from the top, and keep keyboard users
     // in the game rather than on a vanished Start button.
@@ -92,7 +98,7 @@ function render({ stateChanged = false } = {}) {
     if (!active || active === document.body || !active.isConnected || $("#lobby").contains(active)) {
       gameEl.focus({ preventScroll: true });
     }
-    (window.innerHeight < 700 ? gameEl : $("#room")).scrollIntoView({ block: "start" });
+    window.scrollTo(0, 0);
   }
   $("#room-heading").textContent = room.title || room.game;
   const rules = $("#room-rules-link");
@@ -108,10 +114,32 @@ function render({ stateChanged = false } = {}) {
   $("#spectator-text").textContent = t("room.spectating");
   badge.title = t("room.spectating_hint");
 
+  renderPastGames();
   chat.mountIn(inGame ? $("#chat-slot-game") : $("#chat-slot-lobby"));
   chat.render();
   if (!inGame) lobby.render();
   else game.update({ stateChanged });
+}
+
+/** The room's finished games with links to their replays (the lobby's "Past games"; the result's link). */
+let pastFor = "";
+function renderPastGames() {
+  const { room } = S;
+  const key = room ? `${room.game_number}|${room.status}` : "";
+  if (!room || !room.game_number || key === pastFor) return;
+  pastFor = key;
+  api("GET", `/api/history/rooms/${encodeURIComponent(room.code || code)}`)
+    .then((games) => {
+      const done = (Array.isArray(games) ? games : []).filter((g) => g.status === "finished");
+      S.pastGames = done;
+      const panel = $("#past-games");
+      panel.hidden = !done.length;
+      panel.querySelector(".past-games").replaceChildren(
+        ...done.slice().reverse().map((g) => h("li", {}, h("a", { href: `/replay/${g.id}` }, t("room.past_game", { n: g.number })))),
+      );
+      game.update();
+    })
+    .catch(() => {});
 }
 
 function renderConnection(st) {
@@ -293,6 +321,48 @@ document.addEventListener("visibilitychange", () => {
 $("#back-to-game")?.addEventListener("click", () => {
   S.lobbyView = false;
   render({ stateChanged: true });
+});
+
+// ---- TV mode: fullscreen, no site chrome; the code and QR fill the lobby, the table fills the screen ------
+
+function setTvMode(on, { fullscreen = false } = {}) {
+  document.documentElement.classList.toggle("tv-mode", on);
+  document.body.classList.toggle("tv-mode", on);
+  $("#tv-toggle")?.setAttribute("aria-pressed", String(on));
+  const url = new URL(location.href);
+  if (on) url.searchParams.set("tv", "1");
+  else url.searchParams.delete("tv");
+  history.replaceState(history.state, "", url);
+  try {
+    if (on && fullscreen && !document.fullscreenElement) document.documentElement.requestFullscreen?.().catch(() => {});
+    if (!on && document.fullscreenElement) document.exitFullscreen?.().catch(() => {});
+  } catch {
+    /* fullscreen is a nicety */
+  }
+}
+$("#tv-toggle")?.addEventListener("click", () => setTvMode(!document.body.classList.contains("tv-mode"), { fullscreen: true }));
+$("#tv-exit")?.addEventListener("click", () => {
+  setTvMode(false);
+  $("#tv-toggle")?.focus();
+});
+if (new URLSearchParams(location.search).has("tv")) setTvMode(true);
+
+// ---- side drawer (log, chat, settings) on narrow screens ---------------------------------------
+
+function setSideOpen(open) {
+  const toggle = $("#side-toggle");
+  const side = $("#side-col");
+  if (!toggle || !side) return;
+  const was = toggle.getAttribute("aria-expanded") === "true";
+  toggle.setAttribute("aria-expanded", String(open));
+  side.classList.toggle("is-open", open);
+  if (open && !was) side.querySelector("#side-close")?.focus({ preventScroll: true });
+  if (!open && was && side.contains(document.activeElement)) toggle.focus({ preventScroll: true });
+}
+$("#side-toggle")?.addEventListener("click", () => setSideOpen($("#side-toggle").getAttribute("aria-expanded") !== "true"));
+$("#side-close")?.addEventListener("click", () => setSideOpen(false));
+$("#side-col")?.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && $("#side-col").classList.contains("is-open")) setSideOpen(false);
 });
 
 // ---- clock -----------------------------------------------------------------------------------

@@ -1,8 +1,11 @@
-"""`make screenshots`: every game page at phone and laptop size, light and dark, into screenshots/; also each
-game's lobby and "How to play" dialog, the home page (English and French) and every rules page.
+"""`make screenshots`: every game mid-play at 1366x768 and 360x740 (light and dark), 1280x720 (light) and
+390x844 (dark), into screenshots/; Tic Tac Top's TV mode (lobby and play at 1280x720 and 1920x1080) and
+Trick-Tac-Foe's as a shared table; also each game's lobby and "How to play" dialog, the home page (English
+and French) and every rules page.
 
 Each game is played for a few moves by bots while the page's player holds seat 0 (their hand and board in
-view), so the pictures show a real position rather than an empty board."""
+view), so the pictures show a real position rather than an empty board. The table is one screen, so each
+picture is the whole page: anything that spilled over would show."""
 
 from __future__ import annotations
 
@@ -10,8 +13,9 @@ import asyncio
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
-from playwright.async_api import async_playwright
+from playwright.async_api import Browser, async_playwright
 
 from app.client import ThreefoldClient
 from engines.registry import all_engines
@@ -21,6 +25,18 @@ from tests.support.services import CHROMIUM
 
 OUT = Path(__file__).resolve().parents[2] / "screenshots"
 OPTIONS = {"tri-tac": {"size": 6, "special_squares": True, "power_play": True}, "tic-tac-top": {"players": 3}}
+# (name, viewport, colour schemes): "laptop-light" and "phone-dark" are the names the README shows.
+TABLE_SIZES = [
+    ("laptop", {"width": 1366, "height": 768}, ("light", "dark")),
+    ("laptop-720", {"width": 1280, "height": 720}, ("light",)),
+    ("phone", PHONE, ("light", "dark")),
+    ("phone-390", {"width": 390, "height": 844}, ("dark",)),
+]
+TV_SHOTS = [
+    ("tic-tac-top", {"players": 3, "reveal_pause": 2}, (1280, 720)),
+    ("tic-tac-top", {"players": 5}, (1920, 1080)),
+]
+TV_SHOTS += [("trick-tac-foe", {"players": 4}, (1920, 1080))]
 
 
 async def shoot(server: ServerProcess) -> list[Path]:
@@ -29,8 +45,8 @@ async def shoot(server: ServerProcess) -> list[Path]:
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         for engine in all_engines():
-            for size_name, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
-                for scheme in ("light", "dark"):
+            for size_name, viewport, schemes in TABLE_SIZES:
+                for scheme in schemes:
                     context = await browser.new_context(
                         viewport=viewport,
                         base_url=server.url,
@@ -68,6 +84,8 @@ async def shoot(server: ServerProcess) -> list[Path]:
                             await page.screenshot(path=str(path), full_page=True)
                             made.append(path)
                     await context.close()
+        for game, options, (width, height) in TV_SHOTS:
+            made += await shoot_tv(browser, server, game, options, width, height)
         pages = [("home", "/", "en"), ("home-fr", "/", "fr"), ("rules", "/rules", "en")]
         pages += [(f"rules-{e.name}", f"/rules/{e.name}", "en") for e in all_engines()]
         pages += [(f"rules-{e.name}-fr", f"/rules/{e.name}", "fr") for e in all_engines()]
@@ -82,6 +100,39 @@ async def shoot(server: ServerProcess) -> list[Path]:
                 made.append(path)
                 await context.close()
         await browser.close()
+    return made
+
+
+async def shoot_tv(
+    browser: Browser, server: ServerProcess, game: str, options: dict[str, Any], width: int, height: int
+) -> list[Path]:
+    """The host's TV (?tv=1, not seated, bots in every seat): the lobby, then the table a few seconds in."""
+    made: list[Path] = []
+    context = await browser.new_context(viewport={"width": width, "height": height}, base_url=server.url)
+    token = (await (await context.request.post("/api/me", data={"name": "Host"})).json())["token"]
+    async with ThreefoldClient(server.url, token=token) as me:
+        code = await me.create_room(game, options, seed=7)
+        seats = len((await me.room(code))["seats"])
+        async with me.connect(code) as sock:
+            await sock.next(lambda m: m["type"] == "room")
+            for seat in range(seats):
+                await sock.send({"type": "add_bot", "seat": seat})
+            await sock.wait_room(lambda r, n=seats: sum(1 for s in r["seats"] if s["player"]) == n)
+            page = await context.new_page()
+            await page.goto(f"/r/{code}?tv=1")
+            await page.wait_for_selector(".qr img")
+            await page.wait_for_timeout(600)
+            if game == "tic-tac-top":
+                lobby = OUT / f"tv-lobby-{width}.png"
+                await page.screenshot(path=str(lobby), full_page=True)
+                made.append(lobby)
+            await sock.send({"type": "start"})
+            await page.wait_for_selector("#game:not([hidden])")
+            await page.wait_for_timeout(9000 if game == "tic-tac-top" else 4000)
+            path = OUT / f"tv-{game}-{width}.png"
+            await page.screenshot(path=str(path), full_page=True)
+            made.append(path)
+    await context.close()
     return made
 
 

@@ -35,15 +35,18 @@ async def open_table(
     seed: int = 7,
     start: bool = True,
     seat: int | None = 0,
+    settings: dict[str, Any] | None = None,
 ) -> str:
     """Create a room for `game` hosted by the page's player, seated at `seat` (0) with bots elsewhere (or
     watching bots in every seat when `seat` is None); open it in the page; start the game if asked (and wait
-    for the board). Returns the room code."""
+    for the board). `settings` are room settings sent first. Returns the room code."""
     async with ThreefoldClient(base_url, token=await token_of(page)) as me:
         code = await me.create_room(game, options if options is not None else OPTIONS.get(game, {}), seed=seed)
         seats = len((await me.room(code))["seats"])
         async with me.connect(code) as sock:
             await sock.next(lambda m: m["type"] == "room")
+            if settings:
+                await sock.send({"type": "room_settings", **settings})
             if seat is not None:
                 await sock.send({"type": "sit", "seat": seat})
             for other in range(seats):

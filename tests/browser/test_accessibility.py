@@ -1,17 +1,20 @@
 """axe-core, run inside Chromium, finds no serious or critical accessibility violation on the home page, the
 rules pages, each game's lobby and each game in progress (seat 0 human, bots in the other seats), in light and
-dark mode, at laptop and phone size."""
+dark mode, at laptop and phone size; and every game in play and at its result, as a seated player and as a
+spectator."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
 from axe_playwright_python.async_playwright import Axe
 from playwright.async_api import Browser, Page, expect
 
+from app.client import ThreefoldClient
 from tests.browser.conftest import LAPTOP, PHONE, NewPlayer
-from tests.browser.tables import GAMES, open_table
+from tests.browser.tables import GAMES, open_table, token_of
 from tests.support.server import ServerProcess
 
 AXE = Axe()
@@ -75,3 +78,51 @@ async def test_lobby_and_game_pages(
     await open_table(page, sqlite_server.url, game)
     await page.wait_for_timeout(1200)  # let the bots make a move or two
     await audit(page, f"{game} game ({scheme}, {viewport['width']} px)")
+
+
+# Every game, in play and at its result, as a seated player (1366x768, light: Tricky Tactics' map is a column
+# there) and as a spectator (phone, dark).
+RESULT_OPTIONS: dict[str, dict[str, Any]] = {
+    "tri-tac": {"size": 3},
+    "trick-tac-foe": {"players": 2},
+    "tic-tac-match": {"players": 2},
+    "tricky-tactics": {"mode": "automa"},
+    "tic-tac-top": {"players": 3, "reveal_pause": 1, "score_pause": 2},
+}
+
+
+async def finished(base_url: str, token: str, code: str) -> None:
+    """Wait (polling the room's summary) for its game to end."""
+    async with ThreefoldClient(base_url, token=token) as me:
+        for _ in range(600):
+            if (await me.room(code))["status"] == "finished":
+                return
+            await asyncio.sleep(0.25)
+    raise AssertionError(f"room {code}: the game did not finish")
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_every_game_in_play_and_at_its_result(
+    new_player: NewPlayer, sqlite_server: ServerProcess, game: str
+) -> None:
+    options = RESULT_OPTIONS[game]
+    player = await new_player("Ada", viewport={"width": 1366, "height": 768})
+    await player.emulate_media(color_scheme="light", reduced_motion="reduce")
+    watcher = await new_player("Sam", viewport=PHONE)
+    await watcher.emulate_media(color_scheme="dark", reduced_motion="reduce")
+    # The player's room: a bot stands in five seconds after they leave, and plays the game to its end.
+    token = await token_of(player)
+    mine = await open_table(player, sqlite_server.url, game, options, settings={"grace_seconds": 5})
+    await expect(player.locator("#board > *").first).to_be_visible()
+    await expect(player.locator("#game")).to_be_visible()
+    await audit(player, f"{game} in play, as a player")
+    await player.goto("about:blank")  # away: the stand-in plays on
+    watched = await open_table(watcher, sqlite_server.url, game, options, seat=None)
+    await audit(watcher, f"{game} in play, as a spectator")
+    await expect(watcher.locator("#result")).to_be_visible(timeout=90_000)
+    await audit(watcher, f"{game} at its result, as a spectator")
+    await finished(sqlite_server.url, token, mine)
+    await player.goto(f"/r/{mine}")
+    await expect(player.locator("#result")).to_be_visible()
+    await audit(player, f"{game} at its result, as a player")
+    assert watched != mine

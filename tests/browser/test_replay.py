@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from playwright.async_api import expect
@@ -10,6 +11,7 @@ from playwright.async_api import expect
 from app.client import ThreefoldClient
 from app.replay import replay
 from tests.browser.conftest import NewPlayer
+from tests.browser.tables import open_table
 from tests.support.server import ServerProcess
 
 
@@ -51,3 +53,19 @@ async def test_step_through_a_finished_game(
     await page.locator("#import-file").set_input_files(str(path))
     await expect(page.locator("#import-result")).to_contain_text(local.fingerprint())
     await expect(page.locator("#import-result")).to_contain_text(f"{final['version']} moves replayed")
+
+
+async def test_the_result_and_the_room_link_to_the_replays(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
+    page = await new_player("Ada")
+    code = await open_table(page, sqlite_server.url, "tri-tac", {"size": 3}, seat=None)
+    replay_link = page.locator("#result .result-replay")
+    await expect(replay_link).to_be_visible(timeout=60_000)
+    async with ThreefoldClient(sqlite_server.url) as anyone:
+        game_id = (await anyone.room(code))["game_id"]
+    await expect(replay_link).to_have_attribute("href", f"/replay/{game_id}")
+    await page.locator("#result .result-actions .btn-secondary").click()  # to the lobby
+    past = page.locator("#past-games")
+    await expect(past.get_by_role("link", name="Game 1 — replay")).to_have_attribute("href", f"/replay/{game_id}")
+    await past.get_by_role("link", name="Game 1 — replay").click()
+    export = page.locator("#replay-export")
+    await expect(export).to_have_attribute("download", re.compile(rf"^tri-tac-game-{game_id}-\d{{4}}-\d\d-\d\d\.json$"))

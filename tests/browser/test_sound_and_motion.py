@@ -127,3 +127,21 @@ async def test_sound_is_off_until_switched_on_and_remembered(
     await page.keyboard.press("Enter")
     await expect(page.locator("#sound-toggle")).to_have_attribute("aria-pressed", "false")
     assert await page.evaluate("localStorage.getItem('tf_sound')") == "off"
+
+
+async def test_the_colour_scheme_switch_is_remembered(new_player: NewPlayer) -> None:
+    """Light, dark or as the device, from the header, and remembered on the next page."""
+    page = await new_player("Ada", viewport=PHONE)
+    await page.emulate_media(color_scheme="light")
+    await page.goto("/")
+    background = "() => getComputedStyle(document.body).backgroundColor"
+    light = await page.evaluate(background)
+    dark_button = page.get_by_role("button", name="Dark")
+    await dark_button.click()
+    await expect(dark_button).to_have_attribute("aria-pressed", "true")
+    assert await page.evaluate(background) != light
+    await page.goto("/rules/tri-tac")
+    await expect(page.get_by_role("button", name="Dark")).to_have_attribute("aria-pressed", "true")
+    assert await page.evaluate(background) != light
+    await page.get_by_role("button", name="As the device").click()
+    assert await page.evaluate(background) == light

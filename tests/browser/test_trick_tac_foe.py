@@ -8,6 +8,8 @@ import re
 from playwright.async_api import Page, expect
 
 from tests.browser.conftest import PHONE, NewPlayer
+from tests.browser.tables import open_table
+from tests.support.server import ServerProcess
 
 
 async def pick_wild_if_asked(page: Page) -> bool:
@@ -160,3 +162,18 @@ async def test_keyboard_play_alone_with_bots_and_a_wild_ten(new_player: NewPlaye
     await expect(host.locator(".tf-record").first).to_contain_text("North's 6", timeout=15_000)
     await expect(host.locator(".tf-record")).to_have_count(2)
     await expect(host.locator("#log")).to_contain_text("North picks North's 6 (west edge)")
+
+
+async def test_the_result_shows_the_final_grid(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
+    """The last trick's grid is cleared by the engine at the end of the round: the result still shows the
+    final position (the tokens it held), not an empty grid."""
+    page = await new_player("Cy")
+    await page.emulate_media(reduced_motion="reduce")  # the clearing animation takes no time
+    await open_table(page, sqlite_server.url, "trick-tac-foe", {"players": 2}, seat=None)
+    await expect(page.locator("#result")).to_be_visible(timeout=90_000)
+    grid = await page.evaluate("() => window.threefold.S.state.view.grid")
+    assert not any(any(row) for row in grid), "the engine's final view has a cleared grid"
+    # Once the last move's events have played (a few frames with reduced motion), tokens are still shown.
+    frames = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r))))"
+    await page.evaluate(frames)
+    assert await page.locator("#board .tf-grid .tf-cells .tf-token").count() > 0

@@ -7,6 +7,8 @@ import re
 from playwright.async_api import Page, expect
 
 from tests.browser.conftest import PHONE, NewPlayer
+from tests.browser.tables import open_table
+from tests.support.server import ServerProcess
 
 SUIT_OF_SYMBOL = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 
@@ -125,3 +127,17 @@ async def test_two_humans_and_the_automa_play_tricks(new_player: NewPlayer) -> N
     assert await watcher.locator(".tk-reveal .tk-card[data-card]").count() <= 1
     # The phone layout fits its 360 px.
     assert await guest.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+async def test_the_result_lists_every_place_once(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
+    """Two bots and the automa play a whole game: every place, the automa's too, is listed once, under one
+    heading naming the winner."""
+    page = await new_player("Cy")
+    await open_table(page, sqlite_server.url, "tricky-tactics", {"mode": "automa"}, seat=None)
+    result = page.locator("#result")
+    await expect(result).to_be_visible(timeout=90_000)
+    rows = page.locator("#board .tk-final-table tbody tr")
+    await expect(rows).to_have_count(3)
+    await expect(rows.filter(has_text="Automa")).to_have_count(1)
+    await expect(result.locator(".result-scores")).to_have_count(0)
+    await expect(page.locator("#game").get_by_role("heading", name=re.compile("wins|draw", re.I))).to_have_count(1)

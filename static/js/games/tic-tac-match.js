@@ -383,7 +383,10 @@ export function mount(root, ctx) {
   const label = el("h2", { class: "visually-hidden", id: `${uid}-label` }, tr("board"));
   const summary = el("p", { class: "visually-hidden", id: `${uid}-summary` });
   const legend = el("p", { class: "ttm-legend muted small" }, tr("goal"), el("br"), tr("legend"));
-  const container = el("div", { class: "ttm", hidden: true }, label, topbar, news, seatsBox, tableArea, handArea, matchesBox, summary, legend);
+  // two groups for the one-screen table layout (app.css body.in-table); elsewhere they do not box
+  const container = el("div", { class: "ttm", hidden: true }, label,
+    el("div", { class: "ttm-main" }, topbar, news, seatsBox, tableArea),
+    el("div", { class: "ttm-side" }, handArea, matchesBox, legend), summary);
   root.append(container);
   ensureStylesheet(CSS_HREF).then(() => {
     container.hidden = false;

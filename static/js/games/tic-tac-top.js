@@ -753,13 +753,13 @@ export function mount(root, ctx) {
                 class: "ttt-offer",
                 disabled: !canAct() || choosing,
                 "data-key": `offer-${i}`,
-                "aria-label": tr("tic-tac-top.choose_pick", { name: theme.name }),
+                // named by what it shows, ending "Play “Sweets”" (axe label-content-name-mismatch)
                 onclick: () => chooseTheme(i),
               },
               el("span", { class: "ttt-offer-kicker" }, `${tr("tic-tac-top.theme")} ${String.fromCharCode(65 + i)}`),
               el("span", { class: "ttt-offer-name" }, theme.name),
               el("span", { class: "ttt-offer-words" }, (theme.words || []).map((w) => el("span", { class: "ttt-offer-word" }, w))),
-              el("span", { class: "ttt-offer-cta", "aria-hidden": "true" }, tr("tic-tac-top.choose_pick", { name: theme.name })))))),
+              el("span", { class: "ttt-offer-cta" }, tr("tic-tac-top.choose_pick", { name: theme.name })))))),
       ];
     }
     const names = offered.map((t) => t.name);
@@ -1040,7 +1040,7 @@ export function mount(root, ctx) {
       const body = k === 0
         ? el("p", { class: "ttt-announce-wait" }, tr("tic-tac-top.get_ready"))
         : el("p", { class: ["ttt-announce-word", k > fresh && !reducedMotion() && "is-new"] }, words[k - 1]);
-      return el("section", { class: "ttt-announce", "aria-label": tr("tic-tac-top.reveal_title") },
+      return el("section", { class: "ttt-announce", "aria-label": tr("tic-tac-top.reveal_title"), "data-follow-target": "" },
         el("p", { class: "ttt-announce-kicker" }, k === 0 ? tr("tic-tac-top.reveal_title") : tr("tic-tac-top.word_of", { k })),
         body,
         steps);
@@ -1094,7 +1094,7 @@ export function mount(root, ctx) {
           el("span", { class: "ttt-score-text" }, row.text),
           el("span", { class: ["ttt-score-pts", row.points > 0 && "is-plus"] }, row.points > 0 ? `+${row.points}` : "0"))));
       const legend = el("dl", { class: "ttt-legend" }, ["A", "B", "C", "D"].flatMap((p) => [el("dt", { class: `ttt-part part-${p}` }, p), el("dd", {}, tr(`tic-tac-top.part_${p}`))]));
-      return el("section", { class: "ttt-panel ttt-scoring" },
+      return el("section", { class: "ttt-panel ttt-scoring", "data-follow-target": "" },
         el("h3", { class: "ttt-panel-title" }, tr("tic-tac-top.score_title", { turn })),
         list,
         el("details", { class: "ttt-legend-box" }, el("summary", {}, "A · B · C · D"), legend));
@@ -1127,7 +1127,8 @@ export function mount(root, ctx) {
       const n = view.players;
       return el("details", { class: "ttt-history", open: open || null },
         el("summary", {}, `${tr("tic-tac-top.history")} (${history.length})`),
-        el("div", { class: "ttt-table-wrap" },
+        // it may scroll sideways, so it takes the keyboard focus (axe scrollable-region-focusable)
+        el("div", { class: "ttt-table-wrap", tabindex: "0", role: "region", "aria-label": tr("tic-tac-top.history") },
           el("table", { class: "ttt-table" },
             el("thead", {}, el("tr", {}, el("th", { scope: "col" }, tr("tic-tac-top.history_turn")), el("th", { scope: "col" }, tr("tic-tac-top.history_theme")),
               Array.from({ length: n }, (_, s) => el("th", { scope: "col", class: "num" }, seatChip(s))))),
@@ -1193,6 +1194,8 @@ export function mount(root, ctx) {
     renderHead();
     const phase = view.phase;
     container.dataset.phase = phase;
+    // The room page brings a new phase into view and gives it focus (game.js followPhase).
+    main.dataset.follow = `${ctx.room?.game_number ?? ""}|${view.turn ?? ""}|${phase}`;
     let parts;
     if (phase === "choose") parts = renderChoose();
     else if (phase === "write") parts = isLeader() ? renderLeaderWrite() : mySeat === null ? renderSpectatorWrite() : renderPlayerWrite();

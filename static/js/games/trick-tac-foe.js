@@ -454,6 +454,7 @@ export function mount(root, ctx) {
   let bannerTimer = 0;
   let lensSeat = null; // show the grid's numbers as this seat reads them (null: as you read them)
   let shownHand = null; // the hand last drawn, so newly drawn cards can slide in
+  let finalPosition = null; // {grid, lines, lineColour}: the grid the last move cleared, shown at the end
 
   // ---- static structure ----------------------------------------------------------------------
   const bar = el("div", { class: "tf-bar" });
@@ -472,7 +473,10 @@ export function mount(root, ctx) {
   const legend = el("p", { class: "tf-legend muted small" }, tr("legend"));
   const summary = el("p", { class: "visually-hidden", id: `${uid}-summary` });
   const container = el("div", { class: "tf", hidden: true, "aria-describedby": `${uid}-summary` },
-    el("h2", { class: "visually-hidden" }, tr("title")), bar, status, watchNote, table, handPanel, discardPanel, legend, summary);
+    el("h2", { class: "visually-hidden" }, tr("title")),
+    // two groups for the one-screen table layout (app.css body.in-table); elsewhere they do not box
+    el("div", { class: "tf-main" }, bar, status, watchNote, table),
+    el("div", { class: "tf-side" }, handPanel, discardPanel, legend), summary);
   root.append(container);
   ensureStylesheet(CSS_HREF).then(() => {
     container.hidden = false;
@@ -654,8 +658,25 @@ export function mount(root, ctx) {
   }
 
   // ---- the grid ------------------------------------------------------------------------------
+  /** At the end the engine has cleared the grid: show the final position (and its line) instead. */
   function displayGrid() {
-    return anim?.grid || view.grid;
+    return anim?.grid || (view.phase === "over" && finalPosition?.grid) || view.grid;
+  }
+
+  /** The grid as it stood before the last move's first clear: `before`'s grid with the move's tokens. */
+  function positionBeforeClear(events, before) {
+    if (!before?.grid || !events.some((e) => e.kind === "clear")) return null;
+    const grid = before.grid.map((row) => row.slice());
+    let lines = null;
+    let lineColour = null;
+    for (const e of events) {
+      if (e.kind === "resolve" && Array.isArray(e.cell)) grid[e.cell[0]][e.cell[1]] = e.colour;
+      else if (e.kind === "score") {
+        lines = e.lines || null;
+        lineColour = e.colour;
+      } else if (e.kind === "clear") break;
+    }
+    return grid.some((row) => row.some(Boolean)) ? { grid, lines, lineColour } : null;
   }
 
   function drawGrid() {
@@ -748,12 +769,13 @@ export function mount(root, ctx) {
   }
 
   function drawLines() {
-    const lines = anim?.lines || null;
+    const final = !anim && view.phase === "over" ? finalPosition : null;
+    const lines = anim?.lines || final?.lines || null;
     if (!lines) {
       linesLayer.replaceChildren();
       return;
     }
-    const colour = anim.lineColour || "red";
+    const colour = (anim || final).lineColour || "red";
     linesLayer.replaceChildren(
       ...lines.map((line) => {
         const pts = line.map((cell) => {
@@ -1214,6 +1236,7 @@ export function mount(root, ctx) {
         anim = null;
       }
       if (preview && !(view.hand || []).includes(preview)) preview = null;
+      if (view.phase === "over" && before && before.phase !== "over") finalPosition = positionBeforeClear(events, before);
       render();
       if (before && playable) playEvents(events, before);
     },

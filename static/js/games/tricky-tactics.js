@@ -438,7 +438,8 @@ export function mount(root, ctx) {
   const players = el("ol", { class: "tk-players", "aria-label": tr("players") });
   const table = el("section", { class: "tk-table", "aria-labelledby": `${uid}-table-title` });
   const automaPanel = el("section", { class: "tk-automa", hidden: true, "aria-labelledby": `${uid}-automa-title` });
-  const feedList = el("ol", { class: "tk-feed-list", "aria-live": "polite", "aria-relevant": "additions" });
+  // It scrolls on its own, so it takes the keyboard focus (axe scrollable-region-focusable).
+  const feedList = el("ol", { class: "tk-feed-list", tabindex: "0", "aria-labelledby": `${uid}-feed-title`, "aria-live": "polite", "aria-relevant": "additions" });
   const feedPanel = el("section", { class: "tk-feed", "aria-labelledby": `${uid}-feed-title` },
     el("h3", { class: "tk-h", id: `${uid}-feed-title` }, tr("feed_title")), feedList);
   const side = el("div", { class: "tk-side" }, automaPanel, feedPanel);
@@ -450,21 +451,22 @@ export function mount(root, ctx) {
   const scoringPanel = el("details", { class: "tk-scoring", hidden: true });
   const byRound = el("div", { class: "tk-byround" });
   const summary = el("p", { class: "visually-hidden", id: `${uid}-summary`, "aria-live": "off" });
+  const moreToggle = el("button", { type: "button", class: "btn btn-secondary btn-sm tk-more-toggle", "aria-expanded": "false", "aria-controls": `${uid}-back` }, ctx.t("tricky-tactics.more_toggle"));
+  moreToggle.addEventListener("click", () => {
+    const open = moreToggle.getAttribute("aria-expanded") !== "true";
+    moreToggle.setAttribute("aria-expanded", String(open));
+    container.classList.toggle("is-back-open", open);
+  });
   const container = el(
     "div",
     { class: "tk", hidden: true, "aria-describedby": `${uid}-summary` },
     defs,
     el("h2", { class: "visually-hidden" }, tr("title")),
-    bar,
-    finalPanel,
-    banner,
-    players,
-    playArea,
-    actionPanel,
-    handPanel,
-    mapPanel,
-    scoringPanel,
-    byRound,
+    // Two groups for the one-screen table layout (app.css body.in-table; elsewhere they do not box): what
+    // the move needs, and the map and scores, which at the table sit in a column or behind moreToggle.
+    el("div", { class: "tk-front" }, el("div", { class: "tk-top" }, bar, moreToggle), finalPanel, banner, players, playArea, actionPanel, handPanel),
+    // it scrolls on its own at the table, so it takes the keyboard focus (axe scrollable-region-focusable)
+    el("div", { class: "tk-back", id: `${uid}-back`, tabindex: "0", role: "region", "aria-label": ctx.t("tricky-tactics.more_toggle") }, mapPanel, scoringPanel, byRound),
     summary,
   );
   root.append(container);
@@ -1315,6 +1317,9 @@ export function mount(root, ctx) {
 
   // ---- the renderer contract -----------------------------------------------------------------
   return {
+    // The final table (drawFinal) lists every place, the automa's too: the room's result panel leaves out
+    // its own list of seats and the game's heading is not shown twice (tricky-tactics.css).
+    ownsStandings: true,
     update(msg) {
       if (!msg || !msg.view || !Array.isArray(msg.view.players)) return;
       prevView = view;

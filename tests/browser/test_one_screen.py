@@ -1,0 +1,178 @@
+"""One screen to play (issue 23): for every game and seat count, as a seated player and as a spectator, at two
+laptop and two phone sizes, a game in play does not scroll the page, and the board, the player's own hand and
+the prompt are inside the viewport. Tic Tac Top's TV mode fits 1280x720 through a whole turn with the room
+code in view, and a phone that did not lock its grid sees the reveal when the Leader submits.
+
+One server; one room per table and role, its page resized through the four viewports."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.async_api import Page, expect
+
+from app.client import ThreefoldClient
+from tests.browser.conftest import NewPlayer
+from tests.browser.tables import open_table, token_of
+from tests.support.server import ServerProcess, migrate
+
+
+@pytest.fixture(scope="module")
+def sqlite_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One server for the module, its bots at a human pace so that a spectator catches a game in play."""
+    url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('one-screen') / 'threefold.db'}"
+    migrate(url)
+    proc = ServerProcess(url, extra_env={"THREEFOLD_BOT_PACE": "0.6"}).start()
+    yield proc
+    proc.stop()
+
+
+VIEWPORTS = [(1366, 768), (1280, 720), (390, 844), (360, 740)]
+TABLES: list[tuple[str, dict[str, Any]]] = [
+    ("tri-tac", {"size": 5}),
+    ("trick-tac-foe", {"players": 2}),
+    ("trick-tac-foe", {"players": 4}),
+    ("tic-tac-match", {"players": 2}),
+    ("tic-tac-match", {"players": 4}),
+    ("tricky-tactics", {"mode": "automa"}),
+    ("tricky-tactics", {"mode": "3p"}),
+    ("tricky-tactics", {"mode": "4p"}),
+    ("tic-tac-top", {"players": 3}),
+    ("tic-tac-top", {"players": 7}),
+]
+# What the move needs, per game: the board (or trick), the seated player's hand (None: no hand), the prompt.
+PARTS: dict[str, tuple[str, str | None, str]] = {
+    "tri-tac": (".tt-board", None, ".tt-toolbar"),
+    "trick-tac-foe": (".tf-table", ".tf-hand-panel", ".tf-status"),
+    "tic-tac-match": (".ttm-table", ".ttm-hand-area", ".ttm-status"),
+    "tricky-tactics": (".tk-felt", ".tk-hand-panel", ".tk-bar"),
+    "tic-tac-top": (".ttt-main", None, ".ttt-head"),
+}
+
+# The box of every element of `selectors` that is shown, the page's scroll height and the viewport.
+MEASURE = """(selectors) => {
+  const boxes = {};
+  for (const sel of selectors) {
+    const el = document.querySelector(sel);
+    if (!el || !el.getClientRects().length) { boxes[sel] = null; continue; }
+    const r = el.getBoundingClientRect();
+    boxes[sel] = [Math.round(r.left), Math.round(r.top), Math.round(r.right), Math.round(r.bottom)];
+  }
+  return {scroll: document.scrollingElement.scrollHeight, width: innerWidth, height: innerHeight, boxes};
+}"""
+
+
+async def settled(page: Page) -> None:
+    """Two animation frames: the layout after a resize."""
+    await page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+async def assert_one_screen(page: Page, where: str, selectors: list[str]) -> None:
+    await settled(page)
+    m = await page.evaluate(MEASURE, selectors)
+    problems = []
+    if m["scroll"] > m["height"]:
+        problems.append(f"the page scrolls: {m['scroll']} px tall in a {m['height']} px window")
+    for sel, box in m["boxes"].items():
+        if box is None:
+            problems.append(f"{sel} is not shown")
+            continue
+        left, top, right, bottom = box
+        if top < 0 or left < 0 or bottom > m["height"] + 1 or right > m["width"] + 1:
+            problems.append(f"{sel} at {top}-{bottom} px (x {left}-{right}) is not inside {m['width']}x{m['height']}")
+    assert not problems, f"{where}: " + "; ".join(problems)
+
+
+async def in_play(page: Page, seat: int | None) -> None:
+    """Wait for a game in play: for a player, their move (after the bots before them, if any); for a
+    spectator, the bots have moved."""
+    await page.wait_for_function(
+        """(seat) => {
+          const st = window.threefold?.S?.state;
+          if (!st || st.outcome) return false;
+          return seat === null ? (st.log || []).length > 0 : (st.to_act || []).includes(seat);
+        }""",
+        arg=seat,
+    )
+
+
+@pytest.mark.parametrize(("game", "options"), TABLES, ids=[f"{g}-{next(iter(o.values()))}" for g, o in TABLES])
+async def test_a_game_in_play_fits_one_screen(
+    new_player: NewPlayer, sqlite_server: ServerProcess, game: str, options: dict[str, Any]
+) -> None:
+    board, hand, prompt = PARTS[game]
+    for role, seat in (("player", 1), ("spectator", None)):
+        page = await new_player("Ada" if role == "player" else "Sam", viewport={"width": 1366, "height": 768})
+        await page.emulate_media(reduced_motion="reduce")
+        await open_table(page, sqlite_server.url, game, options, seat=seat)
+        await in_play(page, seat)
+        selectors = ["#players", board, prompt] + ([hand] if hand and seat is not None else [])
+        for width, height in VIEWPORTS:
+            await page.set_viewport_size({"width": width, "height": height})
+            await assert_one_screen(page, f"{game} {options} as {role} at {width}x{height}", selectors)
+        await page.close()
+
+
+async def test_tic_tac_top_tv_mode_through_a_turn(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
+    """The host's TV: before the game the code and QR fill it; every phase of a bot turn fits 1280x720 with
+    the code in the corner."""
+    tv = await new_player("Host", viewport={"width": 1280, "height": 720})
+    await tv.emulate_media(reduced_motion="reduce")
+    options = {"players": 3, "reveal_pause": 1, "score_pause": 3}
+    async with ThreefoldClient(sqlite_server.url, token=await token_of(tv)) as me:
+        code = await me.create_room("tic-tac-top", options, seed=7)
+        async with me.connect(code) as sock:
+            await sock.next(lambda m: m["type"] == "room")
+            for seat in range(3):
+                await sock.send({"type": "add_bot", "seat": seat})
+            await sock.wait_room(lambda r: sum(1 for s in r["seats"] if s["player"]) == 3)
+            await tv.goto(f"/r/{code}?tv=1")
+            await expect(tv.locator("body")).to_have_class(re.compile(r"\btv-mode\b"))
+            await expect(tv.locator(".site-header")).to_be_hidden()
+            await expect(tv.locator("#seat-list .seat-card")).to_have_count(3)
+            await assert_one_screen(tv, "TV lobby", [".room-code", ".qr img", "#start-btn"])
+            code_box = await tv.locator(".room-code").bounding_box()
+            qr_box = await tv.locator(".qr img").bounding_box()
+            assert code_box and qr_box and code_box["height"] >= 70 and qr_box["height"] >= 280, (code_box, qr_box)
+            await tv.locator("#start-btn").click()
+            screen = tv.locator("#board .ttt")
+            await expect(screen).to_have_class(re.compile("ttt-tv"))
+            # What the room watches in each phase: the words and who has finished, the announced word and
+            # the grids, the turn's scoring and the standings.
+            shown = {
+                "write": [".ttt-wordboard", ".ttt-writers"],
+                "reveal": [".ttt-announce", ".ttt-reveal-grids"],
+                "score": [".ttt-scoring", ".ttt-standings"],
+            }
+            for phase, parts in shown.items():
+                await expect(screen).to_have_attribute("data-phase", phase, timeout=30_000)
+                for part in parts:
+                    await expect(screen.locator(part).first).to_be_visible()
+                await assert_one_screen(tv, f"TV, {phase} phase", ["#players", ".ttt-head", "#tv-corner", *parts])
+                await expect(tv.locator("#tv-corner")).to_contain_text(code)
+            await expect(screen.locator(".ttt-turn")).to_have_text(re.compile("Turn 2"), timeout=30_000)
+            await assert_one_screen(tv, "TV, second turn", ["#players", ".ttt-main", ".ttt-head", "#tv-corner"])
+            await tv.locator("#tv-exit").click()
+            await expect(tv.locator("body")).not_to_have_class(re.compile(r"\btv-mode\b"))
+
+
+async def test_a_phone_sees_the_reveal(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
+    """A writer on a phone who scrolled down to lock their grid: when the (bot) Leader submits, the announced
+    word and the steps come into view and take the focus."""
+    phone = await new_player("Ada", viewport={"width": 360, "height": 740})
+    await phone.emulate_media(reduced_motion="reduce")
+    await open_table(phone, sqlite_server.url, "tic-tac-top", {"players": 3, "reveal_pause": 5}, seat=1)
+    board = phone.locator("#board")
+    lock = board.locator(".ttt-lock")
+    await expect(lock).to_be_visible()
+    await lock.scroll_into_view_if_needed()
+    await lock.click()  # a grid with blanks asks for a second tap
+    await lock.click()
+    await expect(board.locator(".ttt")).to_have_attribute("data-phase", "reveal", timeout=30_000)
+    announce = board.locator(".ttt-announce")
+    await expect(announce).to_be_in_viewport()
+    await expect(announce).to_be_focused()
+    await assert_one_screen(phone, "phone at the reveal", [".ttt-announce"])
