@@ -13,6 +13,7 @@ from sqlalchemy import select
 from app.deps import ERROR_RESPONSES, SessionDep
 from app.models import Game, GameAction, Room
 from app.replay import ReplayError, replay
+from engines.base import SeatInfo
 
 router = APIRouter(prefix="/api/history", tags=["history"], responses=ERROR_RESPONSES)
 
@@ -35,7 +36,10 @@ class ImportResult(BaseModel):
     steps: int
     outcome: dict[str, Any] | None
     fingerprint: str
-    log: list[str]
+    log: list[dict[str, Any]]
+    """The log entries (docs/protocol.md, "Log entries"): the client phrases them."""
+    seats: list[dict[str, Any]]
+    """Each seat's label, team and player's name, to name the seats in the log."""
 
 
 async def _finished_game(session: SessionDep, game_id: GameId) -> Game:
@@ -78,12 +82,18 @@ async def import_game(export: GameExport) -> ImportResult:
     except ReplayError as err:
         raise HTTPException(status_code=422, detail=str(err)) from None
     outcome = run.engine.outcome(run.final)
+    infos = run.engine.seats_of(run.final)
     return ImportResult(
         steps=len(run.states) - 1,
         outcome=None if outcome is None else outcome.to_json(),
         fingerprint=run.fingerprint(),
-        log=run.log,
+        log=run.log_until(len(run.log)),
+        seats=[_seat_json(info, export.seats[i] if i < len(export.seats) else {}) for i, info in enumerate(infos)],
     )
+
+
+def _seat_json(info: SeatInfo, seat: dict[str, Any]) -> dict[str, Any]:
+    return {"label": info.label, "team": info.team, "name": seat.get("name"), "bot": bool(seat.get("bot"))}
 
 
 @router.get("/{game_id}/replay")
@@ -109,7 +119,7 @@ async def replay_step(
         "view": run.view(step, seat, reveal),
         "to_act": sorted(run.engine.to_act(state)),
         "outcome": None if outcome is None else outcome.to_json(),
-        "log": run.log[:step],
+        "log": run.log_until(step),
     }
 
 
@@ -129,12 +139,13 @@ async def all_views(game_id: GameId, session: SessionDep, seat: SeatQuery = None
                 "view": run.engine.view(state, seat),
                 "to_act": sorted(run.engine.to_act(state)),
                 "outcome": None if outcome is None else outcome.to_json(),
-                "line": run.log[index - 1] if index else None,
+                "log": run.log[index - 1] if index else [],
             }
         )
     return {
         "game": export.engine,
         "seats": [{"label": info.label, "team": info.team} for info in run.engine.seats_of(run.final)],
         "players": [s.get("name") for s in export.seats],
+        "bots": [bool(s.get("bot")) for s in export.seats],
         "steps": steps,
     }

@@ -2,6 +2,7 @@
 // final state, equal to the original's when the file is unchanged).
 
 import { t } from "./i18n.js";
+import { entryText, logContext, summaryText } from "./log.js";
 
 const input = document.getElementById("import-file");
 const out = document.getElementById("import-result");
@@ -34,15 +35,35 @@ input.addEventListener("change", async () => {
     out.replaceChildren(para(t("import.refused", { reason: data.detail }), "field-error"));
     return;
   }
+  // The log and result are entries (docs/protocol.md "Log entries"): the game's renderer, mounted out of
+  // sight, words its cells and cards; the file's seats give the names.
+  const room = {
+    game: body.engine,
+    seats: data.seats.map((seat, index) => ({
+      index,
+      label: seat.label,
+      team: seat.team,
+      player: seat.name ? { id: null, name: seat.name, bot: seat.bot, connected: true } : null,
+    })),
+  };
+  let renderer = null;
+  try {
+    const module = await import(`./games/${encodeURIComponent(body.engine)}.js`);
+    renderer = module.mount(document.createElement("div"), { seat: null, room, act: () => Promise.reject(), t });
+  } catch (err) {
+    console.error(err);
+  }
+  const ctx = logContext(room, renderer);
   const list = document.createElement("ol");
   list.className = "log";
-  for (const line of data.log) {
+  for (const entry of data.log) {
     const li = document.createElement("li");
-    li.textContent = line;
+    li.textContent = entryText(entry, ctx, renderer);
     list.append(li);
   }
+  const result = data.outcome ? summaryText(data.outcome.summary, ctx, renderer) || t("room.draw") : t("import.unfinished");
   out.replaceChildren(
-    para(`${t("import.done", { n: data.steps })} ${data.outcome ? data.outcome.summary : t("import.unfinished")}`),
+    para(`${t("import.done", { n: data.steps })} ${result}`),
     para(t("import.fingerprint", { fingerprint: data.fingerprint }), "mono small"),
     list,
   );

@@ -10,6 +10,7 @@ import { language, t } from "./i18n.js";
 import { Lobby, gameIcon } from "./lobby.js";
 import { getMe, nameProblem, onMeChange, saveName } from "./me.js";
 
+const LOG_KEPT = 200; // log entries the page keeps, as many as the log panel shows
 const meta = embedded("room-meta") || {};
 const code = meta.code || $("#room")?.dataset.code;
 
@@ -150,12 +151,12 @@ function sentence(text) {
 }
 
 function errorText(msg) {
-  // The engine's reason is the best text for an illegal move (it is written in English); otherwise a
-  // translated code.
-  if (msg.code === "illegal" && msg.message && language() === "en") return sentence(msg.message);
+  // A move the rules refuse comes with the engine's reason ({key, params}), phrased like the log.
+  const reason = reasonText(msg.reason, logContext(S.room, game.renderer));
+  if (reason) return reason;
   const key = `err.${msg.code}`;
   const translated = t(key);
-  return translated !== key ? translated : sentence(msg.message) || t("common.error");
+  return translated !== key ? translated : t("common.error");
 }
 
 function connect() {
@@ -187,6 +188,12 @@ function connect() {
     if (typeof msg.now === "number") {
       S.clockOffset = msg.now - Date.now();
       S.clockFromServer = true;
+    }
+    // A move's state carries only the log entries after the version this socket had (log_since): the
+    // page keeps the rest. A full state (no log_since) brings the whole recent log.
+    if (msg.log_since !== undefined && Array.isArray(S.state?.log)) {
+      if (S.state.version !== msg.log_since) client.send({ type: "sync" }); // a gap: get the whole log
+      msg.log = [...S.state.log.filter((e) => e.v <= msg.log_since), ...(msg.log || [])].slice(-LOG_KEPT);
     }
     S.state = msg;
     if (S.room && S.room.status === "lobby") S.room = { ...S.room, status: msg.outcome ? "finished" : "playing" };

@@ -1,0 +1,165 @@
+"""Every log entry, result and refusal an engine produces has its words in both catalogues, and every word
+the catalogues hold for them is produced.
+
+Random play of every engine, with every option set and every seat count, collects the keys of the log
+entries (``log_entries``), the outcome summaries and the refusals (``IllegalAction.code``) it meets; wrong
+moves are tried at every step (another seat's move, a stale one, a field changed, a bad shape) to meet the
+refusals. A key without an English or a French entry fails, and so does a catalogue entry in a game's
+``<game>.log.*``, ``<game>.result.*`` or ``<game>.error.*`` namespace (or the shared ``action.*`` one) that
+no play produced.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import random
+import re
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engines.base import Engine, EngineError, IllegalAction, InvalidOptions
+from engines.registry import all_engines, get_bot
+from tests.app.test_i18n_catalogues import js_catalogues
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+GAMES = ["tri-tac"]
+"""The games whose log is data (the others still send ``legacy.text``)."""
+NAMESPACES = ("log", "result", "error")
+SEEDS = range(3)
+
+
+def option_sets(engine: Engine[Any, Any]) -> Iterator[dict[str, Any]]:
+    """Every combination of the options' booleans and choices (seat counts included), the smallest boards."""
+    choices: dict[str, list[Any]] = {}
+    for name, field in engine.options_model.model_json_schema()["properties"].items():
+        if field.get("type") == "boolean":
+            choices[name] = [False, True]
+        elif "enum" in field:
+            choices[name] = list(field["enum"])
+        elif name in ("players", "size"):
+            choices[name] = list(range(field["minimum"], min(field["maximum"], field["minimum"] + 4) + 1))
+    names = list(choices)
+    for values in itertools.product(*(choices[n] for n in names)):
+        yield dict(zip(names, values, strict=True))
+
+
+def wrong_moves(
+    engine: Engine[Any, Any], state: Any, rng: random.Random, stale: list[Any], kinds: set[str]
+) -> Iterator[tuple[int, Any]]:
+    """Moves the rules should refuse now (some may be legal after all: the caller just tries them).
+    ``kinds`` are the action types met so far in this game's plays: each move is tried as each of them."""
+    count = len(engine.seats_of(state))
+    to_act = engine.to_act(state)
+    for seat in range(count):
+        legal = engine.legal_actions(state, seat) or [{"type": "pass"}]
+        kinds.update(str(a.get("type")) for a in legal)
+        action = rng.choice(legal)
+        yield seat, action
+        for old in [action, *stale[-3:]]:
+            yield seat, old
+            for kind in sorted(kinds):
+                yield seat, {**old, "type": kind}
+        for key in list(action):
+            changed = copy.deepcopy(action)
+            changed[key] = rng.choice([None, -1, 99, "x", [0], [99, 99], True, {"a": 1}])
+            yield seat, changed
+            dropped = {k: v for k, v in action.items() if k != key}
+            yield seat, dropped
+        yield seat, {**action, "extra": 1}
+    yield count, {"type": "pass"}
+    yield next(iter(to_act), 0), ["not", "an", "object"]
+    yield next(iter(to_act), 0), {"type": "no-such-move"}
+
+
+def play(engine: Engine[Any, Any], options: dict[str, Any], seed: int, kinds: set[str]) -> set[str]:
+    """The keys one random game produces."""
+    keys: set[str] = set()
+    state = engine.new_game(engine.parse_options(options), seed)
+    rng = random.Random(seed)
+    bot = get_bot(engine.name)
+    stale: list[Any] = []
+    for _step in range(3000):
+        for seat, action in wrong_moves(engine, state, rng, stale, kinds):  # the final state's too
+            try:
+                engine.apply(state, seat, action)
+            except IllegalAction as err:
+                keys.add(err.code)
+            except EngineError:
+                pass
+        to_act = sorted(engine.to_act(state))
+        if not to_act:
+            break
+        seat = rng.choice(to_act)
+        if rng.random() < 0.1:
+            action = engine.timeout_action(state, seat)
+        elif bot is not None and rng.random() < 0.5:
+            action = bot.choose(state, seat, rng)
+        else:
+            action = rng.choice(engine.legal_actions(state, seat))
+        stale.append(action)
+        result = engine.apply(state, seat, action)
+        keys.update(entry.key for entry in engine.log_entries(state, seat, action, result))
+        state = result[0]
+    outcome = engine.outcome(state)
+    assert outcome is not None, f"{engine.name} {options} seed {seed}: no result after 3000 moves"
+    assert outcome.summary is not None and not isinstance(outcome.summary, str)
+    keys.add(outcome.summary.key)
+    return keys
+
+
+@cache
+def produced(game: str) -> frozenset[str]:
+    engine = next(e for e in all_engines() if e.name == game)
+    keys: set[str] = set()
+    kinds: set[str] = set()
+    for options in option_sets(engine):
+        try:
+            engine.parse_options(options)
+        except InvalidOptions:
+            continue
+        for seed in SEEDS:
+            keys |= play(engine, options, seed, kinds)
+    return frozenset(keys)
+
+
+def _ours(key: str, game: str) -> bool:
+    return any(key.startswith(f"{game}.{space}.") for space in NAMESPACES)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_key_a_game_produces_has_english_and_french(game: str) -> None:
+    en, fr = js_catalogues()
+    keys = produced(game)
+    assert all(_ours(k, game) or k.startswith("action.") for k in keys), sorted(keys)
+    assert not sorted(k for k in keys if k not in en), "keys without English"
+    assert not sorted(k for k in keys if k not in fr), "keys without French"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_catalogue_entry_of_a_game_is_produced(game: str) -> None:
+    en, fr = js_catalogues()
+    written = {k for k in {*en, *fr} if _ours(k, game)}
+    assert written, f"{game} has no log words in the catalogues"
+    assert not sorted(written - produced(game)), "catalogue entries no play produced"
+
+
+def test_every_shared_refusal_is_produced() -> None:
+    en, fr = js_catalogues()
+    shared = {k for k in {*en, *fr} if k.startswith("action.")}
+    met = set().union(*(produced(game) for game in GAMES))
+    assert not sorted(shared - met), "shared refusals no play produced"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_game_docs_list_every_key(game: str) -> None:
+    """The keys are public protocol: docs/games/<game>.md lists each (docs/protocol.md the shared ones)."""
+    listed = set(re.findall(r"`([a-z-]+\.(?:log|result|error)\.[a-z_]+)`", (DOCS / "games" / f"{game}.md").read_text()))
+    shared = set(re.findall(r"`(action\.[a-z_]+)`", (DOCS / "protocol.md").read_text()))
+    keys = produced(game)
+    assert not sorted(k for k in keys if k not in listed | shared), "keys the docs do not list"
+    assert not sorted(k for k in listed if k not in keys), "keys the docs list that no play produced"
