@@ -213,7 +213,7 @@ export class GameView {
         h("span", { class: "player-info" },
           h("span", { class: "player-name" }, h("span", { class: "player-name-text" }, p ? playerName(p) : t("room.seat_empty"))),
           h("span", { class: "player-label" },
-            [seatLabel(seat.label), teamName(seat.team)].filter(Boolean).join(" · "),
+            [seatLabel(seat.label), teamName(seat.team, room.game)].filter(Boolean).join(" · "),
             seat.index === mySeat ? h("span", { class: "tag tag-you" }, t("room.you")) : null,
             p && p.bot ? h("span", { class: "tag" }, t("room.bot")) : null,
             p && p.connected === false && !p.bot ? presence(p) : null,

@@ -50,8 +50,12 @@ export function presence(player) {
   );
 }
 
-export function teamName(team) {
-  return team === null || team === undefined ? "" : t("room.team", { n: Number(team) + 1 });
+/** A team's name: the game's own ("Red", "Team A": "team.<game>.<n>") where it has one, so the lobby, the
+ * players strip, the board and the log all say the same; else "Team 1". */
+export function teamName(team, game) {
+  if (team === null || team === undefined) return "";
+  const own = `team.${game}.${team}`;
+  return game && has(own) ? t(own) : t("room.team", { n: Number(team) + 1 });
 }
 
 export function standingsTable(room) {
@@ -155,7 +159,7 @@ export class Lobby {
       const p = seat.player;
       const mine = p && p.id === myId;
       const host = p && p.id === room.host;
-      const label = [seatLabel(seat.label), teamName(seat.team)].filter(Boolean).join(" · ");
+      const label = [seatLabel(seat.label), teamName(seat.team, room.game)].filter(Boolean).join(" · ");
       const actions = [];
       const isHost = this.S.isHost();
       if (lobby && !p && this.S.canSit()) {

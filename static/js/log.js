@@ -3,6 +3,7 @@
 // people's names of the room's seats. Used by the room page, the replay page and the import page.
 
 import { phrase, playerName, seatLabel, t } from "./i18n.js";
+import { teamName } from "./lobby.js";
 
 /** How a seat is named in a sentence: the player's name, with the seat's label where it tells something
  * ("Ada (South)"); a renderer's seatName(index, name) hook says what matters in its game ("Ada (X)"). */
@@ -18,14 +19,14 @@ export function seatName(room, renderer, index) {
   return t("log.seat_label", { name, label });
 }
 
-/** What phrase() needs to fill an entry in: seats named from the room, cells, cards and teams as the
- * game's renderer words them (its optional cellText, cardText, teamName and valueText hooks). */
+/** What phrase() needs to fill an entry in: seats named from the room, teams as the lobby names them, cells
+ * and cards as the game's renderer words them (its optional cellText, cardText and valueText hooks). */
 export function logContext(room, renderer) {
   return {
     seat: (index) => seatName(room, renderer, index),
     cell: (cell) => renderer?.cellText?.(cell) ?? JSON.stringify(cell),
     card: (card) => renderer?.cardText?.(card) ?? String(card),
-    team: (team) => renderer?.teamName?.(team) ?? String(team),
+    team: (team) => teamName(team, room?.game),
     value: (name, value) => renderer?.valueText?.(name, value),
   };
 }

@@ -27,7 +27,7 @@ from engines.registry import all_engines, get_bot
 from tests.app.test_i18n_catalogues import js_catalogues
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-GAMES = ["tri-tac"]
+GAMES = ["tri-tac", "trick-tac-foe"]
 """The games whose log is data (the others still send ``legacy.text``)."""
 NAMESPACES = ("log", "result", "error")
 SEEDS = range(3)

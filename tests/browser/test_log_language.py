@@ -22,6 +22,7 @@ from tests.support.server import ServerProcess
 
 GAMES: dict[str, dict[str, Any]] = {
     "tri-tac": {"size": 4, "power_play": True, "combo_strike": True, "special_squares": True},
+    "trick-tac-foe": {"players": 4, "one_shot": True},
 }
 """The games whose log is data, with options that make their logs say much."""
 
