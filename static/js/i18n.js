@@ -216,6 +216,8 @@ const en = {
   "log.seat_label": "{name} ({label})",
   "team.trick-tac-foe.0": "Red",
   "team.trick-tac-foe.1": "Black",
+  "team.tic-tac-match.0": "Team A",
+  "team.tic-tac-match.1": "Team B",
   "log.unreplayable": "(earlier moves cannot be replayed with the current rules)",
   "legacy.text": "{text}",
   "action.not_object": "An action must be a JSON object.",
@@ -450,6 +452,8 @@ const fr = {
   "log.seat_label": "{name} ({label})",
   "team.trick-tac-foe.0": "Rouge",
   "team.trick-tac-foe.1": "Noir",
+  "team.tic-tac-match.0": "Équipe A",
+  "team.tic-tac-match.1": "Équipe B",
   "log.unreplayable": "(les coups précédents ne se rejouent pas avec les règles actuelles)",
   "legacy.text": "{text}",
   "action.not_object": "Une action doit être un objet JSON.",
@@ -701,4 +705,12 @@ export function seatLabel(label) {
   const player = /^Player (\d+)$/.exec(text);
   if (player) return t("seat.player", { n: Number(player[1]) });
   return SEAT_WORDS[text] ? t(SEAT_WORDS[text]) : text;
+}
+
+/** A team's name: the game's own ("Red", "Team A": "team.<game>.<n>") where it has one, so the lobby, the
+ * players strip, the board and the log all say the same; else "Team 1". */
+export function teamName(team, game) {
+  if (team === null || team === undefined) return "";
+  const own = `team.${game}.${team}`;
+  return game && has(own) ? t(own) : t("room.team", { n: Number(team) + 1 });
 }

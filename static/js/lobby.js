@@ -2,7 +2,7 @@
 // Also the standings table, shared with the game view.
 
 import { $, h } from "./dom.js";
-import { formatNumber, has, language, playerName, seatLabel, t } from "./i18n.js";
+import { formatNumber, has, language, playerName, seatLabel, t, teamName } from "./i18n.js";
 import { personMenu, renderRemoved, roomSettingsForm, roomSettingsNotes } from "./host.js";
 import { optionsForm, optionsSummary } from "./schema-form.js";
 
@@ -50,13 +50,7 @@ export function presence(player) {
   );
 }
 
-/** A team's name: the game's own ("Red", "Team A": "team.<game>.<n>") where it has one, so the lobby, the
- * players strip, the board and the log all say the same; else "Team 1". */
-export function teamName(team, game) {
-  if (team === null || team === undefined) return "";
-  const own = `team.${game}.${team}`;
-  return game && has(own) ? t(own) : t("room.team", { n: Number(team) + 1 });
-}
+export { teamName };
 
 export function standingsTable(room) {
   const rows = room?.standings || [];

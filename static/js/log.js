@@ -2,8 +2,7 @@
 // docs/protocol.md "Log entries"); this turns them into sentences in the page's language, with the
 // people's names of the room's seats. Used by the room page, the replay page and the import page.
 
-import { phrase, playerName, seatLabel, t } from "./i18n.js";
-import { teamName } from "./lobby.js";
+import { phrase, playerName, seatLabel, t, teamName } from "./i18n.js";
 
 /** How a seat is named in a sentence: the player's name, with the seat's label where it tells something
  * ("Ada (South)"); a renderer's seatName(index, name) hook says what matters in its game ("Ada (X)"). */

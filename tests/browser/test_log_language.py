@@ -23,6 +23,7 @@ from tests.support.server import ServerProcess
 GAMES: dict[str, dict[str, Any]] = {
     "tri-tac": {"size": 4, "power_play": True, "combo_strike": True, "special_squares": True},
     "trick-tac-foe": {"players": 4, "one_shot": True},
+    "tic-tac-match": {"players": 4, "series": 2},
 }
 """The games whose log is data, with options that make their logs say much."""
 
