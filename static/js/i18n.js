@@ -214,6 +214,8 @@ const en = {
   "log.actor.standin": "{text} (stand-in)",
   "log.actor.host": "{text} (by the host)",
   "log.seat_label": "{name} ({label})",
+  "log.clauses": "{clauses}",
+  "log.clause_join": "; ",
   "team.trick-tac-foe.0": "Red",
   "team.trick-tac-foe.1": "Black",
   "team.tic-tac-match.0": "Team A",
@@ -226,6 +228,7 @@ const en = {
   "action.no_seat": "There is no such seat in this game.",
   "action.game_over": "The game is over.",
   "action.turn_of": "It is {seat}’s turn.",
+  "action.not_your_turn": "It is not your turn.",
 
   // replay page
   "replay.title": "Replay #{id}",
@@ -450,6 +453,8 @@ const fr = {
   "log.actor.standin": "{text} (remplaçant)",
   "log.actor.host": "{text} (par l’hôte)",
   "log.seat_label": "{name} ({label})",
+  "log.clauses": "{clauses}",
+  "log.clause_join": " ; ",
   "team.trick-tac-foe.0": "Rouge",
   "team.trick-tac-foe.1": "Noir",
   "team.tic-tac-match.0": "Équipe A",
@@ -462,6 +467,7 @@ const fr = {
   "action.no_seat": "Cette place n’existe pas dans cette partie.",
   "action.game_over": "La partie est terminée.",
   "action.turn_of": "C’est au tour de {seat}.",
+  "action.not_your_turn": "Ce n’est pas votre tour.",
 
   // replay page
   "replay.title": "Rediffusion n° {id}",
@@ -644,6 +650,10 @@ export function phrase(entry, ctx = {}) {
     [/(^|_)team$/, (v) => (ctx.team ? ctx.team(v) : String(v))],
   ];
   const format = (value, name) => {
+    // An entry inside an entry (the automa's reason): phrased in turn; several are clauses of one sentence.
+    const isEntry = (v) => v && typeof v === "object" && !Array.isArray(v) && typeof v.key === "string";
+    if (isEntry(value)) return phrase(value, ctx);
+    if (Array.isArray(value) && value.length && value.every(isEntry)) return value.map((v) => phrase(v, ctx)).join(t("log.clause_join"));
     const plural = /(^|_)(seats|cards|cells|teams)$/.exec(name);
     if (plural && Array.isArray(value)) return joinList(value.map((v) => format(v, plural[2].slice(0, -1))));
     for (const [pattern, show] of kinds) if (pattern.test(name)) return show(value);

@@ -27,15 +27,23 @@ from engines.registry import all_engines, get_bot
 from tests.app.test_i18n_catalogues import js_catalogues
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-GAMES = ["tri-tac", "trick-tac-foe", "tic-tac-match"]
+GAMES = ["tri-tac", "trick-tac-foe", "tic-tac-match", "tricky-tactics"]
 """The games whose log is data (the others still send ``legacy.text``)."""
-NAMESPACES = ("log", "result", "error")
+NAMESPACES = ("log", "result", "error", "reason")
 SEEDS = range(3)
 RARE = {
     "tic-tac-match.log.redrew": "test_stuck_hand_is_redrawn_at_the_start_of_the_turn",
     "tic-tac-match.log.passed": "test_after_ten_redraws_the_turn_passes",
     "tic-tac-match.log.no_second_play": "test_double_play_second_play_forfeited_automatically",
     "tic-tac-match.error.double_needs_play": "test_double_play_needs_a_symbol_or_flip_play_to_follow",
+    "tricky-tactics.reason.last_card": "test_the_automa_plays_its_last_revealed_card",
+    "tricky-tactics.result.won_on_locations": "test_final_tie_break_on_locations_controlled_at_last_scoring",
+    "tricky-tactics.result.won_on_cubes": "test_final_tie_break_on_cubes_then_shared",
+    "tricky-tactics.result.shared": "test_final_tie_break_on_cubes_then_shared",
+    "tricky-tactics.result.automa_won": "test_when_the_automa_wins_no_human_seat_wins",
+    "tricky-tactics.result.automa_won_on_locations": "test_the_summary_of_a_tie_with_the_automa",
+    "tricky-tactics.result.automa_won_on_cubes": "test_the_summary_of_a_tie_with_the_automa",
+    "tricky-tactics.result.shared_with_automa": "test_the_summary_of_a_tie_with_the_automa",
 }
 """Keys random play meets too seldom to count on, each with the engine test (tests/engines/test_<game>.py)
 that produces it and checks its entry."""
@@ -121,13 +129,24 @@ def play(engine: Engine[Any, Any], options: dict[str, Any], seed: int, kinds: se
             action = rng.choice(engine.legal_actions(state, seat))
         stale.append(action)
         result = engine.apply(state, seat, action)
-        keys.update(entry.key for entry in engine.log_entries(state, seat, action, result))
+        for entry in engine.log_entries(state, seat, action, result):
+            keys |= keys_in(entry.to_json())
         state = result[0]
     outcome = engine.outcome(state)
     assert outcome is not None, f"{engine.name} {options} seed {seed}: no result after 3000 moves"
     assert outcome.summary is not None and not isinstance(outcome.summary, str)
     keys.add(outcome.summary.key)
     return keys
+
+
+def keys_in(value: Any) -> set[str]:
+    """The keys of an entry and of the entries in its params (the automa's reasons)."""
+    if isinstance(value, dict):
+        found = {value["key"]} if isinstance(value.get("key"), str) and "params" in value else set()
+        return found.union(*(keys_in(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(keys_in(v) for v in value))
+    return set()
 
 
 @cache
@@ -170,9 +189,9 @@ def test_every_catalogue_entry_of_a_game_is_produced(game: str) -> None:
 def test_a_rare_key_has_its_engine_test(key: str) -> None:
     game = key.split(".")[0]
     tests = (Path(__file__).resolve().parents[1] / "engines" / f"test_{game.replace('-', '_')}.py").read_text()
-    start = tests.index(f"def {RARE[key]}(")
-    body = tests[start : tests.find("\ndef ", start + 1)]
-    assert f'"{key}"' in body, f"{RARE[key]} does not check {key}"
+    named = tests.index(f"def {RARE[key]}(")
+    body = tests[tests.rfind("\n\n\n", 0, named) : tests.find("\ndef ", named + 1)]  # its decorators too
+    assert f'"{key}"' in body or f'"{key.rsplit(".", 1)[1]}"' in body, f"{RARE[key]} does not check {key}"
 
 
 def test_every_shared_refusal_is_produced() -> None:
@@ -185,7 +204,9 @@ def test_every_shared_refusal_is_produced() -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_the_game_docs_list_every_key(game: str) -> None:
     """The keys are public protocol: docs/games/<game>.md lists each (docs/protocol.md the shared ones)."""
-    listed = set(re.findall(r"`([a-z-]+\.(?:log|result|error)\.[a-z_]+)`", (DOCS / "games" / f"{game}.md").read_text()))
+    listed = set(
+        re.findall(r"`([a-z-]+\.(?:log|result|error|reason)\.[a-z_]+)`", (DOCS / "games" / f"{game}.md").read_text())
+    )
     shared = set(re.findall(r"`(action\.[a-z_]+)`", (DOCS / "protocol.md").read_text()))
     keys = produced(game) | {k for k in RARE if k.startswith(f"{game}.")}
     assert not sorted(k for k in keys if k not in listed | shared), "keys the docs do not list"

@@ -1,6 +1,6 @@
 """Bots play each game to its result while a French page watches: no phrase of the English catalogue's log,
 result or refusal wording shows anywhere on the page, nor on the replay page stepped through to the end.
-An English page watching the same game shows no French phrase of them.
+An English page watching the same game shows no French phrase of them, and some English ones.
 
 The phrases are the English (French) texts of the game's ``<game>.log.*`` and ``<game>.result.*`` entries
 and the shared ``log.*`` ones, cut at their placeholders, keeping the pieces of two words or more that the
@@ -24,6 +24,7 @@ GAMES: dict[str, dict[str, Any]] = {
     "tri-tac": {"size": 4, "power_play": True, "combo_strike": True, "special_squares": True},
     "trick-tac-foe": {"players": 4, "one_shot": True},
     "tic-tac-match": {"players": 4, "series": 2},
+    "tricky-tactics": {"mode": "automa", "rounds": 1},
 }
 """The games whose log is data, with options that make their logs say much."""
 
@@ -34,7 +35,7 @@ def phrases(game: str, lang: str) -> set[str]:
     """The pieces of text the page would show only in ``lang``."""
     catalogues = dict(zip(("en", "fr"), js_catalogues(), strict=True))
     mine, other = catalogues[lang], catalogues["fr" if lang == "en" else "en"]
-    keys = [k for k in mine if k.startswith((f"{game}.log.", f"{game}.result.", "log."))]
+    keys = [k for k in mine if k.startswith((f"{game}.log.", f"{game}.result.", f"{game}.reason.", "log."))]
     found: set[str] = set()
     for key in keys:
         for piece in _PLACEHOLDER.split(mine[key]):
@@ -94,8 +95,10 @@ async def test_a_french_page_shows_no_english_log(
     assert not re.search(r"\bBot \d", replay_text), "bots keep their English names on the replay page"
 
 
-async def test_an_english_page_shows_no_french_log(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
-    game = "tri-tac"
+@pytest.mark.parametrize("game", list(GAMES))
+async def test_an_english_page_shows_no_french_log(
+    new_player: NewPlayer, sqlite_server: ServerProcess, game: str
+) -> None:
     french, english = phrases(game, "fr"), phrases(game, "en")
     page = await new_player("Ada")
     game_id = await watch_to_the_end(page, sqlite_server, game, "en")

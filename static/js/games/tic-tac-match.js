@@ -151,6 +151,7 @@ const EN = {
   "error.bad_target": "Choose another player as the target.",
   "error.wipe_self": "You may never play Wipe-Out on yourself: choose another player.",
 };
+addStrings("en", Object.fromEntries(Object.entries(EN).map(([k, v]) => [`tic-tac-match.${k}`, v])));
 
 // French (the English is the EN table above, looked up as "tic-tac-match.<key>").
 addStrings("fr", {
