@@ -266,6 +266,11 @@ class Engine(ABC, Generic[S, OptionsT]):
         """
         return None
 
+    def timer_paces(self, state: S) -> bool:
+        """True when the rules' timer at this step paces a show (Tic Tac Top's reveal) rather than limits a
+        player: its expiry is then not logged as "time ran out"."""
+        return False
+
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None:
         """The result once the game is over, else None."""
@@ -291,6 +296,11 @@ class Engine(ABC, Generic[S, OptionsT]):
         what ``apply`` returned for it: entries are derived from its events, so that a fact is told once.
         The default, for games not yet described as data, carries the English line as ``legacy.text``."""
         return [LogEntry("legacy.text", {"text": self.describe_action(state, seat, action, result)})]
+
+    def result_entries(self, state: S) -> list[LogEntry]:
+        """The result's summary, for the log's last entry once the game is over (else nothing)."""
+        outcome = self.outcome(state)
+        return [outcome.summary] if outcome is not None and isinstance(outcome.summary, LogEntry) else []
 
     def describe_action(self, state: S, seat: Seat, action: Action, result: tuple[S, list[Event]] | None = None) -> str:
         """An English line for the log, for games whose ``log_entries`` is not written yet."""

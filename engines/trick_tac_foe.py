@@ -761,9 +761,7 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
                     LogEntry("trick-tac-foe.log.round_over", {"round": data["round"], "red": red, "black": black})
                 )
             elif kind == "game_end":
-                outcome = self.outcome(result[0])
-                if outcome is not None and isinstance(outcome.summary, LogEntry):
-                    entries.append(outcome.summary)
+                entries.extend(self.result_entries(result[0]))
         return entries
 
     # ---- serialisation ------------------------------------------------------------------------------

@@ -795,9 +795,7 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
             elif kind == "round_scored":
                 entries.append(LogEntry("tricky-tactics.log.round_scored", {"round": data["round"]}))
             elif kind == "game_over":
-                outcome = self.outcome(result[0])
-                if outcome is not None and isinstance(outcome.summary, LogEntry):
-                    entries.append(outcome.summary)
+                entries.extend(self.result_entries(result[0]))
         return entries
 
     @staticmethod

@@ -172,10 +172,12 @@ def log_entries(
     result: tuple[Any, list[Event]],
 ) -> list[dict[str, Any]]:
     """The log entries of the action that made ``version``, as the protocol carries them: the engine's
-    key and params, the version, and who acted when it was not the seat's player (``timer``, ``standin``,
-    ``host``, ``bot``). Never a name: each reader's page names the seats in its own language.
+    key and params, the version, and who acted when it was not the seat's player (``timer``, ``pace``,
+    ``standin``, ``host``, ``bot``). Never a name: each reader's page names the seats in its own language.
 
     ``state`` is the state before the action; ``result`` what ``engine.apply`` returned for it."""
+    if actor == "timer" and engine.timer_paces(state):
+        actor = "pace"  # the show's own pace (Tic Tac Top's reveal): nobody's time ran out
     note = {} if actor == "player" else {"actor": actor}
     return [{"v": version, **entry.to_json(), **note} for entry in engine.log_entries(state, seat, action, result)]
 

@@ -326,6 +326,11 @@ export class GameView {
     }
   }
 
+  /** A log line, with its entry's key and actor as data (for styles and tests). */
+  logItem(entry, cls = "") {
+    return h("li", { class: cls, dataset: { key: entry?.key ?? "", actor: entry?.actor ?? "" } }, this.logText(entry));
+  }
+
   renderLog(state) {
     const entries = Array.isArray(state.log) ? state.log : [];
     const old = this.logLines;
@@ -338,10 +343,10 @@ export class GameView {
       if (at >= 0) fresh = entries.slice(at + 1);
     }
     if (fresh === null) {
-      this.logEl.replaceChildren(...(entries.length ? entries.map((e) => h("li", {}, this.logText(e))) : [h("li", { class: "muted log-empty" }, t("room.log_empty"))]));
+      this.logEl.replaceChildren(...(entries.length ? entries.map((e) => this.logItem(e)) : [h("li", { class: "muted log-empty" }, t("room.log_empty"))]));
     } else {
       this.logEl.querySelector(".log-empty")?.remove();
-      for (const e of fresh) this.logEl.append(h("li", { class: "log-new" }, this.logText(e)));
+      for (const e of fresh) this.logEl.append(this.logItem(e, "log-new"));
       if (fresh.length) this.cue("move");
       while (this.logEl.children.length > 200) this.logEl.firstElementChild.remove();
     }

@@ -229,6 +229,7 @@ const en = {
   "action.game_over": "The game is over.",
   "action.turn_of": "It is {seat}’s turn.",
   "action.not_your_turn": "It is not your turn.",
+  "action.missing_fields": "That action lacks: {fields}.",
 
   // replay page
   "replay.title": "Replay #{id}",
@@ -468,6 +469,7 @@ const fr = {
   "action.game_over": "La partie est terminée.",
   "action.turn_of": "C’est au tour de {seat}.",
   "action.not_your_turn": "Ce n’est pas votre tour.",
+  "action.missing_fields": "Il manque à cette action : {fields}.",
 
   // replay page
   "replay.title": "Rediffusion n° {id}",

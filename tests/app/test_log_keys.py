@@ -27,7 +27,7 @@ from engines.registry import all_engines, get_bot
 from tests.app.test_i18n_catalogues import js_catalogues
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-GAMES = ["tri-tac", "trick-tac-foe", "tic-tac-match", "tricky-tactics"]
+GAMES = ["tri-tac", "trick-tac-foe", "tic-tac-match", "tricky-tactics", "tic-tac-top"]
 """The games whose log is data (the others still send ``legacy.text``)."""
 NAMESPACES = ("log", "result", "error", "reason")
 SEEDS = range(3)
@@ -36,6 +36,13 @@ RARE = {
     "tic-tac-match.log.passed": "test_after_ten_redraws_the_turn_passes",
     "tic-tac-match.log.no_second_play": "test_double_play_second_play_forfeited_automatically",
     "tic-tac-match.error.double_needs_play": "test_double_play_needs_a_symbol_or_flip_play_to_follow",
+    "tri-tac.error.power_off": "test_power_play_threshold_and_option",
+    "tic-tac-top.error.cell_empty": "test_illegal_actions_are_refused_with_a_reason",
+    "tic-tac-top.error.ranking_too_long": "test_illegal_actions_are_refused_with_a_reason",
+    "tic-tac-top.error.word_twice": "test_illegal_actions_are_refused_with_a_reason",
+    "tic-tac-top.error.leader_chooses": "test_leader_rotates_clockwise_and_everyone_leads_once",
+    "tic-tac-top.log.erased": "test_place_overwrites_and_clear_erases",
+    "tic-tac-top.reason.first_line_late": "test_a_first_line_after_the_fifth_word_gives_the_leader_no_bonus",
     "tricky-tactics.reason.last_card": "test_the_automa_plays_its_last_revealed_card",
     "tricky-tactics.result.won_on_locations": "test_final_tie_break_on_locations_controlled_at_last_scoring",
     "tricky-tactics.result.won_on_cubes": "test_final_tie_break_on_cubes_then_shared",
@@ -61,9 +68,13 @@ def option_sets(engine: Engine[Any, Any]) -> Iterator[dict[str, Any]]:
             field.get("type") == "integer" and field.get("maximum", 99) - field.get("minimum", 0) <= 4
         ):
             choices[name] = list(range(field["minimum"], min(field["maximum"], field["minimum"] + 4) + 1))
+    counts = {n: choices.pop(n) for n in ("players", "size") if n in choices}
     names = list(choices)
     for values in itertools.product(*(choices[n] for n in names)):
         yield dict(zip(names, values, strict=True))
+    for name, values in counts.items():  # every seat count (board size) once with the other options on
+        for value in values:
+            yield {**{n: choices[n][-1] for n in names}, name: value}
 
 
 def wrong_moves(
@@ -73,12 +84,13 @@ def wrong_moves(
     ``kinds`` are the action types met so far in this game's plays: each move is tried as each of them."""
     count = len(engine.seats_of(state))
     to_act = engine.to_act(state)
-    every = [a for seat in range(count) for a in engine.legal_actions(state, seat)] + stale[-3:]
+    seats = list(range(count)) if count <= 4 else rng.sample(range(count), 4)  # big tables: a few a step
+    every = [a for seat in seats for a in engine.legal_actions(state, seat)[:20]] + stale[-3:]
     values: dict[str, list[Any]] = {}  # each field's values in those moves: tried in each other move
     for move in every:
         for key, value in move.items():
             values.setdefault(key, []).append(value)
-    for seat in range(count):
+    for seat in seats:
         legal = engine.legal_actions(state, seat) or [{"type": "pass"}]
         kinds.update(str(a.get("type")) for a in legal)
         action = rng.choice(legal)
@@ -110,7 +122,8 @@ def play(engine: Engine[Any, Any], options: dict[str, Any], seed: int, kinds: se
     bot = get_bot(engine.name)
     stale: list[Any] = []
     for _step in range(3000):
-        for seat, action in wrong_moves(engine, state, rng, stale, kinds):  # the final state's too
+        tries = wrong_moves(engine, state, rng, stale, kinds) if rng.random() < 0.5 or not engine.to_act(state) else ()
+        for seat, action in tries:  # on half the steps, and on the final state
             try:
                 engine.apply(state, seat, action)
             except IllegalAction as err:
@@ -131,6 +144,8 @@ def play(engine: Engine[Any, Any], options: dict[str, Any], seed: int, kinds: se
         result = engine.apply(state, seat, action)
         for entry in engine.log_entries(state, seat, action, result):
             keys |= keys_in(entry.to_json())
+        for event in result[1]:  # entries in events and views too (Tic Tac Top's scoring reasons)
+            keys |= keys_in(event.redact(None))
         state = result[0]
     outcome = engine.outcome(state)
     assert outcome is not None, f"{engine.name} {options} seed {seed}: no result after 3000 moves"

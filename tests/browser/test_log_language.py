@@ -25,6 +25,7 @@ GAMES: dict[str, dict[str, Any]] = {
     "trick-tac-foe": {"players": 4, "one_shot": True},
     "tic-tac-match": {"players": 4, "series": 2},
     "tricky-tactics": {"mode": "automa", "rounds": 1},
+    "tic-tac-top": {"players": 3, "reveal_pause": 1, "score_pause": 2},
 }
 """The games whose log is data, with options that make their logs say much."""
 

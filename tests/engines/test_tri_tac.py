@@ -321,8 +321,9 @@ def test_power_play_threshold_and_option() -> None:
         ENGINE.apply(state, X, {"type": "power", "cell": [0, 0]})
     assert not any(a["type"] == "power" for a in ENGINE.legal_actions(state, X))
     off = craft(rows, scores=(5, 1))
-    with pytest.raises(IllegalAction, match="not enabled"):
+    with pytest.raises(IllegalAction, match="not enabled") as refused:
         ENGINE.apply(off, X, {"type": "power", "cell": [0, 0]})
+    assert refused.value.code == "tri-tac.error.power_off"
     on = craft(rows, scores=(5, 1), power_play=True)
     powers = [a["cell"] for a in ENGINE.legal_actions(on, X) if a["type"] == "power"]
     assert powers == [[0, 0], [0, 1], [0, 2]]
