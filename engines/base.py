@@ -107,9 +107,8 @@ class Outcome:
     scores: list[float]
     winners: list[Seat]
     ranks: list[int]
-    summary: LogEntry | str | None = None
-    """The result in a line (final score, how it was won), as a log entry (a string only in games not yet
-    described as data)."""
+    summary: LogEntry | None = None
+    """The result in a line (final score, how it was won), as a log entry."""
 
     @property
     def is_draw(self) -> bool:
@@ -124,8 +123,8 @@ class Outcome:
         }
 
 
-def _summary_json(summary: LogEntry | str | None) -> JSON:
-    return summary.to_json() if isinstance(summary, LogEntry) else summary
+def _summary_json(summary: LogEntry | None) -> JSON:
+    return None if summary is None else summary.to_json()
 
 
 GRID_LINES: tuple[tuple[int, int, int], ...] = (
@@ -290,27 +289,17 @@ class Engine(ABC, Generic[S, OptionsT]):
     def is_over(self, state: S) -> bool:
         return self.outcome(state) is not None
 
+    @abstractmethod
     def log_entries(self, state: S, seat: Seat, action: Action, result: tuple[S, list[Event]]) -> list[LogEntry]:
         """The public log entries of an action, shown to EVERYONE (spectators too): only public facts (a
         committed card is "South committed a card"). ``state`` is the state before the action, ``result``
         what ``apply`` returned for it: entries are derived from its events, so that a fact is told once.
-        The default, for games not yet described as data, carries the English line as ``legacy.text``."""
-        return [LogEntry("legacy.text", {"text": self.describe_action(state, seat, action, result)})]
+        Keys and their params are documented in docs/games/<game>.md; never a sentence, never a name."""
 
     def result_entries(self, state: S) -> list[LogEntry]:
         """The result's summary, for the log's last entry once the game is over (else nothing)."""
         outcome = self.outcome(state)
-        return [outcome.summary] if outcome is not None and isinstance(outcome.summary, LogEntry) else []
-
-    def describe_action(self, state: S, seat: Seat, action: Action, result: tuple[S, list[Event]] | None = None) -> str:
-        """An English line for the log, for games whose ``log_entries`` is not written yet."""
-        return f"{self.seats_of(state)[seat].label}: {action}"
-
-    def applied(
-        self, state: S, seat: Seat, action: Action, result: tuple[S, list[Event]] | None
-    ) -> tuple[S, list[Event]]:
-        """``result`` if given, else ``apply(state, seat, action)``: for ``describe_action``."""
-        return result if result is not None else self.apply(state, seat, action)
+        return [outcome.summary] if outcome is not None and outcome.summary is not None else []
 
     def seats_of(self, state: S) -> list[SeatInfo]:
         return self.seats(self.options_of(state))

@@ -39,7 +39,7 @@ Who sees what (views and events):
   spectators see only the words announced so far (the full ranking once all 7 are out).
 - A player alone sees their own grid while writing; from the start of the reveal every grid is public,
   with its circles, completed lines (with the word number of completion) and first line.
-- ``describe_action`` is public and never names a secret word.
+- ``log_entries`` are public and never name a secret word.
 
 ``legal_actions`` is a *sample* (the grids are too many to list): for a player, placing one of the first
 three unused words into the first empty cell, and ``done``; for the Leader, three complete rankings.

@@ -142,7 +142,7 @@ export class GameView {
         if (this.S.state) this.safeUpdate(this.S.state);
         this.renderPlayers();
         if (this.S.state) {
-          this.logLines = []; // draw the log again, in the page's language
+          this.logLines = []; // draw the log again, with the renderer's words for cells and cards
           this.renderLog(this.S.state);
           this.renderResult();
         }
@@ -319,7 +319,7 @@ export class GameView {
   /** A log entry in the page's language (static/js/log.js). */
   logText(entry) {
     try {
-      return entryText(entry, this.logCtx(), this.renderer);
+      return entryText(entry, this.logCtx());
     } catch (err) {
       console.error(err);
       return "";
@@ -373,7 +373,7 @@ export class GameView {
     const ranks = outcome.ranks || [];
     const shared = ranks.length > 0 && ranks.every((r) => r === 0);
     // No winning seat is a draw only when everyone shares first place (the automa may win alone).
-    const summary = summaryText(outcome.summary, this.logCtx(), this.renderer);
+    const summary = summaryText(outcome.summary, this.logCtx());
     if (!winners.length) title = shared || !summary ? t("room.draw") : summary;
     else if (mySeat !== null && winners.includes(mySeat)) title = t("room.you_win");
     else if (winners.length === 1) title = t("room.winner", { name: nameOf(winners[0]) });

@@ -188,6 +188,10 @@ const en = {
   "err.no_bot": "This game has no bot yet.",
   "err.kicked": "The host removed you from this room.",
   "err.internal": "The server hit a problem; nothing was changed.",
+  "err.unauthorized": "Please choose a name first.",
+  "err.unknown_room": "This room does not exist (any more).",
+  "err.busy": "The room kept changing while this was tried: try again.",
+  "err.forbidden": "You may not enter this room now.",
 
   // error page
   "error.home": "Back to the home page",
@@ -221,7 +225,6 @@ const en = {
   "team.tic-tac-match.0": "Team A",
   "team.tic-tac-match.1": "Team B",
   "log.unreplayable": "(earlier moves cannot be replayed with the current rules)",
-  "legacy.text": "{text}",
   "action.not_object": "An action must be a JSON object.",
   "action.unknown_type": "Unknown action “{type}”.",
   "action.unexpected_fields": "Unexpected fields in that action: {fields}.",
@@ -429,6 +432,10 @@ const fr = {
   "err.no_bot": "Ce jeu n’a pas encore de robot.",
   "err.kicked": "L’hôte vous a exclu de cette salle.",
   "err.internal": "Le serveur a rencontré un problème ; rien n’a été modifié.",
+  "err.unauthorized": "Choisissez d’abord un nom.",
+  "err.unknown_room": "Cette salle n’existe pas (ou plus).",
+  "err.busy": "La salle a changé pendant l’essai : réessayez.",
+  "err.forbidden": "Vous ne pouvez pas entrer dans cette salle maintenant.",
 
   // error page
   "error.home": "Retour à l’accueil",
@@ -461,7 +468,6 @@ const fr = {
   "team.tic-tac-match.0": "Équipe A",
   "team.tic-tac-match.1": "Équipe B",
   "log.unreplayable": "(les coups précédents ne se rejouent pas avec les règles actuelles)",
-  "legacy.text": "{text}",
   "action.not_object": "Une action doit être un objet JSON.",
   "action.unknown_type": "Action inconnue « {type} ».",
   "action.unexpected_fields": "Champs inattendus dans cette action : {fields}.",

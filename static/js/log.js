@@ -31,12 +31,7 @@ export function logContext(room, renderer) {
 }
 
 /** One entry as a line of the log: its sentence, and who acted for the seat when it was not its player. */
-export function entryText(entry, ctx, renderer) {
-  if (entry?.key === "legacy.text") {
-    // A game not yet described as data sends its English line: its renderer's logLine translates it.
-    const text = String(entry.params?.text ?? "");
-    return actorNote(entry, renderer?.logLine?.(text) ?? text);
-  }
+export function entryText(entry, ctx) {
   return actorNote(entry, phrase(entry, ctx));
 }
 
@@ -45,11 +40,9 @@ function actorNote(entry, text) {
   return actor === "timer" || actor === "standin" || actor === "host" ? t(`log.actor.${actor}`, { text }) : text;
 }
 
-/** The outcome's summary ({key, params}, or an English line from a game not yet described as data). */
-export function summaryText(summary, ctx, renderer) {
-  if (!summary) return "";
-  if (typeof summary === "string") return renderer?.summaryLine?.(summary) ?? summary;
-  return phrase(summary, ctx);
+/** The outcome's summary ({key, params}) as a sentence. */
+export function summaryText(summary, ctx) {
+  return summary ? phrase(summary, ctx) : "";
 }
 
 /** A refusal's reason ({key, params}) in the page's language. */

@@ -58,10 +58,10 @@ input.addEventListener("change", async () => {
   list.className = "log";
   for (const entry of data.log) {
     const li = document.createElement("li");
-    li.textContent = entryText(entry, ctx, renderer);
+    li.textContent = entryText(entry, ctx);
     list.append(li);
   }
-  const result = data.outcome ? summaryText(data.outcome.summary, ctx, renderer) || t("room.draw") : t("import.unfinished");
+  const result = data.outcome ? summaryText(data.outcome.summary, ctx) || t("room.draw") : t("import.unfinished");
   out.replaceChildren(
     para(`${t("import.done", { n: data.steps })} ${result}`),
     para(t("import.fingerprint", { fingerprint: data.fingerprint }), "mono small"),

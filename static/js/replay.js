@@ -92,7 +92,7 @@ function show(index) {
   const renderer = mounted[0]?.renderer;
   const ctx = logContext(fakeRoom(meta), renderer);
   const entries = meta.spectatorSteps.steps[step].log || [];
-  lineEl.textContent = entries.map((entry) => entryText(entry, ctx, renderer)).join(" ");
+  lineEl.textContent = entries.map((entry) => entryText(entry, ctx)).join(" ");
   for (const m of mounted) {
     try {
       m.renderer.update(stateAt(m.steps, step));

@@ -6,7 +6,8 @@ import { $, api, embedded, toast } from "./dom.js";
 import { GameView } from "./game.js";
 import { setupHowTo } from "./howto.js";
 import { play, soundToggle } from "./sound.js";
-import { language, t } from "./i18n.js";
+import { t } from "./i18n.js";
+import { logContext, reasonText } from "./log.js";
 import { Lobby, gameIcon } from "./lobby.js";
 import { getMe, nameProblem, onMeChange, saveName } from "./me.js";
 
@@ -144,12 +145,6 @@ function renderConnection(st) {
 
 // ---- messages --------------------------------------------------------------------------------
 
-/** Server texts are lower-case phrases ("it is Player 2 (O)'s turn"): make them sentences. */
-function sentence(text) {
-  const s = String(text || "").trim();
-  return s ? s.charAt(0).toUpperCase() + s.slice(1) : s;
-}
-
 function errorText(msg) {
   // A move the rules refuse comes with the engine's reason ({key, params}), phrased like the log.
   const reason = reasonText(msg.reason, logContext(S.room, game.renderer));
@@ -216,7 +211,8 @@ function showClosed(closeCode) {
   if (closedReason?.code === "kicked") title = t("closed.kicked_title");
   else if (closeCode === CLOSE_UNKNOWN_ROOM) title = t("closed.gone_title");
   $("#room-closed-title").textContent = title;
-  $("#room-closed-text").textContent = closedReason?.code === "kicked" ? "" : sentence(closedReason?.message);
+  // The refusal's code in the page's language (its message is an English note for developers).
+  $("#room-closed-text").textContent = closedReason && closedReason.code !== "kicked" ? errorText(closedReason) : "";
   panel.hidden = false;
   $("#lobby").hidden = true;
   $("#game").hidden = true;

@@ -8,11 +8,12 @@ other language does not share."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 import pytest
-from playwright.async_api import Page, expect
+from playwright.async_api import Page, WebSocketRoute, expect
 
 from app.client import ThreefoldClient
 from tests.app.test_i18n_catalogues import js_catalogues
@@ -107,3 +108,27 @@ async def test_an_english_page_shows_no_french_log(
     assert not _shown(room_text, french), "French on the room page"
     assert _shown(room_text, english), "the log's English phrases are looked for where they show"
     assert not _shown(await replay_texts(page, game_id), french), "French on the replay page"
+
+
+async def test_a_refused_move_reads_in_the_pages_language(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
+    """The server's refusal carries the engine's reason as a key: the toast phrases it in French. The page's
+    own move is turned into one the rules refuse on its way to the server."""
+    page = await new_player("Ada")
+    await page.context.add_cookies([{"name": "tf_lang", "value": "fr", "url": sqlite_server.url}])
+
+    def through(ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+
+        def to_server(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "act":
+                data["action"] = {"type": "teleport"}
+            server.send(json.dumps(data))
+
+        ws.on_message(to_server)
+
+    await page.route_web_socket(re.compile(r"/ws/"), through)
+    await open_table(page, sqlite_server.url, "tri-tac", {"size": 3}, seat=0)
+    await page.locator("#board .is-playable").first.click(timeout=30_000)
+    await expect(page.locator("#toasts")).to_contain_text("Action inconnue « teleport »")
+    assert "unknown action type" not in await page.locator("#toasts").inner_text()

@@ -856,7 +856,7 @@ export function mount(root, ctx) {
   function statusLine() {
     if (over()) {
       const summary = lastMsg?.outcome?.summary || view.outcome?.summary;
-      return tr("status_over", { summary: summaryText(summary, logContext(ctx.room, logHooks), logHooks) });
+      return tr("status_over", { summary: summaryText(summary, logContext(ctx.room, logHooks)) });
     }
     if (busy()) return tr("status_busy");
     if (view.phase === "wild") {
