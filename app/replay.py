@@ -9,12 +9,19 @@ from typing import Any
 import orjson
 
 from app.live.room import log_entries
-from engines.base import JSON, Engine, EngineError, Seat
+from engines.base import JSON, Engine, EngineError, IllegalAction, Seat
 from engines.registry import get_engine
 
 
 class ReplayError(ValueError):
-    """The export does not replay: unknown game, bad options, or an action the rules refuse."""
+    """The export does not replay: unknown game, bad options, or an action the rules refuse. ``step`` is the
+    refused action's number (from 1), ``reason`` why as ``{"key", "params"}`` for the reader's page (the
+    engine's own reason for a refused move); ``str(err)`` is an English note for developers."""
+
+    def __init__(self, message: str, key: str, step: int | None = None, reason: dict[str, JSON] | None = None):
+        super().__init__(message)
+        self.step = step
+        self.reason: dict[str, JSON] = reason if reason is not None else {"key": key, "params": {}}
 
 
 @dataclass
@@ -48,20 +55,24 @@ def replay(engine_name: str, options: dict[str, Any], seed: int, actions: list[d
         engine = get_engine(engine_name)
         state = engine.new_game(engine.parse_options(options), seed)
     except EngineError as err:
-        raise ReplayError(str(err)) from None
+        raise ReplayError(str(err), "import.bad_game") from None
     states: list[Any] = [state]
     log: list[list[dict[str, JSON]]] = []
     for index, entry in enumerate(actions):
         seat, action = entry.get("seat"), entry.get("action")
         if not isinstance(seat, int) or not isinstance(action, dict):
-            raise ReplayError(f"action {index + 1}: needs an integer seat and an action object")
+            raise ReplayError(
+                f"action {index + 1}: needs an integer seat and an action object", "import.bad_action", index + 1
+            )
         if not 0 <= seat < len(engine.seats_of(state)):
-            raise ReplayError(f"action {index + 1}: {engine.title} has no seat {seat}")
+            raise ReplayError(f"action {index + 1}: {engine.title} has no seat {seat}", "action.no_seat", index + 1)
         actor = entry.get("actor")
         try:
             result = engine.apply(state, seat, action)
+        except IllegalAction as err:
+            raise ReplayError(f"action {index + 1} is refused: {err}", err.code, index + 1, err.reason()) from None
         except EngineError as err:
-            raise ReplayError(f"action {index + 1} is refused: {err}") from None
+            raise ReplayError(f"action {index + 1} is refused: {err}", "import.bad_action", index + 1) from None
         log.append(
             log_entries(engine, state, seat, action, actor if isinstance(actor, str) else "player", index + 1, result)
         )

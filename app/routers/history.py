@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Path, Query
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from sqlalchemy import select
 
@@ -76,11 +77,13 @@ async def export_game(game_id: GameId, session: SessionDep) -> GameExport:
 
 
 @router.post("/import", response_model=ImportResult)
-async def import_game(export: GameExport) -> ImportResult:
+async def import_game(export: GameExport) -> ImportResult | JSONResponse:
     try:
         run = replay(export.engine, export.options, export.seed, export.actions)
     except ReplayError as err:
-        raise HTTPException(status_code=422, detail=str(err)) from None
+        # The page words the refusal from its code: which move (``step``) and why (``reason``).
+        refusal = {"detail": str(err), "code": "import_refused", "step": err.step, "reason": err.reason}
+        return JSONResponse(refusal, status_code=422)
     outcome = run.engine.outcome(run.final)
     infos = run.engine.seats_of(run.final)
     return ImportResult(

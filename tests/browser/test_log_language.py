@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -132,3 +133,27 @@ async def test_a_refused_move_reads_in_the_pages_language(new_player: NewPlayer,
     await page.locator("#board .is-playable").first.click(timeout=30_000)
     await expect(page.locator("#toasts")).to_contain_text("Action inconnue « teleport »")
     assert "unknown action type" not in await page.locator("#toasts").inner_text()
+
+
+async def test_an_import_refusal_reads_in_the_pages_language(
+    new_player: NewPlayer, sqlite_server: ServerProcess, tmp_path: Path
+) -> None:
+    """A file whose move the rules refuse: the import page says which move and why, in French."""
+    page = await new_player("Ada")
+    await page.context.add_cookies([{"name": "tf_lang", "value": "fr", "url": sqlite_server.url}])
+    export = {
+        "engine": "tri-tac",
+        "options": {"size": 3},
+        "seed": 1,
+        "seats": [{"name": "Ada"}, {"name": "Léa"}],
+        "actions": [{"seat": 0, "action": {"type": "place", "cell": [7, 7]}}],
+    }
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(export))
+    await page.goto("/replay/import")
+    await page.locator("#import-file").set_input_files(str(path))
+    await expect(page.locator("#import-result")).to_contain_text(
+        re.compile(
+            r"Le coup 1 ne se rejoue pas\s*: (C’est au tour de Léa \(O\)|Cette case est hors du plateau de 3×3)\."
+        )
+    )
