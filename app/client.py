@@ -81,6 +81,10 @@ class ThreefoldClient:
         return RoomSocket(f"{ws_base}/ws/{code}", self._headers())
 
 
+LOG_WINDOW = 60
+"""Log entries a full ``state`` message carries (app.live.room.LOG_LINES): a socket keeps as many."""
+
+
 class RoomSocket:
     """One live connection; keeps the latest welcome/room/state and every message in order."""
 
@@ -136,6 +140,11 @@ class RoomSocket:
                 elif kind == "room":
                     self.room = msg["room"]
                 elif kind == "state":
+                    if "log_since" in msg and self.state is not None:
+                        # Only the new entries came: ``log`` becomes the whole log the socket knows, and
+                        # ``log_received`` keeps what this message itself carried.
+                        msg["log_received"] = msg["log"]
+                        msg["log"] = [*self.state["log"], *msg["log"]][-LOG_WINDOW:]
                     self.state = msg
                 self._arrival[id(msg)] = len(self.history)
                 if kind in ("room", "state"):

@@ -30,7 +30,20 @@ class EngineError(ValueError):
 
 
 class IllegalAction(EngineError):
-    """The action is not allowed now; ``str(err)`` is a human-readable reason. State is untouched."""
+    """The action is not allowed now. State is untouched.
+
+    ``code`` names the reason (a catalogue key such as ``"tri-tac.cell_taken"``) and ``params`` its facts
+    (seats as numbers, cells as ``[row, column]``): the client phrases it in the reader's language.
+    ``str(err)`` is an English note for developers and server logs only."""
+
+    def __init__(self, message: str, code: str = "illegal", params: Mapping[str, JSON] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params: Mapping[str, JSON] = params or {}
+
+    def reason(self) -> dict[str, JSON]:
+        """The refusal as the protocol sends it: ``{"key": code, "params": {...}}``."""
+        return {"key": self.code, "params": dict(self.params)}
 
 
 class InvalidOptions(EngineError):
@@ -88,6 +101,19 @@ class Event:
 
 
 @dataclass(frozen=True)
+class LogEntry:
+    """One fact of the game log or a result, as data: a stable catalogue ``key`` (``"tri-tac.placed"``) and
+    its ``params``. Never a sentence, never a name: seats are numbers (``{"seat": 1}``) that each reader's
+    page turns into names, in its own language (docs/protocol.md, "Log entries")."""
+
+    key: str
+    params: Mapping[str, JSON] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"key": self.key, "params": dict(self.params)}
+
+
+@dataclass(frozen=True)
 class Outcome:
     """The result of a finished game.
 
@@ -99,14 +125,24 @@ class Outcome:
     scores: list[float]
     winners: list[Seat]
     ranks: list[int]
-    summary: str = ""
+    summary: LogEntry | None = None
+    """The result in a line (final score, how it was won), as a log entry."""
 
     @property
     def is_draw(self) -> bool:
         return not self.winners
 
     def to_json(self) -> dict[str, JSON]:
-        return {"scores": self.scores, "winners": self.winners, "ranks": self.ranks, "summary": self.summary}
+        return {
+            "scores": self.scores,
+            "winners": self.winners,
+            "ranks": self.ranks,
+            "summary": _summary_json(self.summary),
+        }
+
+
+def _summary_json(summary: LogEntry | None) -> JSON:
+    return None if summary is None else summary.to_json()
 
 
 GRID_LINES: tuple[tuple[int, int, int], ...] = (
@@ -127,20 +163,27 @@ def action_type(action: object, fields: Mapping[str, Collection[str]]) -> str:
     and whose other keys are among that type's fields (``"type"`` itself may be listed or not). Missing
     fields are the game's to report, with its own wording."""
     if not isinstance(action, Mapping):
-        raise IllegalAction("an action must be a JSON object")
+        raise IllegalAction("an action must be a JSON object", "action.not_object")
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in fields:
-        raise IllegalAction(f"unknown action type {kind!r}; expected one of: {', '.join(fields)}")
-    extra = set(action) - {"type"} - set(fields[kind])
+        expected = list(fields)
+        raise IllegalAction(
+            f"unknown action type {kind!r}; expected one of: {', '.join(expected)}",
+            "action.unknown_type",
+            {"type": kind if isinstance(kind, str) else None, "expected": expected},
+        )
+    extra = sorted(map(str, set(action) - {"type"} - set(fields[kind])))
     if extra:
-        raise IllegalAction(f"unexpected field(s) for {kind!r}: {', '.join(sorted(map(str, extra)))}")
+        raise IllegalAction(
+            f"unexpected field(s) for {kind!r}: {', '.join(extra)}", "action.unexpected_fields", {"fields": extra}
+        )
     return kind
 
 
 def check_seat(seat: object, count: int) -> int:
     """``seat`` as a seat number of a game with ``count`` seats (booleans are not numbers here)."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < count:
-        raise IllegalAction(f"there is no seat {seat!r} in this game")
+        raise IllegalAction(f"there is no seat {seat!r} in this game", "action.no_seat")
     return seat
 
 
@@ -240,6 +283,11 @@ class Engine(ABC, Generic[S, OptionsT]):
         """
         return None
 
+    def timer_paces(self, state: S) -> bool:
+        """True when the rules' timer at this step paces a show (Tic Tac Top's reveal) rather than limits a
+        player: its expiry is then not logged as "time ran out"."""
+        return False
+
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None:
         """The result once the game is over, else None."""
@@ -259,19 +307,17 @@ class Engine(ABC, Generic[S, OptionsT]):
     def is_over(self, state: S) -> bool:
         return self.outcome(state) is not None
 
-    def describe_action(self, state: S, seat: Seat, action: Action, result: tuple[S, list[Event]] | None = None) -> str:
-        """A one-line human-readable description for the game log, shown to EVERYONE (spectators too):
-        it must hold only public information (a committed card is "South committed a card"). ``state`` is
-        the state before the action; ``result`` is what ``apply`` returned for it, when the caller has it
-        (games that describe consequences use it rather than applying the action a second time).
-        Override for nicer text."""
-        return f"{self.seats_of(state)[seat].label}: {action}"
+    @abstractmethod
+    def log_entries(self, state: S, seat: Seat, action: Action, result: tuple[S, list[Event]]) -> list[LogEntry]:
+        """The public log entries of an action, shown to EVERYONE (spectators too): only public facts (a
+        committed card is "South committed a card"). ``state`` is the state before the action, ``result``
+        what ``apply`` returned for it: entries are derived from its events, so that a fact is told once.
+        Keys and their params are documented in docs/games/<game>.md; never a sentence, never a name."""
 
-    def applied(
-        self, state: S, seat: Seat, action: Action, result: tuple[S, list[Event]] | None
-    ) -> tuple[S, list[Event]]:
-        """``result`` if given, else ``apply(state, seat, action)``: for ``describe_action``."""
-        return result if result is not None else self.apply(state, seat, action)
+    def result_entries(self, state: S) -> list[LogEntry]:
+        """The result's summary, for the log's last entry once the game is over (else nothing)."""
+        outcome = self.outcome(state)
+        return [outcome.summary] if outcome is not None and outcome.summary is not None else []
 
     def seats_of(self, state: S) -> list[SeatInfo]:
         return self.seats(self.options_of(state))

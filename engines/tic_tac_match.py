@@ -55,6 +55,7 @@ from engines.base import (
     Event,
     GameOptions,
     IllegalAction,
+    LogEntry,
     Outcome,
     Seat,
     SeatInfo,
@@ -74,18 +75,6 @@ HAND_SIZE = 4
 MAX_REDRAWS = 10
 CENTRE = 4
 
-KIND_NAMES = {"symbol": "Symbol card", "flip": "Flip", "wipeout": "Wipe-Out", "double": "Double Play"}
-CELL_NAMES = (
-    "top-left",
-    "top-centre",
-    "top-right",
-    "middle-left",
-    "centre",
-    "middle-right",
-    "bottom-left",
-    "bottom-centre",
-    "bottom-right",
-)
 LINES_THROUGH: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
     tuple(line for line in LINES if cell in line) for cell in range(9)
 )
@@ -127,14 +116,6 @@ def types_stack(card_t: int, top_t: int) -> bool:
 def can_stack(card: int, top: int) -> bool:
     """May Symbol card ``card`` go on top of Symbol card ``top``?"""
     return types_stack(card_type(card), card_type(top))
-
-
-def card_name(card: int) -> str:
-    kind = card_kind(card)
-    if kind == "symbol":
-        t = card_type(card)
-        return f"{COLOURS[t // 2]} {SYMBOLS[t % 2]}"
-    return KIND_NAMES[kind]
 
 
 def card_face(card: int) -> dict[str, JSON]:
@@ -286,6 +267,16 @@ def _plain(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     return value
+
+
+def _face(card: JSON) -> JSON:
+    """A visible card of an event as the log names it: its face, without its id."""
+    return {key: value for key, value in card.items() if key != "id"} if isinstance(card, dict) else None
+
+
+def _last_card(result: Mapping[str, JSON]) -> dict[str, JSON]:
+    """The symbol card that made a match's line (its colour and symbol)."""
+    return {"kind": "symbol", "colour": result["colour"], "symbol": result["symbol"]}
 
 
 # ---- the engine ------------------------------------------------------------------------------------
@@ -563,39 +554,51 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
         """Check the action's shape, the turn and the phase; return the action type."""
         kind = action_type(action, ACTION_KEYS)
         if state.turn is None:
-            raise IllegalAction("the game is over")
+            raise IllegalAction("the game is over", "action.game_over")
         check_seat(seat, state.players)
         if seat != state.turn:
-            raise IllegalAction(f"it is {self._label(state.turn)}'s turn, not yours")
+            raise IllegalAction(f"it is seat {state.turn}'s turn, not yours", "action.turn_of", {"seat": state.turn})
         if kind in ("discard", "forfeit"):
             if state.plays_left == 0:
-                raise IllegalAction(f"you can only {kind} as the second play of a Double Play")
+                raise IllegalAction(
+                    f"you can only {kind} as the second play of a Double Play", "tic-tac-match.error.no_second_play"
+                )
             if state.plays_left == 2:
-                raise IllegalAction("the first play after a Double Play must be a Symbol or Flip card")
+                raise IllegalAction(
+                    "the first play after a Double Play must be a Symbol or Flip card",
+                    "tic-tac-match.error.first_of_double",
+                )
             if not in_fallback(state):
-                raise IllegalAction("you have a legal Symbol or Flip play: the second play must be one of them")
+                raise IllegalAction(
+                    "you have a legal Symbol or Flip play: the second play must be one of them",
+                    "tic-tac-match.error.second_must_play",
+                )
         elif kind in ("wipeout", "double") and state.plays_left > 0:
-            raise IllegalAction(f"after a Double Play you must play Symbol or Flip cards, not a {KIND_NAMES[kind]}")
+            raise IllegalAction(
+                f"after a Double Play you must play Symbol or Flip cards, not a {kind}",
+                "tic-tac-match.error.after_double",
+            )
         elif kind in ("play", "flip") and in_fallback(state):
-            raise IllegalAction("you have no legal Symbol or Flip play")
+            raise IllegalAction("you have no legal Symbol or Flip play", "tic-tac-match.error.no_symbol_play")
         return kind
 
     def _parse_card(self, state: TicTacMatchState, seat: Seat, action: Action, kinds: tuple[str, ...]) -> int:
         card = action.get("card")
         if not isinstance(card, int) or isinstance(card, bool):
-            raise IllegalAction('"card" must be the integer id of a card in your hand')
+            raise IllegalAction('"card" must be the integer id of a card in your hand', "tic-tac-match.error.bad_card")
         if card not in state.hands[seat]:
-            raise IllegalAction(f"card {card} is not in your hand")
+            raise IllegalAction(f"card {card} is not in your hand", "tic-tac-match.error.not_in_hand")
         if card_kind(card) not in kinds:
-            wanted = " or ".join(f"a {KIND_NAMES[k]}" for k in kinds)
-            raise IllegalAction(f"{card_name(card)} (card {card}) is not {wanted}")
+            raise IllegalAction(
+                f"card {card} is not one of {kinds}", "tic-tac-match.error.wrong_card", {"card": card_face(card)}
+            )
         return card
 
     @staticmethod
     def _parse_cell(action: Action) -> int:
         cell = action.get("cell")
         if not isinstance(cell, (list, tuple)) or len(cell) != 2 or not all(_is_int(v) and 0 <= v <= 2 for v in cell):
-            raise IllegalAction('"cell" must be [row, column] with both from 0 to 2')
+            raise IllegalAction('"cell" must be [row, column] with both from 0 to 2', "tic-tac-match.error.bad_cell")
         return int(cell[0]) * 3 + int(cell[1])
 
     def apply(self, state: TicTacMatchState, seat: Seat, action: Action) -> tuple[TicTacMatchState, list[Event]]:
@@ -619,7 +622,8 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
             rest.remove(card)
             if not has_symbol_or_flip_play(state, rest):
                 raise IllegalAction(
-                    "Double Play needs at least one legal Symbol or Flip play to follow it, and you have none"
+                    "Double Play needs a legal Symbol or Flip play to follow it",
+                    "tic-tac-match.error.double_needs_play",
                 )
             s = state.copy()
             s.hands[seat].remove(card)
@@ -643,14 +647,15 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
         stack = state.cells[cell]
         if stack and not can_stack(card, stack[-1]):
             top = stack[-1]
-            why = (
-                "it matches both its colour and its symbol"
+            code = (
+                "tic-tac-match.error.matches_both"
                 if card_type(card) == card_type(top)
-                else ("it matches neither its colour nor its symbol")
+                else "tic-tac-match.error.matches_neither"
             )
             raise IllegalAction(
-                f"{card_name(card)} cannot go on the {card_name(top)} in the {CELL_NAMES[cell]} cell: {why} "
-                "(it must match the colour or the symbol, not both)"
+                f"card {card} cannot go on card {top}: it must match the colour or the symbol, not both",
+                code,
+                {"card": card_face(card), "top_card": card_face(top), "cell": rc(cell)},
             )
         s = state.copy()
         s.hands[seat].remove(card)
@@ -676,9 +681,11 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
         card = self._parse_card(state, seat, action, ("wipeout",))
         target = action.get("target")
         if not isinstance(target, int) or isinstance(target, bool) or not 0 <= target < state.players:
-            raise IllegalAction(f'"target" must be a seat number from 0 to {state.players - 1}')
+            raise IllegalAction(
+                f'"target" must be a seat number from 0 to {state.players - 1}', "tic-tac-match.error.bad_target"
+            )
         if target == seat:
-            raise IllegalAction("you may never play Wipe-Out on yourself: choose another player")
+            raise IllegalAction("you may never play Wipe-Out on yourself", "tic-tac-match.error.wipe_self")
         s = state.copy()
         s.hands[seat].remove(card)
         s.discard.append(card)
@@ -825,14 +832,13 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
         side = 0 if state.wins[0] > state.wins[1] else 1
         scores = [float(state.wins[seat % 2]) for seat in range(state.players)]
         last = state.results[-1]
-        how = f"three {last['colour']} {last['symbol']} in a row"
+        winners = [seat for seat in range(state.players) if seat % 2 == side]
+        params: dict[str, JSON] = {"seats": winners, "count": len(winners), "card": _last_card(last)}
         if state.series == 1:
-            summary = f"{self.side_name(state, side)} won with {how}"
+            summary = LogEntry("tic-tac-match.result.won", params)
         else:
-            summary = (
-                f"{self.side_name(state, side)} won the series {state.wins[side]}–{state.wins[1 - side]} "
-                f"(last match: {how})"
-            )
+            wins = {"wins": state.wins[side], "other_wins": state.wins[1 - side]}
+            summary = LogEntry("tic-tac-match.result.series", {**params, **wins})
         return Outcome(
             scores=scores,
             winners=[seat for seat in range(state.players) if seat % 2 == side],
@@ -840,44 +846,54 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
             summary=summary,
         )
 
-    def describe_action(
+    def log_entries(
         self,
         state: TicTacMatchState,
         seat: Seat,
         action: Action,
-        result: tuple[TicTacMatchState, list[Event]] | None = None,
-    ) -> str:
-        """One public line for the log (``state`` is the state before the action)."""
-        try:
-            who = self._label(seat)
-            kind = action.get("type")
-            raw = action.get("card")
-            card = raw if isinstance(raw, int) and not isinstance(raw, bool) else None
-            if kind == "play" and card is not None:
-                cell = int(action["cell"][0]) * 3 + int(action["cell"][1])
-                height = len(state.cells[cell]) + 1
-                where = f"the {CELL_NAMES[cell]} cell" + (f" (now {height} high)" if height > 1 else "")
-                text = f"{who} played {card_name(card)} on {where}"
-                symbol = play_result(state.tops(), card, cell)
-                if symbol is not None:
-                    side = 0 if state.id_symbol == symbol else 1
-                    text += f": three in a row, {self.side_name(state, side)} wins the match"
-                return text
-            if kind == "flip":
-                after = SYMBOLS[1 - state.seat_symbol(seat)]
-                return f"{who} played Flip: every ID card flips ({who} is now {after})"
-            if kind == "wipeout" and _is_int(action.get("target")):
-                target = self._label(int(action["target"]))
-                return f"{who} played Wipe-Out on {target}, who draws a new hand and plays next"
-            if kind == "double":
-                return f"{who} played Double Play: two more plays follow"
-            if kind == "discard" and card is not None:
-                return f"{who} discarded {card_name(card)} as the second play"
-            if kind == "forfeit":
-                return f"{who} forfeited the second play"
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-            pass
-        return super().describe_action(state, seat, action)
+        result: tuple[TicTacMatchState, list[Event]],
+    ) -> list[LogEntry]:
+        """The play and what followed it (a redraw, a reshuffle, a match won, the next deal), from the public
+        side of its events; draws are not news."""
+        entries: list[LogEntry] = []
+        for event in result[1]:
+            data = event.public
+            kind = event.kind
+            card = _face(data.get("card"))
+            if kind == "play":
+                params: dict[str, JSON] = {"seat": data["seat"], "card": card, "cell": data["cell"]}
+                if int(data["height"]) > 1:
+                    entries.append(LogEntry("tic-tac-match.log.stacked", {**params, "height": data["height"]}))
+                else:
+                    entries.append(LogEntry("tic-tac-match.log.played", params))
+            elif kind == "flip":
+                entries.append(LogEntry("tic-tac-match.log.flipped", {"seat": data["seat"]}))
+            elif kind == "wipeout":
+                entries.append(
+                    LogEntry("tic-tac-match.log.wiped_out", {"seat": data["seat"], "target_seat": data["target"]})
+                )
+            elif kind == "double":
+                entries.append(LogEntry("tic-tac-match.log.double", {"seat": data["seat"]}))
+            elif kind == "discard":
+                entries.append(LogEntry("tic-tac-match.log.discarded", {"seat": data["seat"], "card": card}))
+            elif kind == "forfeit":
+                key = "tic-tac-match.log.no_second_play" if data["automatic"] else "tic-tac-match.log.forfeited"
+                entries.append(LogEntry(key, {"seat": data["seat"]}))
+            elif kind == "reshuffle":
+                params = {"discards": data["from_discard"], "grid_cards": data["from_grid"]}
+                entries.append(LogEntry("tic-tac-match.log.reshuffled", params))
+            elif kind == "stuck":
+                entries.append(LogEntry("tic-tac-match.log.redrew", {"seat": data["seat"], "redraw": data["redraw"]}))
+            elif kind == "pass":
+                entries.append(LogEntry("tic-tac-match.log.passed", {"seat": data["seat"]}))
+            elif kind == "match_won":
+                seats = list(data["seats"])
+                params = {"seats": seats, "count": len(seats), "card": _last_card(data), "match": data["match"]}
+                entries.append(LogEntry("tic-tac-match.log.match_won", params))
+            elif kind == "match_start" and int(data["match"]) > 1:
+                params = {"match": data["match"], "seat": data["dealer"], "card": _face(data["centre"])}
+                entries.append(LogEntry("tic-tac-match.log.dealt", params))
+        return entries
 
     # ---- serialisation ---------------------------------------------------------------------------
 

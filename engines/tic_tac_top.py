@@ -39,7 +39,7 @@ Who sees what (views and events):
   spectators see only the words announced so far (the full ranking once all 7 are out).
 - A player alone sees their own grid while writing; from the start of the reveal every grid is public,
   with its circles, completed lines (with the word number of completion) and first line.
-- ``describe_action`` is public and never names a secret word.
+- ``log_entries`` are public and never name a secret word.
 
 ``legal_actions`` is a *sample* (the grids are too many to list): for a player, placing one of the first
 three unused words into the first empty cell, and ``done``; for the Leader, three complete rankings.
@@ -71,6 +71,7 @@ from engines.base import (
     GameOptions,
     IllegalAction,
     InvalidOptions,
+    LogEntry,
     Outcome,
     Seat,
     SeatInfo,
@@ -98,13 +99,6 @@ FIRST_LINE_BONUS = 2
 
 DECK_DIR = Path(__file__).parent / "data" / "tic_tac_top"
 """Where the theme decks live (``en.json``, ``fr.json``); tests may point it elsewhere."""
-
-ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
-
-
-def ordinal(k: int) -> str:
-    return ORDINALS.get(k, f"{k}th")
-
 
 # ---- themes and options -------------------------------------------------------------------------
 
@@ -308,6 +302,15 @@ def grid_progress(grid: Sequence[str | None], announced: Sequence[str]) -> dict[
     }
 
 
+def _reason(key: str, **params: JSON) -> dict[str, JSON]:
+    """A scoring row's reason, as a log entry (``tic-tac-top.reason.*``)."""
+    return LogEntry(f"tic-tac-top.reason.{key}", params).to_json()
+
+
+_SIMPLE = {"wrote": "tic-tac-top.log.wrote", "erased": "tic-tac-top.log.erased"}
+"""Events that log only who did them."""
+
+
 def score_turn(ranking: Sequence[str], grids: Sequence[Sequence[str | None] | None], leader: Seat) -> dict[str, JSON]:
     """The turn's scoring (docs/games/tic-tac-top.md) with a line-by-line breakdown.
 
@@ -333,27 +336,21 @@ def score_turn(ranking: Sequence[str], grids: Sequence[Sequence[str | None] | No
 
     a = LEADER_BONUS.get(i_star, 0) if i_star is not None else 0
     if i_star is None:
-        a_text = "nobody made a line"
+        a_reason = _reason("no_line")
     elif a:
-        a_text = f"the first line came on the {ordinal(i_star)} word"
+        a_reason = _reason("first_line_on", word_number=i_star)
     else:
-        a_text = f"the first line came only on the {ordinal(i_star)} word"
-    rows.append({"part": "A", "seat": leader, "points": a, "text": a_text})
+        a_reason = _reason("first_line_late", word_number=i_star)
+    rows.append({"part": "A", "seat": leader, "points": a, "reason": a_reason})
     for s in first_seats:
-        rows.append(
-            {
-                "part": "C",
-                "seat": s,
-                "points": FIRST_LINE_BONUS,
-                "text": f"first line, on the {ordinal(i_star or 0)} word",
-            }
-        )
+        reason = _reason("own_first_line", word_number=i_star or 0)
+        rows.append({"part": "C", "seat": s, "points": FIRST_LINE_BONUS, "reason": reason})
     b = max(0, m - 1)
-    rows.append({"part": "B", "seat": leader, "points": b, "text": f"the best grid made {m} line{'s' * (m != 1)}"})
+    rows.append({"part": "B", "seat": leader, "points": b, "reason": _reason("best_grid", lines=m)})
     for s in range(n):
         count = lines_by_seat[s]
         if count is not None:
-            rows.append({"part": "D", "seat": s, "points": count, "text": f"{count} line{'s' * (count != 1)}"})
+            rows.append({"part": "D", "seat": s, "points": count, "reason": _reason("lines", lines=count)})
     for row in rows:
         points[int(row["seat"])] += int(row["points"])
     return {
@@ -389,14 +386,14 @@ PLAYER_WRITE = frozenset({"place", "clear", "done", "lock"})
 def _int_field(action: Action, key: str) -> int:
     value = action.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalAction(f"{key!r} must be an integer")
+        raise IllegalAction(f"{key!r} must be an integer", "tic-tac-top.error.not_integer", {"field": key})
     return value
 
 
 def _words_field(action: Action) -> list[str]:
     value = action.get("words")
     if not isinstance(value, list) or not all(isinstance(w, str) for w in value):
-        raise IllegalAction("'words' must be a list of words")
+        raise IllegalAction("'words' must be a list of words", "tic-tac-top.error.bad_words")
     return list(value)
 
 
@@ -404,7 +401,7 @@ def _check_shape(action: Any) -> str:
     kind = action_type(action, ACTION_FIELDS)
     missing = ACTION_FIELDS[kind] - set(action)
     if missing:
-        raise IllegalAction(f"{kind!r} needs the field(s): {', '.join(sorted(missing))}")
+        raise IllegalAction(f"{kind!r} needs {sorted(missing)}", "action.missing_fields", {"fields": sorted(missing)})
     return kind
 
 
@@ -498,33 +495,38 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
     def apply(self, state: TicTacTopState, seat: Seat, action: Action) -> tuple[TicTacTopState, list[Event]]:
         kind = _check_shape(action)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
-            raise IllegalAction(f"no seat {seat!r} in this game")
+            raise IllegalAction(f"no seat {seat!r} in this game", "action.no_seat")
         if state.phase == "over":
-            raise IllegalAction("the game is over")
+            raise IllegalAction("the game is over", "action.game_over")
         leader = state.leader
-        who = "the Leader" if seat == leader else "a player"
         if state.phase == "choose":
             if kind != "choose_theme":
-                raise IllegalAction("the Leader is choosing a theme: only 'choose_theme' is possible now")
+                raise IllegalAction(
+                    "only 'choose_theme' is possible now", "tic-tac-top.error.choosing_theme", {"seat": leader}
+                )
             if seat != leader:
-                raise IllegalAction(f"only the Leader ({self._label(leader)}) chooses the theme")
+                raise IllegalAction(
+                    "only the Leader chooses the theme", "tic-tac-top.error.leader_chooses", {"seat": leader}
+                )
         elif state.phase == "write":
             if kind in LEADER_WRITE:
                 if seat != leader:
-                    raise IllegalAction("only the Leader ranks words; players fill their grid")
+                    raise IllegalAction("only the Leader ranks words", "tic-tac-top.error.leader_ranks")
                 if state.ranking:
-                    raise IllegalAction("your ranking is already submitted")
+                    raise IllegalAction("your ranking is already submitted", "tic-tac-top.error.ranked_already")
             elif kind in PLAYER_WRITE:
                 if seat == leader:
-                    raise IllegalAction("the Leader ranks words and has no grid")
+                    raise IllegalAction("the Leader has no grid", "tic-tac-top.error.leader_no_grid")
                 if state.finished[seat] is not None:
-                    raise IllegalAction("your grid is already locked")
+                    raise IllegalAction("your grid is already locked", "tic-tac-top.error.grid_locked")
             else:
-                raise IllegalAction(f"{kind!r} is not possible while writing (for {who})")
+                raise IllegalAction(f"{kind!r} is not possible while writing", "tic-tac-top.error.not_while_writing")
         elif kind != "next":
-            raise IllegalAction(f"only 'next' is possible during the {state.phase}")
+            raise IllegalAction(f"only 'next' is possible during the {state.phase}", "tic-tac-top.error.only_next")
         elif seat != leader:
-            raise IllegalAction(f"only the Leader ({self._label(leader)}) or the host moves the show on")
+            raise IllegalAction(
+                "only the Leader or the host moves the show on", "tic-tac-top.error.leader_paces", {"seat": leader}
+            )
 
         new = copy.deepcopy(state)
         events: list[Event] = []
@@ -554,7 +556,9 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
     def _choose(self, new: TicTacTopState, index: int, events: list[Event]) -> None:
         offered = new.offers[new.turn - 1]
         if not 0 <= index < len(offered):
-            raise IllegalAction(f"'index' must be {' or '.join(str(i) for i in range(len(offered)))}")
+            raise IllegalAction(
+                "'index' is not an offered theme", "tic-tac-top.error.bad_theme", {"themes": len(offered)}
+            )
         new.theme = offered[index]
         new.phase = "write"
         events.append(
@@ -572,14 +576,20 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
     def _check_words(self, new: TicTacTopState, words: list[str], exact: bool) -> None:
         assert new.theme is not None
         if exact and len(words) != RANK_SIZE:
-            raise IllegalAction(f"a ranking has exactly {RANK_SIZE} words, got {len(words)}")
+            raise IllegalAction(
+                f"a ranking has exactly {RANK_SIZE} words", "tic-tac-top.error.ranking_size", {"size": RANK_SIZE}
+            )
         if len(words) > RANK_SIZE:
-            raise IllegalAction(f"a ranking has at most {RANK_SIZE} words, got {len(words)}")
+            raise IllegalAction(
+                f"a ranking has at most {RANK_SIZE} words", "tic-tac-top.error.ranking_too_long", {"size": RANK_SIZE}
+            )
         for w in words:
             if w not in new.theme.words:
-                raise IllegalAction(f"{w!r} is not one of the theme's words")
+                raise IllegalAction(
+                    f"{w!r} is not one of the theme's words", "tic-tac-top.error.not_theme_word", {"word": w}
+                )
         if len(set(words)) != len(words):
-            raise IllegalAction("a ranking cannot hold the same word twice")
+            raise IllegalAction("a ranking cannot hold the same word twice", "tic-tac-top.error.word_twice")
 
     def _rank(self, new: TicTacTopState, words: list[str], submit: bool, events: list[Event]) -> None:
         self._check_words(new, words, exact=submit)
@@ -602,14 +612,16 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
     def _place(self, new: TicTacTopState, seat: Seat, cell: int, word: Any, events: list[Event]) -> None:
         assert new.theme is not None
         if not 0 <= cell < CELLS:
-            raise IllegalAction(f"cell {cell} is off the grid (cells are 0–8)")
+            raise IllegalAction(f"cell {cell} is off the grid", "tic-tac-top.error.bad_cell")
         if not isinstance(word, str):
-            raise IllegalAction("'word' must be a string")
+            raise IllegalAction("'word' must be a string", "tic-tac-top.error.bad_word")
         if word not in new.theme.words:
-            raise IllegalAction(f"{word!r} is not one of the theme's words")
+            raise IllegalAction(
+                f"{word!r} is not one of the theme's words", "tic-tac-top.error.not_theme_word", {"word": word}
+            )
         grid = new.grids[seat]
         if word in grid:
-            raise IllegalAction(f"{word!r} is already in your grid (cell {grid.index(word)})")
+            raise IllegalAction(f"{word!r} is already in your grid", "tic-tac-top.error.word_in_grid", {"word": word})
         grid[cell] = word
         events.append(
             Event(
@@ -621,10 +633,10 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
 
     def _clear(self, new: TicTacTopState, seat: Seat, cell: int, events: list[Event]) -> None:
         if not 0 <= cell < CELLS:
-            raise IllegalAction(f"cell {cell} is off the grid (cells are 0–8)")
+            raise IllegalAction(f"cell {cell} is off the grid", "tic-tac-top.error.bad_cell")
         grid = new.grids[seat]
         if grid[cell] is None:
-            raise IllegalAction(f"cell {cell} is already empty")
+            raise IllegalAction(f"cell {cell} is already empty", "tic-tac-top.error.cell_empty")
         grid[cell] = None
         events.append(Event("erased", {"seat": seat, "filled": CELLS - grid.count(None)}, {seat: {"cell": cell}}))
 
@@ -869,48 +881,57 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
         scores = [float(x) for x in state.scores]
         best = max(scores)
         winners = [s for s in range(state.players) if scores[s] == best]
-        names = " and ".join(self._label(s) for s in winners)
-        summary = f"{names} win{'s' if len(winners) == 1 else ''} with {int(best)} points"
+        params: dict[str, JSON] = {"seats": winners, "points": int(best)}
         if len(winners) > 1:
-            summary = f"{names} share the win with {int(best)} points"
+            summary = LogEntry("tic-tac-top.result.shared", params)
+        else:
+            summary = LogEntry("tic-tac-top.result.won", params)
         return Outcome(scores=scores, winners=winners, ranks=ranks_from_scores(scores), summary=summary)
 
-    def describe_action(
+    def log_entries(
         self,
         state: TicTacTopState,
         seat: Seat,
         action: Action,
-        result: tuple[TicTacTopState, list[Event]] | None = None,
-    ) -> str:
-        """Public one-liner (``state`` is before the action); never names a secret word."""
-        who = self._label(seat) if isinstance(seat, int) and 0 <= seat < state.players else f"Seat {seat}"
-        kind = action.get("type") if isinstance(action, Mapping) else None
-        try:
-            if kind == "choose_theme":
-                theme = state.offers[state.turn - 1][int(action["index"])]
-                return f"{who} (Leader) chose the theme “{theme.name}”"
-            if kind == "draft":
-                return f"{who} (Leader) is ranking words"
-            if kind == "rank":
-                if any(state.finished[s] is None for s in range(state.players) if s != seat):
-                    return f"{who} (Leader) submitted a ranking: 5-second countdown!"
-                return f"{who} (Leader) submitted a ranking"
-            if kind == "place":
-                return f"{who} wrote a word"
-            if kind == "clear":
-                return f"{who} erased a word"
-            if kind == "done":
-                return f"{who} finished their grid"
-            if kind == "lock":
-                return f"{who}'s grid was locked as it was"
-            if kind == "next" and state.phase == "reveal":
-                k = state.announced + 1
-                return f"{who} (Leader) announced the {ordinal(k)} word: {state.ranking[k - 1]}"
-            if kind == "next" and state.phase == "score" and state.turn < state.players:
-                return f"Turn {state.turn + 1}: {self._label(state.turn % state.players)} leads"
-        except (LookupError, TypeError, ValueError):
-            pass
-        return f"{who}: {kind}"
+        result: tuple[TicTacTopState, list[Event]],
+    ) -> list[LogEntry]:
+        """Public entries, from the public side of the events (never a secret word, never a grid)."""
+        entries: list[LogEntry] = []
+        for event in result[1]:
+            data = event.public
+            kind = event.kind
+            if kind == "theme_chosen":
+                theme = data["theme"]
+                name = theme.get("name") if isinstance(theme, dict) else None
+                entries.append(LogEntry("tic-tac-top.log.theme_chosen", {"seat": data["leader"], "theme": name}))
+            elif kind == "leader_drafting":
+                entries.append(LogEntry("tic-tac-top.log.ranking", {"seat": data["seat"]}))
+            elif kind == "ranked":
+                key = "tic-tac-top.log.ranked_countdown" if data["countdown"] else "tic-tac-top.log.ranked"
+                entries.append(LogEntry(key, {"seat": data["seat"]}))
+            elif kind in _SIMPLE:
+                entries.append(LogEntry(_SIMPLE[kind], {"seat": data["seat"]}))
+            elif kind == "finished":
+                key = "tic-tac-top.log.finished" if data["how"] == "done" else "tic-tac-top.log.locked"
+                entries.append(LogEntry(key, {"seat": data["seat"]}))
+            elif kind == "announce":
+                params: dict[str, JSON] = {"word_number": data["index"], "word": data["word"]}
+                entries.append(LogEntry("tic-tac-top.log.announced", params))
+                first = data.get("first_line")
+                if isinstance(first, dict):
+                    seats = first["seats"]
+                    entries.append(LogEntry("tic-tac-top.log.first_line", {"seats": seats, "count": len(seats)}))
+            elif kind == "turn_scored":
+                entries.append(LogEntry("tic-tac-top.log.turn_scored", {"turn": data["turn"]}))
+            elif kind == "turn_start":
+                entries.append(LogEntry("tic-tac-top.log.turn_starts", {"turn": data["turn"], "seat": data["leader"]}))
+            elif kind == "game_over":
+                entries.extend(self.result_entries(result[0]))
+        return entries
+
+    def timer_paces(self, state: TicTacTopState) -> bool:
+        """The reveal's and the score screen's timers pace the show: nobody's time ran out."""
+        return state.phase in ("reveal", "score")
 
     # ---- serialisation --------------------------------------------------------------------------
 

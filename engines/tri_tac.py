@@ -42,6 +42,7 @@ from engines.base import (
     Event,
     GameOptions,
     IllegalAction,
+    LogEntry,
     Outcome,
     Seat,
     SeatInfo,
@@ -238,11 +239,6 @@ def special_count(cells: int) -> int:
     return max(1, (cells + 5) // 10)
 
 
-def human_cell(cell: Cell) -> str:
-    """1-based, for people: ``(1, 2)`` -> ``"row 2, column 3"``."""
-    return f"row {cell[0] + 1}, column {cell[1] + 1}"
-
-
 def _evaluate(state: TriTacState, seat: Seat, cell: Cell) -> list[tuple[int, list[Cell], bool, int]]:
     """For a marker of ``seat`` at ``cell``: each run of length >= 3 as (direction, cells, is_new, value).
 
@@ -295,17 +291,18 @@ def _parse_cell(action: Action, size: int) -> Cell:
         if type(r) is int and type(c) is int and 0 <= r < size and 0 <= c < size:
             return (r, c)
     if not isinstance(raw, list | tuple) or len(raw) != 2:
-        raise IllegalAction('"cell" must be a list of two integers [row, column]')
+        raise IllegalAction('"cell" must be a list of two integers [row, column]', "tri-tac.error.bad_cell")
     r, c = raw
     if not isinstance(r, int) or isinstance(r, bool) or not isinstance(c, int) or isinstance(c, bool):
-        raise IllegalAction('"cell" must be a list of two integers [row, column]')
+        raise IllegalAction('"cell" must be a list of two integers [row, column]', "tri-tac.error.bad_cell")
     if not (0 <= r < size and 0 <= c < size):
-        raise IllegalAction(f"cell [{r}, {c}] is outside the {size}×{size} board")
+        raise IllegalAction(
+            f"cell [{r}, {c}] is outside the {size}×{size} board", "tri-tac.error.off_board", {"size": size}
+        )
     return (r, c)
 
 
 _ONLY = (frozenset({0}), frozenset({1}))  # to_act on a turn, made once
-_LABELS = tuple(f"Player {seat + 1} ({marker})" for seat, marker in enumerate(MARKERS))
 _SEATS = (SeatInfo("Player 1"), SeatInfo("Player 2"))  # immutable: every call shares them
 
 _ALLOWED_KEYS: dict[str, frozenset[str]] = {
@@ -328,9 +325,6 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
 
     def options_of(self, state: TriTacState) -> TriTacOptions:
         return state.options
-
-    def _label(self, seat: Seat) -> str:
-        return _LABELS[seat]
 
     # ---- playing --------------------------------------------------------------------------------
 
@@ -399,13 +393,13 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
             kind = action_type(action, _ALLOWED_KEYS)
         check_seat(seat, 2)
         if state.phase == "over":
-            raise IllegalAction("the game is over")
+            raise IllegalAction("the game is over", "action.game_over")
         if kind == "vote":
             return self._vote(state, seat, action)
         if state.phase == "vote":
-            raise IllegalAction("the board is full: vote whether to add a ring of cells")
+            raise IllegalAction("the board is full: vote whether to add a ring of cells", "tri-tac.error.vote_now")
         if seat != state.to_move:
-            raise IllegalAction(f"it is {self._label(state.to_move)}'s turn")
+            raise IllegalAction(f"it is seat {state.to_move}'s turn", "action.turn_of", {"seat": state.to_move})
         if kind == "pass":
             return self._pass(state, seat)
         cell = _parse_cell(action, state.size)
@@ -413,20 +407,28 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
         occupant = state.board[r][c]
         if kind == "place":
             if occupant is not None:
-                raise IllegalAction(f"cell {human_cell(cell)} is already taken")
+                raise IllegalAction(f"cell {cell} is already taken", "tri-tac.error.cell_taken", {"cell": [r, c]})
         else:
             if not state.options.power_play:
-                raise IllegalAction("Power Play is not enabled in this game")
+                raise IllegalAction("Power Play is not enabled in this game", "tri-tac.error.power_off")
             if state.power_used[seat]:
-                raise IllegalAction(f"{self._label(seat)} has already used Power Play")
+                raise IllegalAction(
+                    f"seat {seat} has already used Power Play", "tri-tac.error.power_spent", {"seat": seat}
+                )
             if state.scores[seat] < POWER_PLAY_THRESHOLD:
                 raise IllegalAction(
-                    f"Power Play needs at least {POWER_PLAY_THRESHOLD} points (you have {state.scores[seat]})"
+                    f"Power Play needs at least {POWER_PLAY_THRESHOLD} points (you have {state.scores[seat]})",
+                    "tri-tac.error.power_points",
+                    {"needed": POWER_PLAY_THRESHOLD, "points": state.scores[seat]},
                 )
             if occupant is None:
-                raise IllegalAction(f"cell {human_cell(cell)} is empty: Power Play replaces an opponent marker")
+                raise IllegalAction(
+                    f"cell {cell} is empty: Power Play replaces an opponent marker",
+                    "tri-tac.error.power_empty",
+                    {"cell": [r, c]},
+                )
             if occupant == seat:
-                raise IllegalAction(f"cell {human_cell(cell)} holds your own marker")
+                raise IllegalAction(f"cell {cell} holds your own marker", "tri-tac.error.power_own", {"cell": [r, c]})
         return self._mark(state, seat, cell, power=(kind == "power"))
 
     def _mark(self, state: TriTacState, seat: Seat, cell: Cell, *, power: bool) -> tuple[TriTacState, list[Event]]:
@@ -501,11 +503,11 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
     def _vote(self, state: TriTacState, seat: Seat, action: Action) -> tuple[TriTacState, list[Event]]:
         expand = action.get("expand")
         if not isinstance(expand, bool):
-            raise IllegalAction('"expand" must be true or false')
+            raise IllegalAction('"expand" must be true or false', "tri-tac.error.bad_vote")
         if state.phase != "vote":
-            raise IllegalAction("no vote is being held now")
+            raise IllegalAction("no vote is being held now", "tri-tac.error.no_vote")
         if state.votes[seat] is not None:
-            raise IllegalAction(f"{self._label(seat)} has already voted")
+            raise IllegalAction(f"seat {seat} has already voted", "tri-tac.error.voted_already", {"seat": seat})
         new = state.copy()
         new.votes = _with(new.votes, seat, expand)
         events = [Event("vote", {"seat": seat}, {seat: {"expand": expand}})]
@@ -619,48 +621,36 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
         a, b = state.scores
         if a == b:
             winners: list[Seat] = []
-            summary = f"Draw, {a}–{b}"
+            summary = LogEntry("tri-tac.result.draw", {"points": a})
         else:
             w = 0 if a > b else 1
             winners = [w]
-            summary = f"{self._label(w)} wins {max(a, b)}–{min(a, b)}"
+            summary = LogEntry("tri-tac.result.won", {"seat": w, "points": max(a, b), "other_points": min(a, b)})
         scores = [float(a), float(b)]
         return Outcome(scores=scores, winners=winners, ranks=ranks_from_scores(scores), summary=summary)
 
-    def describe_action(
-        self,
-        state: TriTacState,
-        seat: Seat,
-        action: Action,
-        result: tuple[TriTacState, list[Event]] | None = None,
-    ) -> str:
-        who = self._label(seat) if seat in (0, 1) else f"Seat {seat}"
-        try:
-            after, _events = self.applied(state, seat, action, result)
-        except IllegalAction as err:
-            return f"{who}: illegal action ({err})"
-        kind = action["type"]
-        if kind == "pass":
-            return f"{who} lost the turn"
-        if kind == "vote":
-            text = f"{who} voted"
-            if after.last_vote is not None and after.last_vote is not state.last_vote:
-                if after.last_vote["expanded"]:
-                    text += f"; both agreed: the board grows to {after.size}×{after.size}"
-                else:
-                    text += "; no agreement: the game ends"
-            return text
-        cell = (int(action["cell"][0]), int(action["cell"][1]))
-        if kind == "power":
-            text = f"{who} used Power Play on {human_cell(cell)}"
-        else:
-            text = f"{who} placed at {human_cell(cell)}"
-        gained = after.scores[seat] - state.scores[seat]
-        if gained:
-            n = len(after.lines) - len(state.lines)
-            plural = "s" if gained != 1 else ""
-            text += f" and scored {gained} point{plural} ({n} line{'s' if n != 1 else ''})"
-        return text
+    def log_entries(
+        self, state: TriTacState, seat: Seat, action: Action, result: tuple[TriTacState, list[Event]]
+    ) -> list[LogEntry]:
+        """One entry a move, from its events: the placement (with what it scored), the pass, the vote (with
+        the vote's result once both are in)."""
+        events = {event.kind: event for event in result[1]}
+        if "pass" in events:
+            return [LogEntry("tri-tac.log.passed", {"seat": seat})]
+        if "vote" in events:
+            if "expanded" in events:
+                return [LogEntry("tri-tac.log.voted_grow", {"seat": seat, "size": events["expanded"].public["size"]})]
+            if "vote_result" in events:
+                return [LogEntry("tri-tac.log.voted_end", {"seat": seat})]
+            return [LogEntry("tri-tac.log.voted", {"seat": seat})]
+        mark = events.get("power") or events["placed"]
+        power = mark.kind == "power"
+        params: dict[str, JSON] = {"seat": seat, "cell": mark.public["cell"]}
+        scored = events.get("lines")
+        if scored is None:
+            return [LogEntry("tri-tac.log.power" if power else "tri-tac.log.placed", params)]
+        params |= {"points": scored.public["points"], "lines": len(scored.public["lines"])}
+        return [LogEntry("tri-tac.log.power_scored" if power else "tri-tac.log.placed_scored", params)]
 
     # ---- serialisation ------------------------------------------------------------------------------
 

@@ -53,6 +53,7 @@ from engines.base import (
     Event,
     GameOptions,
     IllegalAction,
+    LogEntry,
     Outcome,
     Seat,
     SeatInfo,
@@ -157,24 +158,6 @@ def numbering(direction: str) -> list[list[int]]:
     """The canonical grid (North edge up) filled with the numbers this seat reads."""
     d = _direction(direction)
     return [[_NUMBER_TABLE[d][(r, c)] for c in range(3)] for r in range(3)]
-
-
-_COMPASS: dict[Cell, str] = {
-    (0, 0): "north-west corner",
-    (0, 1): "north edge",
-    (0, 2): "north-east corner",
-    (1, 0): "west edge",
-    (1, 1): "centre",
-    (1, 2): "east edge",
-    (2, 0): "south-west corner",
-    (2, 1): "south edge",
-    (2, 2): "south-east corner",
-}
-
-
-def compass_name(cell: Cell) -> str:
-    """A seat-independent name for a canonical cell, for the public log: ``(0, 0)`` → "north-west corner"."""
-    return _COMPASS[cell]
 
 
 LINES: tuple[tuple[Cell, Cell, Cell], ...] = (
@@ -327,18 +310,29 @@ _ALLOWED_KEYS: dict[str, set[str]] = {"commit": {"type", "card"}, "wild": {"type
 
 def _parse_card(value: Any) -> str:
     if not isinstance(value, str):
-        raise IllegalAction('\'card\' must be a card code such as "7S" or "10H"')
+        raise IllegalAction('\'card\' must be a card code such as "7S" or "10H"', "trick-tac-foe.error.bad_card")
     if value not in CARD_SET:
-        raise IllegalAction(f'{value!r} is not a card: use a rank A, 2–10 followed by a suit S, H, D or C (e.g. "7S")')
+        raise IllegalAction(f"{value!r} is not a card", "trick-tac-foe.error.bad_card")
     return value
 
 
 def _parse_number(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalAction("'number' must be a whole number 1–9 (the cell as you read the grid)")
+        raise IllegalAction("'number' must be a whole number 1–9", "trick-tac-foe.error.bad_number")
     if not 1 <= value <= 9:
-        raise IllegalAction(f"there is no cell {value}: the grid is numbered 1–9")
+        raise IllegalAction(f"there is no cell {value}", "trick-tac-foe.error.bad_number")
     return value
+
+
+_RESOLVED: dict[tuple[bool, str], str] = {
+    (False, "place"): "trick-tac-foe.log.placed",
+    (False, "flip"): "trick-tac-foe.log.flipped",
+    (False, "none"): "trick-tac-foe.log.unchanged",
+    (True, "place"): "trick-tac-foe.log.wild_placed",
+    (True, "flip"): "trick-tac-foe.log.wild_flipped",
+    (True, "none"): "trick-tac-foe.log.wild_unchanged",
+}
+"""The log key of a trick's cell, by (chosen with a wild 10, effect)."""
 
 
 # ---- the engine -----------------------------------------------------------------------------------------
@@ -413,17 +407,23 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
         kind = action_type(action, _ALLOWED_KEYS)
         check_seat(seat, state.players)
         if state.phase == "over":
-            raise IllegalAction("the game is over")
+            raise IllegalAction("the game is over", "action.game_over")
         who = self.label(state, seat)
         if kind == "commit":
             card = _parse_card(action.get("card"))
             if state.phase != "commit":
-                chooser = self.label(state, state.wild_seat or 0)
-                raise IllegalAction(f"wait: {chooser} is choosing a cell for a wild 10")
+                chooser = state.wild_seat or 0
+                raise IllegalAction(
+                    f"wait: seat {chooser} is choosing a cell for a wild 10",
+                    "trick-tac-foe.error.wild_first",
+                    {"seat": chooser},
+                )
             if state.committed[seat] is not None:
-                raise IllegalAction(f"{who} has already committed a card this trick")
+                raise IllegalAction(
+                    f"{who} has already committed a card this trick", "trick-tac-foe.error.committed", {"seat": seat}
+                )
             if card not in state.hands[seat]:
-                raise IllegalAction(f"{card_text(card)} is not in {who}'s hand")
+                raise IllegalAction(f"{card} is not in {who}'s hand", "trick-tac-foe.error.not_in_hand", {"card": card})
             new = state.copy()
             events: list[Event] = []
             new.hands[seat].remove(card)
@@ -435,9 +435,13 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
         # wild
         number = _parse_number(action.get("number"))
         if state.phase != "wild" or state.wild_seat is None:
-            raise IllegalAction("there is no wild 10 to resolve now")
+            raise IllegalAction("there is no wild 10 to resolve now", "trick-tac-foe.error.no_wild")
         if seat != state.wild_seat:
-            raise IllegalAction(f"{self.label(state, state.wild_seat)} chooses the cell for the wild 10")
+            raise IllegalAction(
+                f"seat {state.wild_seat} chooses the cell for the wild 10",
+                "trick-tac-foe.error.wild_of",
+                {"seat": state.wild_seat},
+            )
         new = state.copy()
         events = []
         new.phase = "commit"
@@ -705,72 +709,60 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
         per_seat = [float(state.scores[team_of(n, s)]) for s in range(n)]
         if red == black:
             winners: list[Seat] = []
-            summary = f"Draw, {red}–{black}"
+            summary = LogEntry("trick-tac-foe.result.draw", {"points": red})
         else:
             team = 0 if red > black else 1
             winners = [s for s in range(n) if team_of(n, s) == team]
-            hi, lo = max(red, black), min(red, black)
+            score = {"points": max(red, black), "other_points": min(red, black)}
             if n == 2:
-                summary = f"{LABELS_2P[winners[0]]} ({TEAM_NAMES[team]}) wins {hi}–{lo}"
+                summary = LogEntry("trick-tac-foe.result.won", {"seat": winners[0], "team": team, **score})
             else:
-                names = " + ".join(LABELS_4P[s] for s in winners)
-                summary = f"{TEAM_NAMES[team]} ({names}) wins {hi}–{lo}"
+                summary = LogEntry("trick-tac-foe.result.team_won", {"team": team, "seats": winners, **score})
         return Outcome(scores=per_seat, winners=winners, ranks=ranks_from_scores(per_seat), summary=summary)
 
     # ---- the public log -----------------------------------------------------------------------------
 
-    def describe_action(
+    def log_entries(
         self,
         state: TrickTacFoeState,
         seat: Seat,
         action: Action,
-        result: tuple[TrickTacFoeState, list[Event]] | None = None,
-    ) -> str:
-        """One public line: the action (never an unrevealed card) and what followed from it."""
-        try:
-            who = self.label(state, seat)
-            _after, events = self.applied(state, seat, action, result)
-        except (IllegalAction, IndexError, TypeError):
-            return f"Seat {seat}: illegal action"
-        parts: list[str] = []
-        if action["type"] == "commit":
-            parts.append(f"{who} committed a card")
-        n = state.players
-        labels = labels_for(n)
-        for event in events:
-            data = event.redact(None)
-            kind = data["kind"]
-            if kind == "reveal":
-                (a, b), (ca, cb) = data["seats"], data["cards"]
-                w, card = data["winner"], data["card"]
-                text = f"{labels[a]} {card_text(ca)} vs {labels[b]} {card_text(cb)}: {labels[w]} wins"
+        result: tuple[TrickTacFoeState, list[Event]],
+    ) -> list[LogEntry]:
+        """The action (never an unrevealed card) and what followed, from the public side of its events."""
+        entries: list[LogEntry] = []
+        for event in result[1]:
+            data = event.public
+            kind = event.kind
+            if kind == "commit":
+                entries.append(LogEntry("trick-tac-foe.log.committed", {"seat": data["seat"]}))
+            elif kind == "reveal":
+                (a, b), (card_a, card_b) = data["seats"], data["cards"]
+                params = {"first_seat": a, "first_card": card_a, "second_seat": b, "second_card": card_b}
+                params["winner_seat"] = data["winner"]
                 if data["wild"]:
-                    text += f" with a wild {card_text(card)} and chooses a cell"
-                parts.append(text)
-            elif kind == "resolve":
-                s, k, colour = data["seat"], data["number"], TEAM_NAMES[data["team"]]
-                where = f"{labels[s]}'s {k} ({compass_name((data['cell'][0], data['cell'][1]))})"
-                prefix = f"{labels[s]} picks " if data["wild"] else ""
-                effect = data["effect"]
-                if effect == "place":
-                    parts.append(f"{prefix}{where}: {colour} token placed")
-                elif effect == "flip":
-                    parts.append(f"{prefix}{where}: flipped to {colour}")
+                    entries.append(LogEntry("trick-tac-foe.log.trick_wild", {**params, "card": data["card"]}))
                 else:
-                    parts.append(f"{prefix}{where}: already {colour}, no change")
+                    entries.append(LogEntry("trick-tac-foe.log.trick", params))
+            elif kind == "resolve":
+                key = _RESOLVED[(bool(data["wild"]), str(data["effect"]))]
+                params = {"seat": data["seat"], "number": data["number"], "cell": data["cell"], "team": data["team"]}
+                entries.append(LogEntry(key, params))
             elif kind == "score":
                 red, black = data["scores"]
-                parts.append(f"{TEAM_NAMES[data['team']]} completes a line and scores ({red}–{black} Red–Black)")
+                entries.append(LogEntry("trick-tac-foe.log.scored", {"team": data["team"], "red": red, "black": black}))
             elif kind == "clear" and data["reason"] == "score":
-                parts.append("the grid is cleared")
+                entries.append(LogEntry("trick-tac-foe.log.cleared"))
             elif kind == "start":
-                parts.append(f"{data['label']} now starts")
+                entries.append(LogEntry("trick-tac-foe.log.starts", {"seat": data["seat"]}))
             elif kind == "round_end":
                 red, black = data["scores"]
-                parts.append(f"round {data['round']} is over (Red {red}, Black {black})")
+                entries.append(
+                    LogEntry("trick-tac-foe.log.round_over", {"round": data["round"], "red": red, "black": black})
+                )
             elif kind == "game_end":
-                parts.append(f"game over: {data['summary']}")
-        return "; ".join(parts)
+                entries.extend(self.result_entries(result[0]))
+        return entries
 
     # ---- serialisation ------------------------------------------------------------------------------
 

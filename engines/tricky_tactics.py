@@ -44,6 +44,7 @@ from engines.base import (
     Event,
     GameOptions,
     IllegalAction,
+    LogEntry,
     Outcome,
     Seat,
     SeatInfo,
@@ -60,7 +61,6 @@ RANKS = ("A", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 RANK_VALUE = {r: 14 if r == "A" else int(r) for r in RANKS}
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_NAME = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
-SUIT_NOUN = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
 LOC_RANKS = ("K", "Q", "J")
 LOCATIONS = tuple(f"{lr}{s}" for s in SUITS for lr in LOC_RANKS)
 DECK = tuple(f"{r}{s}" for s in SUITS for r in RANKS)
@@ -76,14 +76,6 @@ def card_suit(card: str) -> str:
 
 def card_rank(card: str) -> int:
     return RANK_VALUE[card[:-1]]
-
-
-def card_text(card: str) -> str:
-    return f"{card[:-1]}{SUIT_SYMBOL[card_suit(card)]}"
-
-
-def loc_text(loc: str) -> str:
-    return f"{loc[0]}{SUIT_SYMBOL[loc[1]]}"
 
 
 def sort_hand(cards: list[str]) -> list[str]:
@@ -305,8 +297,7 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
                     self._after_action(st, events)
                     continue
                 if not self._adds(st, w, suit) and not self._removes(st, w, suit):
-                    reason = f"no cube in supply and no opponent cube in {SUIT_SYMBOL[suit]}: Action skipped"
-                    self._record_action(st, events, w, "skip", None, None, reason)
+                    self._record_action(st, events, w, "skip", None, None, _reason("skip", suit=suit))
                     self._after_action(st, events)
                     continue
                 return
@@ -349,7 +340,7 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
         kind: str,
         loc: str | None,
         owner: int | None,
-        reason: str | None,
+        reason: list[JSON] | None,
     ) -> None:
         entry: dict[str, JSON] = {"player": self._pid(st, p), "type": kind}
         if loc is not None:
@@ -410,7 +401,6 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
         elif kind == "remove":
             assert loc is not None and owner is not None
             self._do_remove(st, loc, owner)
-            reason = reason.replace("{owner}", self._label(st, owner))
         self._record_action(st, events, a, kind, loc, owner, reason)
 
     # ---- scoring -----------------------------------------------------------------------------
@@ -525,9 +515,9 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
         kind = action_type(action, _ACTION_FIELDS)
         check_seat(seat, len(self.seats_of(state)))
         if state["phase"] == "over":
-            raise IllegalAction("the game is over")
+            raise IllegalAction("the game is over", "action.game_over")
         if seat not in self.to_act(state):
-            raise IllegalAction("it is not your turn")
+            raise IllegalAction("it is not your turn", "action.not_your_turn")
         st = copy.deepcopy(state)
         events: list[Event] = []
         if kind == "play":
@@ -539,21 +529,20 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
 
     def _apply_play(self, st: State, seat: int, action: Action, events: list[Event]) -> None:
         if st["phase"] != "play":
-            raise IllegalAction("you won the trick: choose your Action (add or remove) first")
-        extra = set(action) - {"type", "card"}
+            raise IllegalAction("you won the trick: choose your Action first", "tricky-tactics.error.action_first")
+        extra = sorted(set(action) - {"type", "card"})
         if extra:
-            raise IllegalAction(f"unexpected field(s) {sorted(extra)} in a play action")
+            raise IllegalAction(f"unexpected field(s) {extra}", "action.unexpected_fields", {"fields": extra})
         card = action.get("card")
         if not isinstance(card, str) or card not in DECK:
-            raise IllegalAction(f"{card!r} is not a card (cards look like 'AH', '10S', '2C')")
+            raise IllegalAction(f"{card!r} is not a card", "tricky-tactics.error.bad_card")
         if card not in st["hands"][seat]:
-            raise IllegalAction(f"{card_text(card)} is not in your hand")
+            raise IllegalAction(f"{card} is not in your hand", "tricky-tactics.error.not_in_hand", {"card": card})
         led = self._led_suit(st)
         if card not in self._playable(st, seat):
             assert led is not None
             raise IllegalAction(
-                f"you must follow {SUIT_SYMBOL[led]}: you hold {SUIT_NAME[led].lower()}, so "
-                f"{card_text(card)} may not be played"
+                f"you must follow {led}", "tricky-tactics.error.must_follow", {"suit": led, "card": card}
             )
         st["hands"][seat].remove(card)
         st["trick"].append([seat, card])
@@ -563,34 +552,40 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
 
     def _apply_action(self, st: State, seat: int, action: Action, events: list[Event]) -> None:
         if st["phase"] != "action":
-            raise IllegalAction("you may add or remove a cube only right after winning a trick")
+            raise IllegalAction("an Action comes only right after winning a trick", "tricky-tactics.error.no_action")
         suit: str = st["pending"]["suit"]
         kind = action["type"]
         allowed = {"type", "location"} | ({"owner"} if kind == "remove" else set())
-        extra = set(action) - allowed
+        extra = sorted(set(action) - allowed)
         if extra:
-            raise IllegalAction(f"unexpected field(s) {sorted(extra)} in a {kind} action")
+            raise IllegalAction(f"unexpected field(s) {extra}", "action.unexpected_fields", {"fields": extra})
         loc = action.get("location")
         if not isinstance(loc, str) or loc not in LOCATIONS:
-            raise IllegalAction(f"{loc!r} is not a Location (Locations look like 'KS', 'QH', 'JD')")
+            raise IllegalAction(f"{loc!r} is not a Location", "tricky-tactics.error.bad_location")
         if loc[1] != suit:
             raise IllegalAction(
-                f"the trick was led in {SUIT_SYMBOL[suit]}: your Action must be in the "
-                f"{SUIT_NAME[suit]} Area, not at {loc_text(loc)}"
+                f"the Action must be in the {suit} Area",
+                "tricky-tactics.error.wrong_area",
+                {"suit": suit, "location": loc},
             )
         if kind == "add":
             if st["supply"][seat] <= 0:
-                raise IllegalAction("you have no cubes left in your supply: you can only Remove")
+                raise IllegalAction("no cubes left in the supply", "tricky-tactics.error.no_supply")
             self._do_add(st, seat, loc)
             self._record_action(st, events, seat, "add", loc, None, None)
         else:
             owner = self._player_from_json(st, action.get("owner"))
             if owner is None:
-                raise IllegalAction(f'{action.get("owner")!r} is not a player (owner is a seat number or "automa")')
+                raise IllegalAction(f"{action.get('owner')!r} is not a player", "tricky-tactics.error.bad_owner")
             if owner == seat:
-                raise IllegalAction("you may only remove an opponent's cube, not your own")
+                raise IllegalAction("you may only remove an opponent's cube", "tricky-tactics.error.own_cube")
             if st["map"][loc][owner] <= 0:
-                raise IllegalAction(f"{self._label(st, owner)} has no cube at {loc_text(loc)}")
+                owner_id = self._pid(st, owner)
+                raise IllegalAction(
+                    f"{owner_id} has no cube at {loc}",
+                    "tricky-tactics.error.no_cube",
+                    {"owner_seat": owner_id, "location": loc},
+                )
             self._do_remove(st, loc, owner)
             self._record_action(st, events, seat, "remove", loc, owner, None)
         self._after_action(st, events)
@@ -744,25 +739,25 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
             summary=self._summary(st, keys, top),
         )
 
-    def _summary(self, st: State, keys: list[tuple[int, int, int]], top: list[int]) -> str:
+    def _summary(self, st: State, keys: list[tuple[int, int, int]], top: list[int]) -> LogEntry:
+        """Who won and how the tie-breaks decided it (docs/games/tricky-tactics.md)."""
         n: int = st["n"]
-        order = sorted(range(n), key=lambda p: (-keys[p][0], -keys[p][1], -keys[p][2], p))
-        tally = ", ".join(f"{self._label(st, p)} {keys[p][0]}" for p in order)
-        names = " and ".join(self._label(st, p) for p in top)
+        automa_won = st["automa"] in top
+        seats = [p for p in top if p != st["automa"]]
+        params: dict[str, JSON] = {"seats": seats, "count": len(seats), "points": keys[top[0]][0]}
         level_top = [p for p in range(n) if keys[p][0] == keys[top[0]][0]]
         if len(top) > 1:
-            how = "share the win"
+            how = "shared_with_automa" if automa_won else "shared"
         elif len(level_top) == 1:
-            how = "wins" if top[0] != st["automa"] else "wins (no human seat wins)"
+            how = "won"
+        elif len([p for p in level_top if keys[p][1] == keys[top[0]][1]]) == 1:
+            how, params["locations"] = "won_on_locations", keys[top[0]][1]
         else:
-            tied_ctl = [p for p in level_top if keys[p][1] == keys[top[0]][1]]
-            if len(tied_ctl) == 1:
-                how = f"wins the tie on Locations controlled at the last scoring ({keys[top[0]][1]})"
-            else:
-                how = f"wins the tie on cubes on the map ({keys[top[0]][2]})"
-            if top[0] == st["automa"]:
-                how += "; no human seat wins"
-        return f"{names} {how}. Points: {tally}."
+            how, params["cubes"] = "won_on_cubes", keys[top[0]][2]
+        if automa_won and len(top) == 1:
+            del params["seats"], params["count"]
+            return LogEntry(f"tricky-tactics.result.automa_{how}", params)
+        return LogEntry(f"tricky-tactics.result.{how}", params)
 
     def dump(self, state: State) -> dict[str, JSON]:
         return copy.deepcopy(state)
@@ -774,40 +769,68 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
             raise ValueError(f"not a Tricky Tactics state: missing {sorted(missing)}")
         return st
 
-    def describe_action(
-        self, state: State, seat: Seat, action: Action, result: tuple[State, list[Event]] | None = None
-    ) -> str:
-        who = self._label(state, seat)
-        kind = action.get("type")
-        try:
-            if kind == "play":
-                card = card_text(str(action["card"]))
-                if state["trick"]:
-                    return f"{who} played {card}"
-                return f"{who} led {card}"
-            if kind == "add":
-                return f"{who} added a cube to {loc_text(str(action['location']))}"
-            if kind == "remove":
-                owner = self._player_from_json(state, action.get("owner"))
-                owner_name = "?" if owner is None else self._label(state, owner)
-                return f"{who} removed {owner_name}'s cube from {loc_text(str(action['location']))}"
-        except (KeyError, IndexError, ValueError):
-            pass
-        return f"{who}: {action}"
+    def log_entries(
+        self, state: State, seat: Seat, action: Action, result: tuple[State, list[Event]]
+    ) -> list[LogEntry]:
+        """The move and everything that followed it on its own: the automa's plays and Actions with their
+        reasons, tricks won, skipped Actions, rounds scored and the result."""
+        entries: list[LogEntry] = []
+        led = bool(state["trick"])
+        for event in result[1]:
+            data = event.public
+            kind = event.kind
+            if kind == "play" and data["player"] == AUTOMA:
+                params = {"card": data["card"], "reason": data["reason"]}
+                entries.append(LogEntry("tricky-tactics.log.automa_played", params))
+            elif kind == "play":
+                key = "tricky-tactics.log.played" if led else "tricky-tactics.log.led"
+                entries.append(LogEntry(key, {"seat": data["player"], "card": data["card"]}))
+            elif kind == "reveal":
+                entries.append(LogEntry("tricky-tactics.log.automa_revealed", {"cards": data["cards"]}))
+            elif kind == "trick":
+                led = False  # the winner leads the next trick
+                entries.append(LogEntry("tricky-tactics.log.trick_won", {"seat": data["winner"], "card": data["card"]}))
+            elif kind == "action":
+                entries.append(self._action_entry(data))
+            elif kind == "round_scored":
+                entries.append(LogEntry("tricky-tactics.log.round_scored", {"round": data["round"]}))
+            elif kind == "game_over":
+                entries.extend(self.result_entries(result[0]))
+        return entries
+
+    @staticmethod
+    def _action_entry(data: Mapping[str, JSON]) -> LogEntry:
+        if data["player"] == AUTOMA:
+            return LogEntry("tricky-tactics.log.automa_action", {"reason": data["reason"]})
+        if data["type"] == "skip":
+            return LogEntry("tricky-tactics.log.skipped", {"seat": data["player"], "reason": data["reason"]})
+        if data["type"] == "add":
+            return LogEntry("tricky-tactics.log.added", {"seat": data["player"], "location": data["location"]})
+        params = {"seat": data["player"], "location": data["location"], "owner_seat": data["owner"]}
+        return LogEntry("tricky-tactics.log.removed", params)
+
+
+def _reason(key: str, **params: JSON) -> list[JSON]:
+    """One of the automa's reasons (or a skipped Action's) as log entries: what it did and why."""
+    return [LogEntry(f"tricky-tactics.reason.{key}", params).to_json()]
+
+
+_TIED = LogEntry("tricky-tactics.reason.tied_kqj").to_json()
+"""Appended to a reason whose Locations tied: K, then Q, then J."""
 
 
 # ---- automa rules (pure functions, used by the engine and the tests) -------------------------------
 
 
-def automa_choose(row: list[str], led: str | None) -> tuple[str, str]:
-    """The card the automa plays from its Reveal Row ``[Left, Right]`` and a one-line reason.
+def automa_choose(row: list[str], led: str | None) -> tuple[str, list[JSON]]:
+    """The card the automa plays from its Reveal Row ``[Left, Right]`` and its reason (log entries).
 
     Only the revealed cards count: it follows if one of them matches, else plays the higher; equal ranks
     play Left.
     """
     if len(row) == 1:
         only = row[0]
-        return only, f"played {card_text(only)}, its last revealed card"
+        return only, _reason("last_card", card=only)
     left, right = row
 
     def higher(cards: list[str]) -> str:
@@ -816,51 +839,39 @@ def automa_choose(row: list[str], led: str | None) -> tuple[str, str]:
     equal = card_rank(left) == card_rank(right)
     if led is None:
         card = higher(row)
-        if equal:
-            return card, f"led {card_text(card)}: its two revealed cards have equal rank, so Left"
-        return card, f"led {card_text(card)}, the higher of its two revealed cards"
-    sym = SUIT_SYMBOL[led]
+        return card, _reason("led_equal" if equal else "led_higher", card=card)
     matching = [c for c in row if card_suit(c) == led]
     if len(matching) == 2:
         card = higher(matching)
-        return card, f"followed {sym} with the higher of its two {SUIT_NOUN[led]}s, {card_text(card)}"
+        return card, _reason("followed_higher", suit=led, card=card)
     if len(matching) == 1:
         card = matching[0]
-        return card, f"followed {sym} with {card_text(card)}, its only revealed {SUIT_NOUN[led]}"
+        return card, _reason("followed_only", suit=led, card=card)
     card = higher(row)
-    if equal:
-        return card, f"had no {sym} in its Reveal Row; equal ranks, so played Left, {card_text(card)}"
-    return card, f"had no {sym} in its Reveal Row, so played the higher card, {card_text(card)}"
+    return card, _reason("no_suit_equal" if equal else "no_suit_higher", suit=led, card=card)
 
 
 def automa_action_choice(
     board: Mapping[str, list[int]], supply: int, automa: int, n: int, suit: str
-) -> tuple[str, str | None, int | None, str]:
-    """The automa's Action in ``suit``'s Area: (kind, location, owner index, reason).
+) -> tuple[str, str | None, int | None, list[JSON]]:
+    """The automa's Action in ``suit``'s Area: (kind, location, owner index, reason as log entries).
 
     Add if it has cubes: the first empty Location (K, Q, J), else the one with most cubes (ties K, Q, J).
     Remove if not: among Locations holding an opponent cube, the one with most cubes in total (ties K, Q, J),
-    from the opponent with most cubes there (ties: the next player clockwise from the automa). The reason
-    contains ``{owner}`` where the owner's name goes.
+    from the opponent with most cubes there (ties: the next player clockwise from the automa).
     """
     locs = [f"{lr}{suit}" for lr in LOC_RANKS]
-    name = SUIT_NAME[suit]
     if supply > 0:
         for loc in locs:
             if sum(board[loc]) == 0:
-                return "add", loc, None, f"added to the empty {loc_text(loc)}"
+                return "add", loc, None, _reason("added_empty", location=loc)
         best = max(locs, key=lambda lc: (sum(board[lc]), -locs.index(lc)))
         tied = [lc for lc in locs if sum(board[lc]) == sum(board[best])]
-        note = "; tied, so K, then Q, then J" if len(tied) > 1 else ""
-        return (
-            "add",
-            best,
-            None,
-            f"added to {loc_text(best)}, the {name} Location with the most cubes ({sum(board[best])}{note})",
-        )
+        reason = _reason("added_most", location=best, cubes=sum(board[best]))
+        return "add", best, None, reason + ([_TIED] if len(tied) > 1 else [])
     eligible = [lc for lc in locs if any(c > 0 for q, c in enumerate(board[lc]) if q != automa)]
     if not eligible:
-        return "skip", None, None, f"no cube in supply and no opponent cube in {SUIT_SYMBOL[suit]}: skipped"
+        return "skip", None, None, _reason("skip", suit=suit)
     best = max(eligible, key=lambda lc: (sum(board[lc]), -locs.index(lc)))
     tied_locs = [lc for lc in eligible if sum(board[lc]) == sum(board[best])]
     counts = board[best]
@@ -868,13 +879,11 @@ def automa_action_choice(
     most = max(counts[q] for q in clockwise)
     owners = [q for q in clockwise if counts[q] == most]
     owner = owners[0]
-    note = "; tied, so K, then Q, then J" if len(tied_locs) > 1 else ""
-    reason = (
-        f"removed {{owner}}'s cube from {loc_text(best)}, the {name} Location with an opponent cube "
-        f"and the most cubes ({sum(counts)}{note})"
-    )
+    reason = _reason("removed_most", owner_seat=owner, location=best, cubes=sum(counts))
+    if len(tied_locs) > 1:
+        reason.append(_TIED)
     if len(owners) > 1:
-        reason += "; opponents tied there, so the next player clockwise"
+        reason.append(LogEntry("tricky-tactics.reason.next_clockwise").to_json())
     return "remove", best, owner, reason
 
 

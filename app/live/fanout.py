@@ -55,11 +55,13 @@ class Fanout:
         *,
         room: bool = False,
         welcomes: bool = False,
+        log_since: int | None = None,
     ) -> None:
         """Each socket gets the view for its seat; identical payloads are encoded once. With ``room``, the
         room's summary goes before it, with ``welcomes`` each socket's changed ``welcome`` next, and ``ack``
         to its socket after it: all in one write a socket (a game's end and a rematch each sent the room in a
-        write of its own, a system call a socket, ~7 % of a 25-move game's fan-out)."""
+        write of its own, a system call a socket, ~7 % of a 25-move game's fan-out). ``log_since`` is the
+        version every socket of the room was sent last: the log then carries only what came after it."""
         game = live.game
         if game is None:
             if room:
@@ -70,7 +72,7 @@ class Fanout:
                 ack[0].send(ack[1])
             return
         head = self.room_message(live) if room else None
-        message_for = game.state_messages(events)
+        message_for = game.state_messages(events, log_since)
         cache: dict[Seat | None, tuple[bytes, bytes]] = {}
         """Each seat's payload and its frame: framed once, however many sockets get it."""
         seats = live.seats_by_player()

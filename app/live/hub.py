@@ -38,7 +38,7 @@ from app.live.messages import (
     error,
 )
 from app.live.records import GameEnd, MoveWrite, RoomConflict, VersionConflict
-from app.live.room import CHAT_LINES, LiveGame, LiveRoom, bot_name, describe
+from app.live.room import CHAT_LINES, LiveGame, LiveRoom, bot_name, log_entries
 from app.live.store import Store
 from app.live.thinking import Thinker, Thought, needs_worker
 from app.metrics import Metrics
@@ -299,7 +299,7 @@ class Hub:
                 await self._handle_locked(live, conn, msg)
         except ProtocolError as err:
             self.refused(err.code)
-            conn.send(error(err.code, err.message, err.msg_id or msg_id))
+            conn.send(error(err.code, err.message, err.msg_id or msg_id, err.reason))
             return
         if msg_id is not None and not isinstance(msg, Act):  # an act's ack carries its version (see _act)
             conn.send(encode({"type": "ack", "id": msg_id}))
@@ -457,8 +457,8 @@ class Hub:
         try:
             state, events = engine.apply(game.state, seat, action)
         except IllegalAction as err:
-            raise ProtocolError("illegal", str(err), msg_id) from None
-        line = describe(engine, game.state, seat, action, actor, game.seats, (state, events))
+            raise ProtocolError("illegal", str(err), msg_id, err.reason()) from None
+        entries = log_entries(engine, game.state, seat, action, actor, game.version + 1, (state, events))
         before = game.to_act
         previous = (game.state, game.version, game.timer_key, game.deadline, dict(game.since))
         game.state, game.version = state, game.version + 1
@@ -489,7 +489,7 @@ class Hub:
             os.kill(os.getpid(), signal.SIGKILL)
         self.moves += 1
         self.metrics.moves.inc()
-        game.log.append(line)
+        game.log.extend(entries)
         if outcome is not None:
             # Stored with the move; if another process changed the room meanwhile, its next save reloads.
             live.record.status = "finished"
@@ -499,7 +499,7 @@ class Hub:
             else:
                 live.standings = standings
         ack = None if mover is None else (mover, encode({"type": "ack", "id": msg_id, "version": game.version}))
-        self.fanout.state(live, events, ack, room=outcome is not None)
+        self.fanout.state(live, events, ack, room=outcome is not None, log_since=game.version - 1)
         self.metrics.move_latency.observe(time.perf_counter() - started)
         await self.bus.moved(live.code, game.id, game.version)
         self._after_change(live)
@@ -705,7 +705,7 @@ class Hub:
                 return False
             if engine.outcome(state) is not None:
                 return False
-            game.log.append(describe(engine, game.state, seat, action, actor, game.seats, (state, events)))
+            game.log.extend(log_entries(engine, game.state, seat, action, actor, version, (state, events)))
             before = game.to_act
             game.state, game.version = state, version
             game.mark_since(before, seat)
@@ -713,7 +713,7 @@ class Hub:
                 game.timer_key, game.deadline = timer_key, deadline  # the writer's clock, not ours
             else:
                 self._update_timer(live, game)
-            self.fanout.state(live, events)
+            self.fanout.state(live, events, log_since=version - 1)
         self._after_change(live)
         return game.version >= stored
 

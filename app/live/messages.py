@@ -133,11 +133,17 @@ _adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
 class ProtocolError(Exception):
-    def __init__(self, code: str, message: str, msg_id: str | None = None) -> None:
+    """A refusal: ``code`` (and, for a move the rules refuse, the engine's ``reason`` as ``{"key", "params"}``)
+    is what the client phrases; ``message`` is an English note for developers."""
+
+    def __init__(
+        self, code: str, message: str, msg_id: str | None = None, reason: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.msg_id = msg_id
+        self.reason = reason
 
 
 def parse(raw: str | bytes, max_bytes: int) -> ClientMessage:
@@ -181,8 +187,10 @@ def kept(payload: bytes) -> bytes:
     return bytes(memoryview(payload))
 
 
-def error(code: str, message: str, msg_id: str | None = None) -> bytes:
+def error(code: str, message: str, msg_id: str | None = None, reason: dict[str, Any] | None = None) -> bytes:
     body: dict[str, Any] = {"type": "error", "code": code, "message": message}
     if msg_id is not None:
         body["id"] = msg_id
+    if reason is not None:
+        body["reason"] = reason
     return orjson.dumps(body)

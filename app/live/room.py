@@ -18,6 +18,7 @@ from engines.bots import DEFAULT_LEVEL
 from engines.registry import get_engine
 
 LOG_LINES = 60
+"""Log entries a full ``state`` message carries (a socket that has the previous version gets only the new ones)."""
 CHAT_LINES = 50
 """Chat lines a room keeps for people who join later (and loads from the database)."""
 
@@ -34,7 +35,8 @@ class LiveGame:
     deadline: float | None
     since: dict[Seat, int] = field(default_factory=dict)
     """The version at which each seat was last asked to act (the oldest version its action may be based on)."""
-    log: list[str] = field(default_factory=list)
+    log: list[dict[str, Any]] = field(default_factory=list)
+    """The public log entries (``log_entries``), oldest first."""
     _to_act: frozenset[Seat] = field(default=frozenset(), init=False, repr=False, compare=False)
     _to_act_of: Any = field(default=None, init=False, repr=False, compare=False)
     """The state ``_to_act`` was asked for (held, so that it is never mistaken for a newer one)."""
@@ -58,15 +60,25 @@ class LiveGame:
     def state_message(self, seat: Seat | None, events: list[Event]) -> bytes:
         return self.state_messages(events)(seat)
 
-    def state_messages(self, events: list[Event]) -> Callable[[Seat | None], bytes]:
+    def log_after(self, version: int) -> list[dict[str, Any]]:
+        """The log entries of the moves after ``version`` (the newest are at the end: read from there)."""
+        log, start = self.log, len(self.log)
+        while start > 0 and log[start - 1]["v"] > version:
+            start -= 1
+        return log[start:]
+
+    def state_messages(self, events: list[Event], log_since: int | None = None) -> Callable[[Seat | None], bytes]:
         """The ``state`` message for any seat (None: spectators). What every seat sees alike is computed
-        once; only the view and the events' redaction are per seat."""
+        once; only the view and the events' redaction are per seat. With ``log_since`` (the version every
+        socket already has), the log carries only the entries after it; else the last ``LOG_LINES``."""
         version, now, name = self.version, int(time.time() * 1000), self.engine.name
         to_act = sorted(self.to_act)
         deadline = None if self.deadline is None else int(self.deadline * 1000)
-        outcome, log = self.outcome_json(), self.log[-LOG_LINES:]
+        outcome = self.outcome_json()
+        log = self.log[-LOG_LINES:] if log_since is None else self.log_after(log_since)
         view, state = self.engine.view, self.state
         public = view(state, None) if self.engine.same_view_for_all(state) else None
+        log_part = {} if log_since is None else {"log_since": log_since}
 
         def for_seat(seat: Seat | None) -> bytes:
             return encode(
@@ -81,6 +93,7 @@ class LiveGame:
                     "outcome": outcome,
                     "events": [e.redact(seat) for e in events],
                     "log": log,
+                    **log_part,
                 }
             )
 
@@ -98,7 +111,7 @@ class LiveGame:
         for version, seat, action, _actor in actions:
             if version > record.snapshot_version:
                 state, _ = engine.apply(state, seat, action)
-        log: list[str] = []
+        log: list[dict[str, Any]] = []
         replay = engine.new_game(engine.parse_options(record.options), record.seed)
         # When each waiting seat was asked, as play worked it out: a seat asked before others moved on a
         # simultaneous step may still act on that older version, and a room's turn timer keeps its deadline.
@@ -107,12 +120,12 @@ class LiveGame:
             for version, seat, action, actor in actions:
                 before = engine.to_act(replay)
                 result = engine.apply(replay, seat, action)
-                log.append(describe(engine, replay, seat, action, actor, record.seats, result))
+                log.extend(log_entries(engine, replay, seat, action, actor, version, result))
                 replay = result[0]
                 if since is not None:
                     _advance_since(since, before, engine.to_act(replay), seat, version)
         except Exception:
-            log.append("(earlier moves cannot be replayed with the current rules)")
+            log.append({"v": record.version, "key": "log.unreplayable", "params": {}})
             since = None
         game = cls(
             id=record.id,
@@ -150,33 +163,24 @@ def bot_name(seat: Seat) -> str:
     return f"Bot {seat + 1}"
 
 
-def describe(
+def log_entries(
     engine: Engine[Any, Any],
     state: Any,
     seat: Seat,
     action: dict[str, Any],
     actor: str,
-    seats: list[dict[str, Any]] | None = None,
-    result: tuple[Any, list[Event]] | None = None,
-) -> str:
-    """The public log line for an action, with people's names where the game only numbers its seats.
+    version: int,
+    result: tuple[Any, list[Event]],
+) -> list[dict[str, Any]]:
+    """The log entries of the action that made ``version``, as the protocol carries them: the engine's
+    key and params, the version, and who acted when it was not the seat's player (``timer``, ``pace``,
+    ``standin``, ``host``, ``bot``). Never a name: each reader's page names the seats in its own language.
 
-    ``result`` is what ``engine.apply`` returned for the action, if the caller has it already."""
-    text = engine.describe_action(state, seat, action, result)
-    if seats:
-        labels = engine.seats_of(state)
-        for index in sorted(range(len(labels)), key=lambda i: -len(labels[i].label)):
-            label = labels[index].label
-            name = seats[index].get("name") if index < len(seats) else None
-            if name and label.startswith("Player "):
-                text = text.replace(label, str(name))
-    if actor == "timer":
-        return f"{text} (time ran out)"
-    if actor == "standin":
-        return f"{text} (stand-in)"
-    if actor == "host":
-        return f"{text} (by the host)"
-    return text
+    ``state`` is the state before the action; ``result`` what ``engine.apply`` returned for it."""
+    if actor == "timer" and engine.timer_paces(state):
+        actor = "pace"  # the show's own pace (Tic Tac Top's reveal): nobody's time ran out
+    note = {} if actor == "player" else {"actor": actor}
+    return [{"v": version, **entry.to_json(), **note} for entry in engine.log_entries(state, seat, action, result)]
 
 
 class LiveRoom:

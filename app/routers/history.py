@@ -8,6 +8,7 @@ import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Path, Query, Request
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from sqlalchemy import select
 
@@ -17,6 +18,7 @@ from app.errors import ApiError
 from app.models import Game, GameAction, Room
 from app.replay import Replay, ReplayError, replay
 from app.routers.rooms import refuse_if_guessing, wrong_code
+from engines.base import SeatInfo
 
 router = APIRouter(prefix="/api/history", tags=["history"], responses=ERROR_RESPONSES)
 
@@ -39,7 +41,10 @@ class ImportResult(BaseModel):
     steps: int
     outcome: dict[str, Any] | None
     fingerprint: str
-    log: list[str]
+    log: list[dict[str, Any]]
+    """The log entries (docs/protocol.md, "Log entries"): the client phrases them."""
+    seats: list[dict[str, Any]]
+    """Each seat's label, team and player's name, to name the seats in the log."""
 
 
 async def _finished_game(session: SessionDep, game_id: GameId) -> Game:
@@ -79,7 +84,7 @@ async def export_game(game_id: GameId, session: SessionDep) -> GameExport:
 
 
 @router.post("/import", response_model=ImportResult)
-async def import_game(export: GameExport, settings: SettingsDep) -> ImportResult:
+async def import_game(export: GameExport, settings: SettingsDep) -> ImportResult | JSONResponse:
     """The body is bounded by ``max_body_bytes`` (app.body_limit), the replay by ``import_max_actions``, and it
     runs in a thread: 40,000 actions took the event loop away from every socket for half a second."""
     if len(export.actions) > settings.import_max_actions:
@@ -87,18 +92,26 @@ async def import_game(export: GameExport, settings: SettingsDep) -> ImportResult
     return await asyncio.to_thread(_imported, export)
 
 
-def _imported(export: GameExport) -> ImportResult:
+def _imported(export: GameExport) -> ImportResult | JSONResponse:
     try:
         run = replay(export.engine, export.options, export.seed, export.actions)
     except ReplayError as err:
-        raise HTTPException(status_code=422, detail=str(err)) from None
+        # The page words the refusal from its code: which move (``step``) and why (``reason``).
+        refusal = {"detail": str(err), "code": "import_refused", "step": err.step, "reason": err.reason}
+        return JSONResponse(refusal, status_code=422)
     outcome = run.engine.outcome(run.final)
+    infos = run.engine.seats_of(run.final)
     return ImportResult(
         steps=len(run.states) - 1,
         outcome=None if outcome is None else outcome.to_json(),
         fingerprint=run.fingerprint(),
-        log=run.log,
+        log=run.log_until(len(run.log)),
+        seats=[_seat_json(info, export.seats[i] if i < len(export.seats) else {}) for i, info in enumerate(infos)],
     )
+
+
+def _seat_json(info: SeatInfo, seat: dict[str, Any]) -> dict[str, Any]:
+    return {"label": info.label, "team": info.team, "name": seat.get("name"), "bot": bool(seat.get("bot"))}
 
 
 @router.get("/{game_id}/replay")
@@ -124,7 +137,7 @@ async def replay_step(
         "view": run.view(step, seat, reveal),
         "to_act": sorted(run.engine.to_act(state)),
         "outcome": None if outcome is None else outcome.to_json(),
-        "log": run.log[:step],
+        "log": run.log_until(step),
     }
 
 
@@ -140,6 +153,7 @@ async def all_views(game_id: GameId, session: SessionDep, seat: SeatQuery = None
         "game": export.engine,
         "seats": [{"label": info.label, "team": info.team} for info in run.engine.seats_of(run.final)],
         "players": [s.get("name") for s in export.seats],
+        "bots": [bool(s.get("bot")) for s in export.seats],
         "steps": await asyncio.to_thread(_every_step, run, seat),
     }
 
@@ -153,7 +167,7 @@ def _every_step(run: Replay, seat: int | None) -> list[dict[str, Any]]:
                 "view": run.engine.view(state, seat),
                 "to_act": sorted(run.engine.to_act(state)),
                 "outcome": None if outcome is None else outcome.to_json(),
-                "line": run.log[index - 1] if index else None,
+                "log": run.log[index - 1] if index else [],
             }
         )
     return steps

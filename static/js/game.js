@@ -2,9 +2,10 @@
 // renderer (static/js/games/<game>.js, see docs/protocol.md "Browser renderers"), the log, the result.
 
 import { $, h, prefersReducedMotion } from "./dom.js";
-import { formatNumber, language, playerName, seatLabel, t } from "./i18n.js";
+import { formatNumber, playerName, seatLabel, t } from "./i18n.js";
 import { personMenu, renderRemoved, roomSettingsForm } from "./host.js";
 import { avatar, presence, renderStandings, teamName } from "./lobby.js";
+import { entryText, logContext, summaryText } from "./log.js";
 import { play } from "./sound.js";
 
 /** A renderer for games that have none yet: the view as text, so a game is at least watchable. */
@@ -167,8 +168,8 @@ export class GameView {
         if (this.S.state) this.safeUpdate(this.S.state);
         this.followPhase();
         this.renderPlayers();
-        if (this.S.state && language() !== "en" && this.renderer?.logLine) {
-          this.logLines = []; // draw the log again, in the page's language
+        if (this.S.state) {
+          this.logLines = []; // draw the log again, with the renderer's words for cells and cards
           this.renderLog(this.S.state);
           this.renderResult();
         }
@@ -240,7 +241,7 @@ export class GameView {
         h("span", { class: "player-info" },
           h("span", { class: "player-name" }, h("span", { class: "player-name-text" }, p ? playerName(p) : t("room.seat_empty"))),
           h("span", { class: "player-label" },
-            [seatLabel(seat.label), teamName(seat.team)].filter(Boolean).join(" · "),
+            [seatLabel(seat.label), teamName(seat.team, room.game)].filter(Boolean).join(" · "),
             seat.index === mySeat ? h("span", { class: "tag tag-you" }, t("room.you")) : null,
             p && p.bot ? h("span", { class: "tag" }, t("room.bot")) : null,
             p && p.connected === false && !p.bot ? presence(p) : null,
@@ -338,68 +339,46 @@ export class GameView {
 
   // ---- log -----------------------------------------------------------------------------------
 
-  /**
-   * A log line in the page's language. The server writes the log in English: the room's own notes
-   * ("(stand-in)"…) are translated here, and the game's sentences by its renderer's optional
-   * logLine(text) hook (which returns the text unchanged when it does not recognise it).
-   */
-  logText(line) {
-    let text = String(line);
-    for (const seat of this.S.room?.seats || []) {  // the bots' names, as the seats show them (with level)
-      const player = seat.player;
-      if (player?.bot && player.name) text = text.replaceAll(player.name, playerName(player));
-    }
-    if (language() === "en") return text;
-    let suffix = "";
-    for (const [english, key] of [[" (time ran out)", "log.timeout"], [" (stand-in)", "log.standin"], [" (by the host)", "log.host"]]) {
-      if (text.endsWith(english)) {
-        text = text.slice(0, -english.length);
-        suffix = ` (${t(key)})`;
-        break;
-      }
-    }
-    try {
-      text = this.renderer?.logLine?.(text) ?? text;
-    } catch (err) {
-      console.error(err);
-    }
-    return text + suffix;
+  /** The context log entries are phrased in: this room's seats, this game's renderer. */
+  logCtx() {
+    return logContext(this.S.room, this.renderer);
   }
 
-  /** The outcome's summary line in the page's language (the renderer's optional summaryLine hook). */
-  summaryText(summary) {
-    if (language() === "en") return summary;
+  /** A log entry in the page's language (static/js/log.js). */
+  logText(entry) {
     try {
-      return this.renderer?.summaryLine?.(summary) ?? summary;
-    } catch {
-      return summary;
+      return entryText(entry, this.logCtx());
+    } catch (err) {
+      console.error(err);
+      return "";
     }
+  }
+
+  /** A log line, with its entry's key and actor as data (for styles and tests). */
+  logItem(entry, cls = "") {
+    return h("li", { class: cls, dataset: { key: entry?.key ?? "", actor: entry?.actor ?? "" } }, this.logText(entry));
   }
 
   renderLog(state) {
-    const lines = Array.isArray(state.log) ? state.log.map(String) : [];
+    const entries = Array.isArray(state.log) ? state.log : [];
     const old = this.logLines;
-    // Append only what is new, so screen readers announce just the new lines (role=log).
-    // The server sends a sliding window of recent lines: find where the old window continues.
+    // Append only what is new, so screen readers announce just the new lines (role=log): the log goes on
+    // from the last entry drawn, if it is still there.
     let fresh = null;
     if (old.length) {
-      for (let drop = 0; drop < old.length; drop += 1) {
-        const tail = old.slice(drop);
-        if (tail.length <= lines.length && tail.every((l, i) => lines[i] === l)) {
-          fresh = lines.slice(tail.length);
-          break;
-        }
-      }
+      const last = JSON.stringify(old[old.length - 1]);
+      const at = entries.findLastIndex((e) => JSON.stringify(e) === last);
+      if (at >= 0) fresh = entries.slice(at + 1);
     }
     if (fresh === null) {
-      this.logEl.replaceChildren(...(lines.length ? lines.map((l) => h("li", {}, this.logText(l))) : [h("li", { class: "muted log-empty" }, t("room.log_empty"))]));
+      this.logEl.replaceChildren(...(entries.length ? entries.map((e) => this.logItem(e)) : [h("li", { class: "muted log-empty" }, t("room.log_empty"))]));
     } else {
       this.logEl.querySelector(".log-empty")?.remove();
-      for (const l of fresh) this.logEl.append(h("li", { class: "log-new" }, this.logText(l)));
+      for (const e of fresh) this.logEl.append(this.logItem(e, "log-new"));
       if (fresh.length) this.cue("move");
       while (this.logEl.children.length > 200) this.logEl.firstElementChild.remove();
     }
-    this.logLines = lines;
+    this.logLines = entries.slice();
     this.logEl.scrollTop = this.logEl.scrollHeight;
   }
 
@@ -422,7 +401,8 @@ export class GameView {
     const ranks = outcome.ranks || [];
     const shared = ranks.length > 0 && ranks.every((r) => r === 0);
     // No winning seat is a draw only when everyone shares first place (the automa may win alone).
-    if (!winners.length) title = shared || !outcome.summary ? t("room.draw") : outcome.summary;
+    const summary = summaryText(outcome.summary, this.logCtx());
+    if (!winners.length) title = shared || !summary ? t("room.draw") : summary;
     else if (mySeat !== null && winners.includes(mySeat)) title = t("room.you_win");
     else if (winners.length === 1) title = t("room.winner", { name: nameOf(winners[0]) });
     else title = t("room.winners", { names: winners.map(nameOf).join(" & ") });
@@ -446,7 +426,7 @@ export class GameView {
         h("div", {},
           h("p", { class: "result-kicker" }, t("room.result")),
           h("h2", { class: "result-title", id: "result-title" }, title))),
-      outcome.summary ? h("p", { class: "result-summary" }, this.summaryText(outcome.summary)) : null,
+      summary ? h("p", { class: "result-summary" }, summary) : null,
       this.renderer?.ownsStandings ? null : h("ol", { class: "result-scores" },
         order.map((i) => h("li", { class: winners.includes(i) ? "is-winner" : "" },
           h("span", { class: "result-rank" }, String((outcome.ranks?.[i] ?? 0) + 1)),

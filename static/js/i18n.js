@@ -193,6 +193,10 @@ const en = {
   "err.no_bot": "This game has no bot yet.",
   "err.kicked": "The host removed you from this room.",
   "err.internal": "The server hit a problem; nothing was changed.",
+  "err.unauthorized": "Please choose a name first.",
+  "err.unknown_room": "This room does not exist (any more).",
+  "err.busy": "The room kept changing while this was tried: try again.",
+  "err.forbidden": "You may not enter this room now.",
 
   // error page
   "error.home": "Back to the home page",
@@ -214,9 +218,26 @@ const en = {
   "seat.south": "South",
   "seat.west": "West",
   "room.spectator": "Spectator",
-  "log.timeout": "time ran out",
-  "log.standin": "stand-in",
-  "log.host": "by the host",
+  // the game log: who acted for a seat (an entry's "actor"), and what every game may refuse
+  "log.actor.timer": "{text} (time ran out)",
+  "log.actor.standin": "{text} (stand-in)",
+  "log.actor.host": "{text} (by the host)",
+  "log.seat_label": "{name} ({label})",
+  "log.clauses": "{clauses}",
+  "log.clause_join": "; ",
+  "team.trick-tac-foe.0": "Red",
+  "team.trick-tac-foe.1": "Black",
+  "team.tic-tac-match.0": "Team A",
+  "team.tic-tac-match.1": "Team B",
+  "log.unreplayable": "(earlier moves cannot be replayed with the current rules)",
+  "action.not_object": "An action must be a JSON object.",
+  "action.unknown_type": "Unknown action “{type}”.",
+  "action.unexpected_fields": "Unexpected fields in that action: {fields}.",
+  "action.no_seat": "There is no such seat in this game.",
+  "action.game_over": "The game is over.",
+  "action.turn_of": "It is {seat}’s turn.",
+  "action.not_your_turn": "It is not your turn.",
+  "action.missing_fields": "That action lacks: {fields}.",
 
   // replay page
   "replay.title": "Replay #{id}",
@@ -226,6 +247,9 @@ const en = {
   "import.replaying": "Replaying {file}…",
   "import.not_json": "That file is not JSON.",
   "import.refused": "It does not replay: {reason}",
+  "import.refused_at": "Move {step} does not replay: {reason}",
+  "import.bad_game": "unknown game or options.",
+  "import.bad_action": "each move needs a seat number and an action.",
   "import.done": "{n} moves replayed.",
   "import.unfinished": "The game was not finished.",
   "import.fingerprint": "Final state fingerprint: {fingerprint}",
@@ -428,6 +452,10 @@ const fr = {
   "err.no_bot": "Ce jeu n’a pas encore de robot.",
   "err.kicked": "L’hôte vous a exclu de cette salle.",
   "err.internal": "Le serveur a rencontré un problème ; rien n’a été modifié.",
+  "err.unauthorized": "Choisissez d’abord un nom.",
+  "err.unknown_room": "Cette salle n’existe pas (ou plus).",
+  "err.busy": "La salle a changé pendant l’essai : réessayez.",
+  "err.forbidden": "Vous ne pouvez pas entrer dans cette salle maintenant.",
 
   // error page
   "error.home": "Retour à l’accueil",
@@ -449,9 +477,25 @@ const fr = {
   "seat.south": "Sud",
   "seat.west": "Ouest",
   "room.spectator": "Spectateur",
-  "log.timeout": "temps écoulé",
-  "log.standin": "remplaçant",
-  "log.host": "par l’hôte",
+  "log.actor.timer": "{text} (temps écoulé)",
+  "log.actor.standin": "{text} (remplaçant)",
+  "log.actor.host": "{text} (par l’hôte)",
+  "log.seat_label": "{name} ({label})",
+  "log.clauses": "{clauses}",
+  "log.clause_join": " ; ",
+  "team.trick-tac-foe.0": "Rouge",
+  "team.trick-tac-foe.1": "Noir",
+  "team.tic-tac-match.0": "Équipe A",
+  "team.tic-tac-match.1": "Équipe B",
+  "log.unreplayable": "(les coups précédents ne se rejouent pas avec les règles actuelles)",
+  "action.not_object": "Une action doit être un objet JSON.",
+  "action.unknown_type": "Action inconnue « {type} ».",
+  "action.unexpected_fields": "Champs inattendus dans cette action : {fields}.",
+  "action.no_seat": "Cette place n’existe pas dans cette partie.",
+  "action.game_over": "La partie est terminée.",
+  "action.turn_of": "C’est au tour de {seat}.",
+  "action.not_your_turn": "Ce n’est pas votre tour.",
+  "action.missing_fields": "Il manque à cette action : {fields}.",
 
   // replay page
   "replay.title": "Rediffusion n° {id}",
@@ -461,6 +505,9 @@ const fr = {
   "import.replaying": "Relecture de {file}…",
   "import.not_json": "Ce fichier n’est pas du JSON.",
   "import.refused": "La partie ne se rejoue pas : {reason}",
+  "import.refused_at": "Le coup {step} ne se rejoue pas : {reason}",
+  "import.bad_game": "jeu ou options inconnus.",
+  "import.bad_action": "chaque coup demande un numéro de place et une action.",
   "import.done": "{n} coups rejoués.",
   "import.unfinished": "La partie n’était pas terminée.",
   "import.fingerprint": "Empreinte de l’état final : {fingerprint}",
@@ -597,17 +644,70 @@ export function frenchSpacing(text) {
     .replace(/«[ \t\n]+/g, "«\u00a0");
 }
 
-/** Translate `key`, replacing {placeholders} from `params`. */
+/** Translate `key`, replacing {placeholders} from `params`; {n, plural, one {# point} other {# points}}
+ * picks the language's plural form of the number n (French: 0 and 1 are singular), # standing for it. */
 export function t(key, params) {
+  return fill(template(key), params, formatValue);
+}
+
+function template(key) {
   const dict = CATALOGS[current] || en;
-  let text = dict[key] ?? en[key] ?? key;
-  if (current === "fr") text = frenchSpacing(text);
-  if (params) {
-    text = text.replace(/\{(\w+)\}/g, (m, name) =>
-      Object.prototype.hasOwnProperty.call(params, name) ? formatValue(params[name]) : m,
-    );
-  }
-  return text;
+  const text = dict[key] ?? en[key] ?? key;
+  return current === "fr" ? frenchSpacing(text) : text;
+}
+
+const PLURAL = /\{(\w+), plural,((?:\s*[\w=]+\s*\{[^{}]*\})+)\s*\}/g;
+const BRANCH = /([\w=]+)\s*\{([^{}]*)\}/g;
+
+function fill(text, params, format) {
+  if (!params) return text;
+  const has = (name) => Object.prototype.hasOwnProperty.call(params, name);
+  const plural = text.replace(PLURAL, (m, name, branches) => {
+    if (!has(name)) return m;
+    const n = Number(params[name]);
+    const forms = Object.fromEntries([...branches.matchAll(BRANCH)].map((b) => [b[1], b[2]]));
+    const form = forms[`=${n}`] ?? forms[new Intl.PluralRules(current).select(n)] ?? forms.other ?? "";
+    return form.replaceAll("#", formatValue(n));
+  });
+  return plural.replace(/\{(\w+)\}/g, (m, name) => (has(name) ? format(params[name], name) : m));
+}
+
+/**
+ * A log entry, a result or a refusal ({key, params}, docs/protocol.md "Log entries") as a sentence in the
+ * page's language. Parameters are typed by their name: "seat" or "…_seat" is a seat number and "seats" or
+ * "…_seats" a list of them (named by `ctx.seat(index)`), "cell"/"…_cell" a cell (`ctx.cell`), "card"/
+ * "…_card" a card and "cards" a list (`ctx.card`), "team"/"…_team" a team (`ctx.team`); numbers follow
+ * the language, lists are joined as the language joins them ("Ada et Léa").
+ */
+export function phrase(entry, ctx = {}) {
+  if (!entry || typeof entry !== "object") return String(entry ?? "");
+  const kinds = [
+    [/(^|_)seat$/, (v) => (ctx.seat ? ctx.seat(v) : t("seat.player", { n: Number(v) + 1 }))],
+    [/(^|_)cell$/, (v) => (ctx.cell ? ctx.cell(v) : JSON.stringify(v))],
+    [/(^|_)card$/, (v) => (ctx.card ? ctx.card(v) : String(v))],
+    [/(^|_)team$/, (v) => (ctx.team ? ctx.team(v) : String(v))],
+  ];
+  const format = (value, name) => {
+    // An entry inside an entry (the automa's reason): phrased in turn; several are clauses of one sentence.
+    const isEntry = (v) => v && typeof v === "object" && !Array.isArray(v) && typeof v.key === "string";
+    if (isEntry(value)) return phrase(value, ctx);
+    if (Array.isArray(value) && value.length && value.every(isEntry)) return value.map((v) => phrase(v, ctx)).join(t("log.clause_join"));
+    const plural = /(^|_)(seats|cards|cells|teams)$/.exec(name);
+    if (plural && Array.isArray(value)) return joinList(value.map((v) => format(v, plural[2].slice(0, -1))));
+    for (const [pattern, show] of kinds) if (pattern.test(name)) return show(value);
+    if (ctx.value) {
+      const shown = ctx.value(name, value);
+      if (shown !== undefined && shown !== null) return shown;
+    }
+    return Array.isArray(value) ? joinList(value.map((v) => formatValue(v))) : formatValue(value);
+  };
+  return fill(template(entry.key), entry.params || {}, format);
+}
+
+/** Words joined as the language joins them: "Ada, Bob and Léa", « Ada, Bob et Léa ». */
+export function joinList(items) {
+  if (typeof Intl.ListFormat !== "function") return items.join(", ");
+  return new Intl.ListFormat(current, { style: "long", type: "conjunction" }).format(items.map(String));
 }
 
 /** Numbers follow the language (e.g. 1,5 in French). */
@@ -656,4 +756,12 @@ export function seatLabel(label) {
   const player = /^Player (\d+)$/.exec(text);
   if (player) return t("seat.player", { n: Number(player[1]) });
   return SEAT_WORDS[text] ? t(SEAT_WORDS[text]) : text;
+}
+
+/** A team's name: the game's own ("Red", "Team A": "team.<game>.<n>") where it has one, so the lobby, the
+ * players strip, the board and the log all say the same; else "Team 1". */
+export function teamName(team, game) {
+  if (team === null || team === undefined) return "";
+  const own = `team.${game}.${team}`;
+  return game && has(own) ? t(own) : t("room.team", { n: Number(team) + 1 });
 }

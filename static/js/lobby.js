@@ -2,7 +2,7 @@
 // Also the standings table, shared with the game view.
 
 import { $, h } from "./dom.js";
-import { formatNumber, has, language, playerName, seatLabel, t } from "./i18n.js";
+import { formatNumber, has, language, playerName, seatLabel, t, teamName } from "./i18n.js";
 import { personMenu, renderRemoved, roomSettingsForm, roomSettingsNotes } from "./host.js";
 import { optionsForm, optionsSummary } from "./schema-form.js";
 
@@ -60,9 +60,7 @@ export function presence(player) {
   );
 }
 
-export function teamName(team) {
-  return team === null || team === undefined ? "" : t("room.team", { n: Number(team) + 1 });
-}
+export { teamName };
 
 export function standingsTable(room) {
   const rows = room?.standings || [];
@@ -165,7 +163,7 @@ export class Lobby {
       const p = seat.player;
       const mine = p && p.id === myId;
       const host = p && p.id === room.host;
-      const label = [seatLabel(seat.label), teamName(seat.team)].filter(Boolean).join(" · ");
+      const label = [seatLabel(seat.label), teamName(seat.team, room.game)].filter(Boolean).join(" · ");
       const actions = [];
       const isHost = this.S.isHost();
       if (lobby && !p && this.S.canSit()) {

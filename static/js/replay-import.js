@@ -2,6 +2,7 @@
 // final state, equal to the original's when the file is unchanged).
 
 import { t } from "./i18n.js";
+import { entryText, logContext, reasonText, summaryText } from "./log.js";
 
 const input = document.getElementById("import-file");
 const out = document.getElementById("import-result");
@@ -30,19 +31,42 @@ input.addEventListener("change", async () => {
     body: JSON.stringify(body),
   });
   const data = await response.json();
+  // The log, the result and a refusal are entries (docs/protocol.md "Log entries"): the game's renderer,
+  // mounted out of sight, words its cells and cards; the file's seats give the names.
+  const seats = Array.isArray(data.seats) ? data.seats : (Array.isArray(body.seats) ? body.seats : []);
+  const room = {
+    game: body.engine,
+    seats: seats.map((seat, index) => ({
+      index,
+      label: seat.label ?? `Player ${index + 1}`,
+      team: seat.team ?? null,
+      player: seat.name ? { id: null, name: seat.name, bot: Boolean(seat.bot), connected: true } : null,
+    })),
+  };
+  let renderer = null;
+  try {
+    const module = await import(`./games/${encodeURIComponent(String(body.engine))}.js`);
+    renderer = module.mount(document.createElement("div"), { seat: null, room, act: () => Promise.reject(), t });
+  } catch (err) {
+    console.error(err);
+  }
+  const ctx = logContext(room, renderer);
   if (!response.ok) {
-    out.replaceChildren(para(t("import.refused", { reason: data.detail }), "field-error"));
+    const reason = reasonText(data.reason, ctx) || t("common.error");
+    const text = data.step ? t("import.refused_at", { step: data.step, reason }) : t("import.refused", { reason });
+    out.replaceChildren(para(text, "field-error"));
     return;
   }
   const list = document.createElement("ol");
   list.className = "log";
-  for (const line of data.log) {
+  for (const entry of data.log) {
     const li = document.createElement("li");
-    li.textContent = line;
+    li.textContent = entryText(entry, ctx);
     list.append(li);
   }
+  const result = data.outcome ? summaryText(data.outcome.summary, ctx) || t("room.draw") : t("import.unfinished");
   out.replaceChildren(
-    para(`${t("import.done", { n: data.steps })} ${data.outcome ? data.outcome.summary : t("import.unfinished")}`),
+    para(`${t("import.done", { n: data.steps })} ${result}`),
     para(t("import.fingerprint", { fingerprint: data.fingerprint }), "mono small"),
     list,
   );

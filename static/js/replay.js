@@ -1,7 +1,8 @@
 // Replay of a finished game: step through it as any seat saw it ("what did I know then"), as a spectator,
 // or with everything revealed (every seat's view side by side). Uses each game's own renderer, read-only.
 
-import { formatNumber, language, seatLabel, t } from "./i18n.js";
+import { formatNumber, playerName, seatLabel, t } from "./i18n.js";
+import { entryText, logContext } from "./log.js";
 
 const root = document.getElementById("replay");
 const gameId = root.dataset.gameId;
@@ -29,7 +30,7 @@ function fakeRoom(data) {
       index,
       label: info.label,
       team: info.team,
-      player: { id: null, name: data.players[index] || info.label, connected: true, bot: false },
+      player: { id: null, name: data.players[index] || info.label, connected: true, bot: Boolean(data.bots?.[index]) },
     })),
     spectators: [],
     standings: [],
@@ -54,7 +55,7 @@ function stateAt(steps, index) {
     deadline: null,
     outcome: s.outcome,
     events: [],
-    log: steps.slice(1, index + 1).map((x) => x.line),
+    log: steps.slice(1, index + 1).flatMap((x) => x.log || []),
   };
 }
 
@@ -72,7 +73,7 @@ async function mountAll(choice) {
     const title = document.createElement("h2");
     title.className = "panel-title";
     title.textContent =
-      seat === null ? t("room.spectator") : `${meta.players[seat] || seatLabel(meta.seats[seat].label)} — ${seatLabel(meta.seats[seat].label)}`;
+      seat === null ? t("room.spectator") : `${playerName(room.seats[seat].player)} — ${seatLabel(meta.seats[seat].label)}`;
     const el = document.createElement("div");
     frame.append(title, el);
     boards.append(frame);
@@ -87,10 +88,11 @@ function show(index) {
   slider.value = String(step);
   const total = meta.spectatorSteps.steps.length - 1;
   count.textContent = `${formatNumber(step)} / ${formatNumber(total)}`;
-  const line = meta.spectatorSteps.steps[step].line || "";
-  // The server's log line is English; the game's renderer translates it (logLine hook) for other languages.
+  // The step's log entries, phrased in the page's language with the players' names (static/js/log.js).
   const renderer = mounted[0]?.renderer;
-  lineEl.textContent = language() !== "en" && line && renderer?.logLine ? renderer.logLine(line) : line;
+  const ctx = logContext(fakeRoom(meta), renderer);
+  const entries = meta.spectatorSteps.steps[step].log || [];
+  lineEl.textContent = entries.map((entry) => entryText(entry, ctx)).join(" ");
   for (const m of mounted) {
     try {
       m.renderer.update(stateAt(m.steps, step));
@@ -111,7 +113,7 @@ async function start() {
   slider.max = String(spectator.steps.length - 1);
   const options = [
     ["spectator", t("replay.spectator")],
-    ...spectator.seats.map((info, i) => [String(i), `${spectator.players[i] || seatLabel(info.label)} (${seatLabel(info.label)})`]),
+    ...spectator.seats.map((info, i) => [String(i), `${playerName(fakeRoom(spectator).seats[i].player)} (${seatLabel(info.label)})`]),
     ["all", t("replay.everything")],
   ];
   seatSelect.replaceChildren(

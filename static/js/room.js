@@ -6,10 +6,12 @@ import { $, api, embedded, h, toast } from "./dom.js";
 import { GameView } from "./game.js";
 import { setupHowTo } from "./howto.js";
 import { play, soundToggle } from "./sound.js";
-import { language, t } from "./i18n.js";
+import { t } from "./i18n.js";
+import { logContext, reasonText } from "./log.js";
 import { Lobby, gameIcon } from "./lobby.js";
 import { getMe, nameProblem, onMeChange, saveName } from "./me.js";
 
+const LOG_KEPT = 200; // log entries the page keeps, as many as the log panel shows
 const meta = embedded("room-meta") || {};
 const code = meta.code || $("#room")?.dataset.code;
 
@@ -171,19 +173,13 @@ function renderConnection(st) {
 
 // ---- messages --------------------------------------------------------------------------------
 
-/** Server texts are lower-case phrases ("it is Player 2 (O)'s turn"): make them sentences. */
-function sentence(text) {
-  const s = String(text || "").trim();
-  return s ? s.charAt(0).toUpperCase() + s.slice(1) : s;
-}
-
 function errorText(msg) {
-  // The engine's reason is the best text for an illegal move (it is written in English); otherwise a
-  // translated code.
-  if (msg.code === "illegal" && msg.message && language() === "en") return sentence(msg.message);
+  // A move the rules refuse comes with the engine's reason ({key, params}), phrased like the log.
+  const reason = reasonText(msg.reason, logContext(S.room, game.renderer));
+  if (reason) return reason;
   const key = `err.${msg.code}`;
   const translated = t(key);
-  return translated !== key ? translated : sentence(msg.message) || t("common.error");
+  return translated !== key ? translated : t("common.error");
 }
 
 function connect() {
@@ -216,6 +212,12 @@ function connect() {
       S.clockOffset = msg.now - Date.now();
       S.clockFromServer = true;
     }
+    // A move's state carries only the log entries after the version this socket had (log_since): the
+    // page keeps the rest. A full state (no log_since) brings the whole recent log.
+    if (msg.log_since !== undefined && Array.isArray(S.state?.log)) {
+      if (S.state.version !== msg.log_since) client.send({ type: "sync" }); // a gap: get the whole log
+      msg.log = [...S.state.log.filter((e) => e.v <= msg.log_since), ...(msg.log || [])].slice(-LOG_KEPT);
+    }
     S.state = msg;
     if (S.room && S.room.status === "lobby") S.room = { ...S.room, status: msg.outcome ? "finished" : "playing" };
     render({ stateChanged: true });
@@ -237,7 +239,8 @@ function showClosed(closeCode) {
   if (closedReason?.code === "kicked") title = t("closed.kicked_title");
   else if (closeCode === CLOSE_UNKNOWN_ROOM) title = t("closed.gone_title");
   $("#room-closed-title").textContent = title;
-  $("#room-closed-text").textContent = closedReason?.code === "kicked" ? "" : sentence(closedReason?.message);
+  // The refusal's code in the page's language (its message is an English note for developers).
+  $("#room-closed-text").textContent = closedReason && closedReason.code !== "kicked" ? errorText(closedReason) : "";
   panel.hidden = false;
   $("#lobby").hidden = true;
   $("#game").hidden = true;

@@ -60,6 +60,13 @@ async def test_replay_matches_what_a_seat_was_sent_and_export_round_trips(sqlite
         export["actions"][0]["action"] = {"type": "commit", "card": "99Z"}
         bad = await ann.http.post("/api/history/import", json=export)
         assert bad.status_code == 422 and "action 1" in bad.json()["detail"]
+        # ... and says which move and why as data, for the page to word.
+        refusal = bad.json()
+        assert (refusal["code"], refusal["step"]) == ("import_refused", 1)
+        assert refusal["reason"] == {"key": "trick-tac-foe.error.bad_card", "params": {}}
+        # The log and the result come as entries, never sentences.
+        assert imported["outcome"]["summary"]["key"].startswith("trick-tac-foe.result.")
+        assert all(set(entry) <= {"v", "key", "params", "actor"} for entry in imported["log"])
 
 
 async def test_games_in_progress_are_not_exported(sqlite_server: ServerProcess) -> None:

@@ -36,4 +36,4 @@ async def test_seatless_host_announces_the_next_word(sqlite_server: ServerProces
             ack = await screen.act({"type": "next"}, version=reveal["version"])
             after = await screen.wait_state(lambda s: s["version"] == ack["version"])
             assert len(after["view"].get("announced") or []) == announced + 1
-            assert after["log"][-1].endswith("(by the host)")
+            assert after["log"][-1]["actor"] == "host"

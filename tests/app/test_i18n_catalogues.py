@@ -130,6 +130,16 @@ def _letters(text: str) -> str:
     return re.sub(r"[^A-Za-zÀ-ÿ]", "", re.sub(r"\{\w+\}", "", text))
 
 
+_PLURAL = re.compile(r"\{(\w+), plural,((?:\s*[\w=]+\s*\{[^{}]*\})+)\s*\}")
+
+
+def _holes(text: str) -> set[str]:
+    """The placeholders of a text: ``{name}``, and the number of ``{n, plural, one {…} other {…}}`` (each
+    language words its branches its own way)."""
+    plurals = {m[0] for m in _PLURAL.findall(text)}
+    return plurals | set(re.findall(r"\{(\w+)\}", _PLURAL.sub("", text)))
+
+
 def _problems(en: dict[str, str], fr: dict[str, str], where: str) -> list[str]:
     problems = []
     for key, english in sorted(en.items()):
@@ -139,8 +149,7 @@ def _problems(en: dict[str, str], fr: dict[str, str], where: str) -> list[str]:
         french = fr[key]
         if french.strip() == english.strip() and _letters(english) and key not in SAME_IN_BOTH:
             problems.append(f"{where}: {key!r} is not translated ({french!r})")
-        holes_en = set(re.findall(r"\{(\w+)\}", english))
-        holes_fr = set(re.findall(r"\{(\w+)\}", french))
+        holes_en, holes_fr = _holes(english), _holes(french)
         if holes_en != holes_fr:
             problems.append(f"{where}: {key!r} placeholders differ: {sorted(holes_en)} vs {sorted(holes_fr)}")
     return problems

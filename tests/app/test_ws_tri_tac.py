@@ -44,6 +44,14 @@ async def test_full_game_with_spectator(server: ServerProcess) -> None:
         assert spectator.state is not None
         assert spectator.state["view"]["board"] == final[0]["view"]["board"]  # type: ignore[index]
         assert len(spectator.state["log"]) == 16
+        # Each move's message carried only that move's entry, after the version the socket had.
+        moves_seen = [m for m in spectator.history if m["type"] == "state" and "log_since" in m]
+        assert moves_seen and all(
+            [entry["v"] for entry in m["log_received"]] == [m["version"]] and m["log_since"] == m["version"] - 1
+            for m in moves_seen
+        )
+        assert [entry["v"] for entry in spectator.state["log"]] == list(range(1, 17))
+        assert {entry["key"] for entry in spectator.state["log"]} <= {"tri-tac.log.placed", "tri-tac.log.placed_scored"}
         # The spectator cannot act.
         with pytest.raises(ClientError) as err:
             await spectator.act({"type": "place", "cell": [0, 0]})
@@ -105,7 +113,10 @@ async def test_bad_input_gets_clear_errors_and_changes_nothing(sqlite_server: Se
         await refused(
             idle, {"type": "act", "action": {"type": "place", "cell": free}, "version": version}, "not_your_turn"
         )
-        await refused(mover, {"type": "act", "action": {"type": "place", "cell": taken}, "version": version}, "illegal")
+        taken_reply = await refused(
+            mover, {"type": "act", "action": {"type": "place", "cell": taken}, "version": version}, "illegal"
+        )
+        assert taken_reply["reason"] == {"key": "tri-tac.error.cell_taken", "params": {"cell": taken}}
         await refused(
             mover, {"type": "act", "action": {"type": "place", "cell": free}, "version": version - 1}, "stale_version"
         )
@@ -240,7 +251,12 @@ async def test_time_challenge_passes_the_turn(sqlite_server: ServerProcess) -> N
         # Nobody moves: the server's timer passes the turn through the normal path.
         passed = await table.sockets[0].wait_state(lambda s: s["version"] == 1, timeout=12)
         assert passed["to_act"] != first
-        assert "time ran out" in passed["log"][-1]
+        assert passed["log"][-1] == {
+            "v": 1,
+            "key": "tri-tac.log.passed",
+            "params": {"seat": first[0]},
+            "actor": "timer",
+        }
     finally:
         await table.close()
 

@@ -148,4 +148,4 @@ async def test_result_in_french(new_player: NewPlayer, sqlite_server: ServerProc
     await open_table(page, sqlite_server.url, "tri-tac", {"size": 3}, seat=None)
     await expect(page.locator("#result")).to_be_visible(timeout=30_000)
     summary = await page.locator(".result-summary").inner_text()
-    assert re.match(r"^(Joueur \d \([XO]\) gagne|Match nul)", summary), summary
+    assert re.match(r"^(Robot \d \([XO]\) gagne \d+ à \d+|Match nul, \d+ à \d+)$", summary), summary

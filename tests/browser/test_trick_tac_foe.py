@@ -161,7 +161,7 @@ async def test_keyboard_play_alone_with_bots_and_a_wild_ten(new_player: NewPlaye
     await expect(host.locator(".tf-progress-trick")).to_have_text("Trick set 2 of 10", timeout=15_000)
     await expect(host.locator(".tf-record").first).to_contain_text("North's 6", timeout=15_000)
     await expect(host.locator(".tf-record")).to_have_count(2)
-    await expect(host.locator("#log")).to_contain_text("North picks North's 6 (west edge)")
+    await expect(host.locator("#log")).to_contain_text(re.compile(r"\(North\) picks their 6 \(west edge\)"))
 
 
 async def test_the_result_shows_the_final_grid(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:

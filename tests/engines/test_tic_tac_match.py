@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
 import pytest
 
 import engines.tic_tac_match as ttm
-from engines.base import Event, IllegalAction, InvalidOptions
+from engines.base import Event, IllegalAction, InvalidOptions, LogEntry
 from engines.tic_tac_match import (
     BOT,
     COLOURS,
@@ -230,7 +232,7 @@ def test_stacking_rule_over_every_pair_of_symbol_cards() -> None:
                 after, _ = E.apply(state, 0, play(card, 0, 0))
                 assert after.cells[0] == [top, card]
             else:
-                with pytest.raises(IllegalAction, match="colour or the symbol, not both"):
+                with refused("tic-tac-match.error.matches_both", "tic-tac-match.error.matches_neither"):
                     E.apply(state, 0, play(card, 0, 0))
             checked += 1
     assert checked == 48 * 47
@@ -242,7 +244,7 @@ def test_any_symbol_card_goes_on_an_empty_cell_and_action_cards_never_on_the_gri
     cells = {tuple(a["cell"]) for a in E.legal_actions(state, 0) if a["type"] == "play"}
     assert cells == {(r, col) for r in range(3) for col in range(3)}  # an empty grid: every cell
     for action_card in state.hands[0][1:]:
-        with pytest.raises(IllegalAction, match="not a Symbol card"):
+        with refused("tic-tac-match.error.wrong_card"):
             E.apply(state, 0, play(action_card, 0, 0))
 
 
@@ -253,9 +255,9 @@ def test_stacking_reasons() -> None:
     state = position(
         c, hands=[[same, neither, c.flip(), c.flip()], hand_of(c, "bX", "bX", "bX", "bX")], cells={0: [top]}
     )
-    with pytest.raises(IllegalAction, match="matches both its colour and its symbol"):
+    with refused("tic-tac-match.error.matches_both"):
         E.apply(state, 0, play(same, 0, 0))
-    with pytest.raises(IllegalAction, match="matches neither its colour nor its symbol"):
+    with refused("tic-tac-match.error.matches_neither"):
         E.apply(state, 0, play(neither, 0, 0))
 
 
@@ -305,9 +307,9 @@ def test_wipeout_two_players() -> None:
     assert [a for a in E.legal_actions(state, 0) if a["type"] == "wipeout"] == [
         {"type": "wipeout", "card": wo, "target": 1}
     ]
-    with pytest.raises(IllegalAction, match="never play Wipe-Out on yourself"):
+    with refused("tic-tac-match.error.wipe_self"):
         E.apply(state, 0, {"type": "wipeout", "card": wo, "target": 0})
-    with pytest.raises(IllegalAction, match="target"):
+    with refused("tic-tac-match.error.bad_target"):
         E.apply(state, 0, {"type": "wipeout", "card": wo, "target": 2})
     discard_before = len(state.discard)
     after, events = E.apply(state, 0, {"type": "wipeout", "card": wo, "target": 1})
@@ -349,7 +351,7 @@ def test_wipeout_is_not_a_play_after_double_play() -> None:
     state = position(c, hands=[[dp, wo, *hand_of(c, "rX", "rX")], hand_of(c, "bO", "bO", "bO", "bO")])
     state, _ = E.apply(state, 0, {"type": "double", "card": dp})
     assert all(a["type"] in ("play", "flip") for a in E.legal_actions(state, 0))
-    with pytest.raises(IllegalAction, match="not a Wipe-Out"):
+    with refused("tic-tac-match.error.after_double"):
         E.apply(state, 0, {"type": "wipeout", "card": wo, "target": 1})
 
 
@@ -363,7 +365,7 @@ def test_double_play_needs_a_symbol_or_flip_play_to_follow() -> None:
     state = position(c, hands=[[dp, wo, c.sym("bX"), c.sym("gO")], hand_of(c, "rX", "rX", "rX", "rX")], cells=grid)
     assert {"type": "double", "card": dp} not in E.legal_actions(state, 0)
     assert E.view(state, 0)["hand"][0]["playable"] is False
-    with pytest.raises(IllegalAction, match="needs at least one legal Symbol or Flip play"):
+    with refused("tic-tac-match.error.double_needs_play"):
         E.apply(state, 0, {"type": "double", "card": dp})
     # With a Flip in hand it is playable.
     c2 = Cards()
@@ -386,7 +388,7 @@ def test_double_play_is_two_plays_then_draw_up_to_four() -> None:
     assert state.turn == 0 and state.plays_left == 2 and state.discard[-1] == dp
     assert E.view(state, 1)["double"] == {"seat": 0, "plays_left": 2}
     assert E.view(state, 0)["double"] == {"seat": 0, "plays_left": 2, "fallback": False}
-    with pytest.raises(IllegalAction, match="first play after a Double Play must be a Symbol or Flip"):
+    with refused("tic-tac-match.error.first_of_double"):
         E.apply(state, 0, {"type": "forfeit"})
     state, events = E.apply(state, 0, play(first, 0, 0))
     assert kinds(events) == ["play"]
@@ -467,6 +469,7 @@ def test_double_play_second_play_forfeited_automatically() -> None:
     rest = [c.sym("gO"), c.sym("gO")]
     state = position(c, hands=[[dp, bx, *rest], hand_of(c, "yO", "yO", "yO", "yO")], cells=grid)
     state, _ = E.apply(state, 0, {"type": "double", "card": dp})
+    assert logged(state, 0, play(bx, 2, 2))[1] == ("tic-tac-match.log.no_second_play", {"seat": 0})
     state, events = E.apply(state, 0, play(bx, 2, 2))
     assert kinds(events) == ["play", "forfeit", "draw"]
     assert events[1].public == {"seat": 0, "automatic": True}
@@ -501,6 +504,7 @@ def test_stuck_hand_is_redrawn_at_the_start_of_the_turn() -> None:
     )
     assert not ttm.has_legal_play(state, 1)
     discard_before = len(state.discard)
+    assert logged(state, 0, {"type": "flip", "card": flip})[1] == ("tic-tac-match.log.redrew", {"seat": 1, "redraw": 1})
     after, events = E.apply(state, 0, {"type": "flip", "card": flip})
     assert kinds(events) == ["flip", "draw", "stuck"]
     assert after.turn == 1 and after.hands[1] == fresh
@@ -523,6 +527,7 @@ def test_after_ten_redraws_the_turn_passes(monkeypatch: pytest.MonkeyPatch) -> N
     stuck = [e for e in events if e.kind == "stuck"]
     assert [e.public["redraw"] for e in stuck] == list(range(1, 11))
     assert events[-1].kind == "pass" and events[-1].public == {"seat": 1, "redraws": 10}
+    assert logged(state, 0, {"type": "flip", "card": flip})[-1] == ("tic-tac-match.log.passed", {"seat": 1})
     assert after.turn == 0 and len(after.hands[1]) == 4
     assert sorted(all_cards(after)) == list(range(60))
 
@@ -588,12 +593,15 @@ def test_the_winner_is_whoever_s_id_shows_the_symbol() -> None:
         cells={3: [c.sym("rO")], 6: [c.sym("rX"), c.sym("rO")]},
         id_symbol=0,
     )
-    text = E.describe_action(state, 0, play(ro, 0, 0))
-    assert text == "Player 1 played red O on the top-left cell: three in a row, Player 2 wins the match"
+    red_o = {"kind": "symbol", "colour": "red", "symbol": "O"}
+    assert logged(state, 0, play(ro, 0, 0)) == [
+        ("tic-tac-match.log.played", {"seat": 0, "card": red_o, "cell": [0, 0]}),
+        ("tic-tac-match.log.match_won", {"seats": [1], "count": 1, "card": red_o, "match": 1}),
+    ]
     after, events = E.apply(state, 0, play(ro, 0, 0))
     outcome = E.outcome(after)
     assert outcome is not None and outcome.winners == [1] and outcome.ranks == [1, 0]
-    assert outcome.summary == "Player 2 won with three red O in a row"
+    assert outcome.summary == LogEntry("tic-tac-match.result.won", {"seats": [1], "count": 1, "card": red_o})
     won = events[-1].public
     assert won["side"] == 1 and won["placed_by"] == 0 and won["line"] == [[0, 0], [1, 0], [2, 0]]
     view = E.view(after, None)
@@ -611,7 +619,8 @@ def test_four_players_team_win_and_several_lines_at_once() -> None:
     assert events[-1].public["lines"] == [[[0, 0], [0, 1], [0, 2]]]
     outcome = E.outcome(after)
     assert outcome is not None and outcome.winners == [0, 2] and outcome.scores == [1.0, 0.0, 1.0, 0.0]
-    assert outcome.summary == "Team A (Players 1 & 3) won with three green X in a row"
+    green_x = {"kind": "symbol", "colour": "green", "symbol": "X"}
+    assert outcome.summary == LogEntry("tic-tac-match.result.won", {"seats": [0, 2], "count": 2, "card": green_x})
     # Two lines at once: the bottom-right cell completes a diagonal and a column.
     c2 = Cards()
     gx2 = c2.sym("gX")
@@ -680,8 +689,9 @@ def test_series_scoring_and_the_deal_passing_left() -> None:
     outcome = E.outcome(state)
     assert outcome is not None
     assert outcome.scores == [2.0, 1.0] and outcome.winners == [0] and outcome.ranks == [0, 1]
-    assert outcome.summary == "Player 1 won the series 2–1 (last match: three red " + (
-        SYMBOLS[state.side_symbol(0)] + " in a row)"
+    last = {"kind": "symbol", "colour": "red", "symbol": SYMBOLS[state.side_symbol(0)]}
+    assert outcome.summary == LogEntry(
+        "tic-tac-match.result.series", {"seats": [0], "count": 1, "card": last, "wins": 2, "other_wins": 1}
     )
     assert [r["side"] for r in state.results] == [0, 1, 0]
     assert [r["dealer"] for r in state.results] == [first_dealer, 1 - first_dealer, first_dealer]
@@ -879,33 +889,51 @@ def test_refusal_reasons() -> None:
     c = Cards()
     state = position(c, hands=[hand_of(c, "bX", "bO", "gX", "gO"), hand_of(c, "F", "W", "D", "yO")])
     mine = state.hands[0][0]
-    with pytest.raises(IllegalAction, match="Player 1's turn, not yours"):
+    with refused("action.turn_of"):
         E.apply(state, 1, {"type": "flip", "card": state.hands[1][0]})
-    with pytest.raises(IllegalAction, match="card 59 is not in your hand"):
+    with refused("tic-tac-match.error.not_in_hand"):
         E.apply(state, 0, {"type": "double", "card": 59})
-    with pytest.raises(IllegalAction, match="not a Flip"):
+    with refused("tic-tac-match.error.wrong_card"):
         E.apply(state, 0, {"type": "flip", "card": mine})
-    with pytest.raises(IllegalAction, match=r"\[row, column\]"):
+    with refused("tic-tac-match.error.bad_cell"):
         E.apply(state, 0, {"type": "play", "card": mine, "cell": [5, 5]})
     with pytest.raises(IllegalAction, match="unknown action type"):
         E.apply(state, 0, {"type": "shout"})
 
 
-def test_describe_action() -> None:
+def test_log_entries() -> None:
     c = Cards()
     rx, flip, wo, dp = c.sym("rX"), c.flip(), c.wipeout(), c.double()
     state = position(c, hands=[[rx, flip, wo, dp], hand_of(c, "bO", "bO", "bO", "bO")], cells={0: [c.sym("rO")]})
-    assert E.describe_action(state, 0, play(rx, 0, 0)) == "Player 1 played red X on the top-left cell (now 2 high)"
-    assert E.describe_action(state, 0, play(rx, 2, 1)) == "Player 1 played red X on the bottom-centre cell"
-    assert E.describe_action(state, 0, {"type": "flip", "card": flip}).startswith("Player 1 played Flip")
-    assert E.describe_action(state, 0, {"type": "wipeout", "card": wo, "target": 1}).startswith(
-        "Player 1 played Wipe-Out on Player 2"
+    red_x = {"kind": "symbol", "colour": "red", "symbol": "X"}
+    assert logged(state, 0, play(rx, 0, 0))[0] == (
+        "tic-tac-match.log.stacked",
+        {"seat": 0, "card": red_x, "cell": [0, 0], "height": 2},
     )
-    assert "Double Play" in E.describe_action(state, 0, {"type": "double", "card": dp})
-    assert E.describe_action(state, 0, {"type": "forfeit"}) == "Player 1 forfeited the second play"
-    assert E.describe_action(state, 0, {"type": "discard", "card": wo}) == (
-        "Player 1 discarded Wipe-Out as the second play"
+    assert logged(state, 0, play(rx, 2, 1))[0] == (
+        "tic-tac-match.log.played",
+        {"seat": 0, "card": red_x, "cell": [2, 1]},
     )
+    assert logged(state, 0, {"type": "flip", "card": flip})[0] == ("tic-tac-match.log.flipped", {"seat": 0})
+    assert logged(state, 0, {"type": "wipeout", "card": wo, "target": 1})[0] == (
+        "tic-tac-match.log.wiped_out",
+        {"seat": 0, "target_seat": 1},
+    )
+    assert logged(state, 0, {"type": "double", "card": dp}) == [("tic-tac-match.log.double", {"seat": 0})]
+
+
+def logged(state: Any, seat: int, action: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The log entries of an action, as (key, params)."""
+    entries = E.log_entries(state, seat, action, E.apply(state, seat, action))
+    return [(entry.key, dict(entry.params)) for entry in entries]
+
+
+@contextlib.contextmanager
+def refused(*codes: str) -> Iterator[None]:
+    """The action inside is refused with one of ``codes``."""
+    with pytest.raises(IllegalAction) as err:
+        yield
+    assert err.value.code in codes, err.value
 
 
 def test_timeout_action() -> None:

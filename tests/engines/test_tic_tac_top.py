@@ -12,7 +12,7 @@ import orjson
 import pytest
 
 import engines.tic_tac_top as ttt
-from engines.base import IllegalAction, InvalidOptions, Timer
+from engines.base import IllegalAction, InvalidOptions, LogEntry, Timer
 from engines.tic_tac_top import BOT, ENGINE, TicTacTopState, score_turn
 
 LETTERS = list("ABCDEFGHIJKL")
@@ -186,8 +186,9 @@ def test_custom_only_deals_pairs_then_singles() -> None:
     for _ in range(8):
         state = act(state, 0, {"type": "next"})
     assert state.turn == 2 and ENGINE.legal_actions(state, 1) == [{"type": "choose_theme", "index": 0}]
-    with pytest.raises(IllegalAction, match="'index' must be 0"):
+    with pytest.raises(IllegalAction) as refused:
         ENGINE.apply(state, 1, {"type": "choose_theme", "index": 1})
+    assert refused.value.reason() == {"key": "tic-tac-top.error.bad_theme", "params": {"themes": 1}}
 
 
 def test_missing_deck_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -266,6 +267,7 @@ def test_a_first_line_after_the_fifth_word_gives_the_leader_no_bonus() -> None:
     grids = [None, g("AHI/JFK/LBG"), g(".........")]  # the diagonal A, F, G completes on the 7th word
     s = score_turn(RANKING, grids, leader=0)
     assert s["first_line"] == {"index": 7, "word": "G", "seats": [1]}
+    assert s["rows"][0]["reason"] == {"key": "tic-tac-top.reason.first_line_late", "params": {"word_number": 7}}
     assert rows(s)[:3] == [("A", 0, 0), ("C", 1, 2), ("B", 0, 0)]
 
 
@@ -319,8 +321,9 @@ def test_leader_rotates_clockwise_and_everyone_leads_once() -> None:
         leaders.append(state.leader)
         assert ENGINE.to_act(state) == {state.leader}
         others = [s for s in range(5) if s != state.leader]
-        with pytest.raises(IllegalAction, match="only the Leader"):
+        with pytest.raises(IllegalAction, match="only the Leader") as refused:
             ENGINE.apply(state, others[0], {"type": "choose_theme", "index": 0})
+        assert refused.value.reason() == {"key": "tic-tac-top.error.leader_chooses", "params": {"seat": state.leader}}
         state, _ = play_turn(state, {s: g("ABC/DEF/GHI") for s in others}, RANKING)
         if state.phase == "score":
             assert ENGINE.timer(state) == Timer(f"score-{state.turn}", 8.0)
@@ -466,7 +469,7 @@ def test_game_ends_after_everyone_led_and_ties_share_the_win() -> None:
     outcome = ENGINE.outcome(state)
     assert outcome is not None
     assert outcome.winners == [0, 1, 2] and outcome.ranks == [0, 0, 0]
-    assert "share the win" in outcome.summary
+    assert outcome.summary == LogEntry("tic-tac-top.result.shared", {"seats": [0, 1, 2], "points": 12})
     with pytest.raises(IllegalAction, match="over"):
         ENGINE.apply(state, 0, {"type": "next"})
 
@@ -503,37 +506,38 @@ def test_quick_game_does_not_end_mid_turn_or_below_25() -> None:
 
 
 @pytest.mark.parametrize(
-    ("seat", "action", "reason"),
+    ("seat", "action", "code"),
     [
-        (1, {"type": "place", "cell": 9, "word": "A"}, "off the grid"),
-        (1, {"type": "place", "cell": True, "word": "A"}, "integer"),
-        (1, {"type": "place", "cell": 1, "word": "Z"}, "not one of the theme's words"),
-        (1, {"type": "place", "cell": 1, "word": "A"}, "already in your grid"),
-        (1, {"type": "place", "cell": 1, "word": 3}, "must be a string"),
-        (1, {"type": "place", "cell": 1}, "needs the field"),
-        (1, {"type": "place", "cell": 1, "word": "B", "x": 1}, "unexpected field"),
-        (1, {"type": "clear", "cell": 4}, "already empty"),
-        (1, {"type": "rank", "words": RANKING}, "only the Leader ranks"),
-        (1, {"type": "next"}, "not possible while writing"),
-        (0, {"type": "place", "cell": 1, "word": "B"}, "has no grid"),
-        (0, {"type": "done"}, "has no grid"),
-        (0, {"type": "rank", "words": RANKING[:6]}, "exactly 7"),
-        (0, {"type": "rank", "words": [*RANKING[:6], "A"]}, "twice"),
-        (0, {"type": "rank", "words": [*RANKING[:6], "Z"]}, "not one of"),
-        (0, {"type": "rank", "words": "ABCDEFG"}, "list of words"),
-        (0, {"type": "draft", "words": LETTERS[:8]}, "at most 7"),
-        (0, {"type": "choose_theme", "index": 0}, "only 'choose_theme'|not possible"),
-        (2, {"type": "place", "cell": 1, "word": "B"}, "already locked"),
-        (7, {"type": "done"}, "no seat"),
+        (1, {"type": "place", "cell": 9, "word": "A"}, "tic-tac-top.error.bad_cell"),
+        (1, {"type": "place", "cell": True, "word": "A"}, "tic-tac-top.error.not_integer"),
+        (1, {"type": "place", "cell": 1, "word": "Z"}, "tic-tac-top.error.not_theme_word"),
+        (1, {"type": "place", "cell": 1, "word": "A"}, "tic-tac-top.error.word_in_grid"),
+        (1, {"type": "place", "cell": 1, "word": 3}, "tic-tac-top.error.bad_word"),
+        (1, {"type": "place", "cell": 1}, "action.missing_fields"),
+        (1, {"type": "place", "cell": 1, "word": "B", "x": 1}, "action.unexpected_fields"),
+        (1, {"type": "clear", "cell": 4}, "tic-tac-top.error.cell_empty"),
+        (1, {"type": "rank", "words": RANKING}, "tic-tac-top.error.leader_ranks"),
+        (1, {"type": "next"}, "tic-tac-top.error.not_while_writing"),
+        (0, {"type": "place", "cell": 1, "word": "B"}, "tic-tac-top.error.leader_no_grid"),
+        (0, {"type": "done"}, "tic-tac-top.error.leader_no_grid"),
+        (0, {"type": "rank", "words": RANKING[:6]}, "tic-tac-top.error.ranking_size"),
+        (0, {"type": "rank", "words": [*RANKING[:6], "A"]}, "tic-tac-top.error.word_twice"),
+        (0, {"type": "rank", "words": [*RANKING[:6], "Z"]}, "tic-tac-top.error.not_theme_word"),
+        (0, {"type": "rank", "words": "ABCDEFG"}, "tic-tac-top.error.bad_words"),
+        (0, {"type": "draft", "words": LETTERS[:8]}, "tic-tac-top.error.ranking_too_long"),
+        (0, {"type": "choose_theme", "index": 0}, "tic-tac-top.error.not_while_writing"),
+        (2, {"type": "place", "cell": 1, "word": "B"}, "tic-tac-top.error.grid_locked"),
+        (7, {"type": "done"}, "action.no_seat"),
     ],
 )
-def test_illegal_actions_are_refused_with_a_reason(seat: int, action: dict[str, Any], reason: str) -> None:
+def test_illegal_actions_are_refused_with_a_reason(seat: int, action: dict[str, Any], code: str) -> None:
     state = act(new(), 0, {"type": "choose_theme", "index": 0})
     state = act(state, 1, {"type": "place", "cell": 0, "word": "A"})
     state = act(state, 2, {"type": "done"})
     before = ENGINE.dump(state)
-    with pytest.raises(IllegalAction, match=reason):
+    with pytest.raises(IllegalAction) as refused:
         ENGINE.apply(state, seat, action)
+    assert refused.value.code == code, refused.value
     assert ENGINE.dump(state) == before
 
 
@@ -543,6 +547,7 @@ def test_place_overwrites_and_clear_erases() -> None:
     state = act(state, 1, {"type": "place", "cell": 4, "word": "B"})
     assert state.grids[1][4] == "B"
     state = act(state, 1, {"type": "place", "cell": 0, "word": "A"})  # A is free again
+    assert logged(state, 1, {"type": "clear", "cell": 4}) == [("tic-tac-top.log.erased", {"seat": 1})]
     state, events = ENGINE.apply(state, 1, {"type": "clear", "cell": 4})
     assert state.grids[1] == g("A........")
     assert events[0].public == {"seat": 1, "filled": 1} and events[0].private == {1: {"cell": 4}}
@@ -559,20 +564,28 @@ def test_apply_does_not_mutate_its_input_and_dump_round_trips() -> None:
     assert ENGINE.dump(ENGINE.load(orjson.loads(orjson.dumps(dumped)))) == dumped
 
 
-def test_describe_action_is_public() -> None:
+def test_the_log_is_public() -> None:
     state = new(players=3, custom_themes=unique_themes(6))
-    assert ENGINE.describe_action(state, 0, {"type": "choose_theme", "index": 0}).startswith(
-        f"Player 1 (Leader) chose the theme “{state.offers[0][0].name}”"
-    )
+    theme = state.offers[0][0].name
+    assert logged(state, 0, {"type": "choose_theme", "index": 0}) == [
+        ("tic-tac-top.log.theme_chosen", {"seat": 0, "theme": theme})
+    ]
     state = act(state, 0, {"type": "choose_theme", "index": 0})
     assert state.theme is not None
     w = state.theme.words
-    assert ENGINE.describe_action(state, 1, {"type": "place", "cell": 4, "word": w[0]}) == "Player 2 wrote a word"
-    assert ENGINE.describe_action(state, 0, {"type": "rank", "words": list(w[:7])}) == (
-        "Player 1 (Leader) submitted a ranking: 5-second countdown!"
+    assert logged(state, 1, {"type": "place", "cell": 4, "word": w[0]}) == [("tic-tac-top.log.wrote", {"seat": 1})]
+    assert logged(state, 0, {"type": "rank", "words": list(w[:7])})[0] == (
+        "tic-tac-top.log.ranked_countdown",
+        {"seat": 0},
     )
     state = act(act(act(state, 1, {"type": "done"}), 2, {"type": "lock"}), 0, {"type": "rank", "words": list(w[:7])})
-    assert ENGINE.describe_action(state, 0, {"type": "next"}) == f"Player 1 (Leader) announced the 1st word: {w[0]}"
+    assert logged(state, 0, {"type": "next"})[0] == ("tic-tac-top.log.announced", {"word_number": 1, "word": w[0]})
+
+
+def logged(state: Any, seat: int, action: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The log entries of an action, as (key, params)."""
+    entries = ENGINE.log_entries(state, seat, action, ENGINE.apply(state, seat, action))
+    return [(entry.key, dict(entry.params)) for entry in entries]
 
 
 # ---- hidden information -------------------------------------------------------------------------
@@ -681,7 +694,9 @@ def test_no_secret_reaches_another_seat_or_the_shared_screen(seed: int) -> None:
                 if viewer != seat:
                     assert [e.redact(viewer) for e in alt_events] == [e.redact(viewer) for e in events]
             assert state.theme is not None
-            line = ENGINE.describe_action(state, seat, action)
+            line = orjson.dumps(
+                [e.to_json() for e in ENGINE.log_entries(state, seat, action, (after, events))]
+            ).decode()
             assert not any(w in line for w in state.theme.words), line
         # 3. Other seats' secrets that are still secret after the action do not shape its events.
         for owner in _secret_owners(after):

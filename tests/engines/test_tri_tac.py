@@ -11,7 +11,7 @@ from typing import Any
 import orjson
 import pytest
 
-from engines.base import Event, IllegalAction, InvalidOptions, Timer
+from engines.base import Event, IllegalAction, InvalidOptions, LogEntry, Timer
 from engines.registry import get_bot, get_engine
 from engines.tri_tac import BOT, ENGINE, TriTacState, special_count
 
@@ -321,8 +321,9 @@ def test_power_play_threshold_and_option() -> None:
         ENGINE.apply(state, X, {"type": "power", "cell": [0, 0]})
     assert not any(a["type"] == "power" for a in ENGINE.legal_actions(state, X))
     off = craft(rows, scores=(5, 1))
-    with pytest.raises(IllegalAction, match="not enabled"):
+    with pytest.raises(IllegalAction, match="not enabled") as refused:
         ENGINE.apply(off, X, {"type": "power", "cell": [0, 0]})
+    assert refused.value.code == "tri-tac.error.power_off"
     on = craft(rows, scores=(5, 1), power_play=True)
     powers = [a["cell"] for a in ENGINE.legal_actions(on, X) if a["type"] == "power"]
     assert powers == [[0, 0], [0, 1], [0, 2]]
@@ -390,7 +391,7 @@ def test_time_challenge_pass_and_timer_keys() -> None:
     assert state.to_move == 1 - first
     assert state.board == new(3).board
     assert ENGINE.timer(state) == Timer(key="turn-2", seconds=12)
-    assert ENGINE.describe_action(new(3), first, {"type": "pass"}).endswith("lost the turn")
+    assert logged(new(3), first, {"type": "pass"}) == [("tri-tac.log.passed", {"seat": first})]
     state, _ = ENGINE.apply(state, 1 - first, {"type": "place", "cell": [0, 0]})
     assert ENGINE.timer(state) == Timer(key="turn-3", seconds=12)
     assert ENGINE.view(state, None)["last_move"]["type"] == "place"
@@ -420,7 +421,7 @@ def test_dynamic_board_both_yes_grows_the_board() -> None:
     next_mover = state.to_move
     with pytest.raises(IllegalAction, match="vote"):
         ENGINE.apply(state, next_mover, {"type": "place", "cell": [0, 0]})
-    assert ENGINE.describe_action(state, O, {"type": "vote", "expand": True}) == "Player 2 (O) voted"
+    assert logged(state, O, {"type": "vote", "expand": True}) == [("tri-tac.log.voted", {"seat": O})]
     state, events = ENGINE.apply(state, O, {"type": "vote", "expand": True})
     assert ENGINE.to_act(state) == frozenset({X})
     # Who voted is public, how is not (only the voter sees their own ballot).
@@ -435,8 +436,7 @@ def test_dynamic_board_both_yes_grows_the_board() -> None:
     assert not ENGINE.same_view_for_all(state), "a ballot is private: one view per seat while voting"
     with pytest.raises(IllegalAction, match="already voted"):
         ENGINE.apply(state, O, {"type": "vote", "expand": False})
-    text = ENGINE.describe_action(state, X, {"type": "vote", "expand": True})
-    assert "5×5" in text
+    assert logged(state, X, {"type": "vote", "expand": True}) == [("tri-tac.log.voted_grow", {"seat": X, "size": 5})]
     state, events = ENGINE.apply(state, X, {"type": "vote", "expand": True})
     assert kinds(events) == ["vote", "vote_result", "expanded"]
     assert events[1].public == {"votes": [True, True], "expanded": True}
@@ -519,7 +519,7 @@ def test_draw_on_equal_scores() -> None:
     outcome = ENGINE.outcome(state)
     assert outcome is not None
     assert outcome.winners == [] and outcome.ranks == [0, 0] and outcome.scores == [3.0, 3.0]
-    assert outcome.summary.startswith("Draw")
+    assert outcome.summary == LogEntry("tri-tac.result.draw", {"points": 3})
     assert events[-1].public["winners"] == []
 
 
@@ -529,7 +529,7 @@ def test_most_points_wins() -> None:
     outcome = ENGINE.outcome(state)
     assert outcome is not None
     assert outcome.winners == [O] and outcome.ranks == [1, 0]
-    assert outcome.summary == "Player 2 (O) wins 6–2"
+    assert outcome.summary == LogEntry("tri-tac.result.won", {"seat": O, "points": 6, "other_points": 2})
     assert ENGINE.outcome(new()) is None
 
 
@@ -537,29 +537,35 @@ def test_most_points_wins() -> None:
 
 
 @pytest.mark.parametrize(
-    ("action", "reason"),
+    ("action", "code", "params"),
     [
-        ({"type": "place", "cell": [0, 0]}, "already taken"),
-        ({"type": "place", "cell": [5, 0]}, "outside"),
-        ({"type": "place", "cell": [-1, 0]}, "outside"),
-        ({"type": "place", "cell": [True, 0]}, "two integers"),
-        ({"type": "place", "cell": [1]}, "two integers"),
-        ({"type": "place", "cell": "1,1"}, "two integers"),
-        ({"type": "place"}, "two integers"),
-        ({"type": "place", "cell": [1, 1], "extra": 1}, "unexpected"),
-        ({"type": "vote", "expand": True}, "no vote"),
-        ({"type": "vote", "expand": "yes"}, "true or false"),
-        ({"type": "teleport"}, "unknown action"),
+        ({"type": "place", "cell": [0, 0]}, "tri-tac.error.cell_taken", {"cell": [0, 0]}),
+        ({"type": "place", "cell": [5, 0]}, "tri-tac.error.off_board", {"size": 5}),
+        ({"type": "place", "cell": [-1, 0]}, "tri-tac.error.off_board", {"size": 5}),
+        ({"type": "place", "cell": [True, 0]}, "tri-tac.error.bad_cell", {}),
+        ({"type": "place", "cell": [1]}, "tri-tac.error.bad_cell", {}),
+        ({"type": "place", "cell": "1,1"}, "tri-tac.error.bad_cell", {}),
+        ({"type": "place"}, "tri-tac.error.bad_cell", {}),
+        ({"type": "place", "cell": [1, 1], "extra": 1}, "action.unexpected_fields", {"fields": ["extra"]}),
+        ({"type": "vote", "expand": True}, "tri-tac.error.no_vote", {}),
+        ({"type": "vote", "expand": "yes"}, "tri-tac.error.bad_vote", {}),
+        (
+            {"type": "teleport"},
+            "action.unknown_type",
+            {"type": "teleport", "expected": ["place", "power", "vote", "pass"]},
+        ),
     ],
 )
-def test_illegal_actions(action: dict[str, Any], reason: str) -> None:
+def test_illegal_actions(action: dict[str, Any], code: str, params: dict[str, Any]) -> None:
     state = craft(["X....", ".....", ".....", ".....", "....."], to_move=O)
     before = ENGINE.dump(state)
-    with pytest.raises(IllegalAction, match=reason):
+    with pytest.raises(IllegalAction) as refused:
         ENGINE.apply(state, O, action)
+    assert refused.value.reason() == {"key": code, "params": params}
     assert ENGINE.dump(state) == before
-    with pytest.raises(IllegalAction, match="Player 2"):
+    with pytest.raises(IllegalAction) as refused:
         ENGINE.apply(state, X, {"type": "place", "cell": [1, 1]})
+    assert refused.value.reason() == {"key": "action.turn_of", "params": {"seat": O}}
     with pytest.raises(IllegalAction):
         ENGINE.apply(state, 2, {"type": "place", "cell": [1, 1]})
 
@@ -582,15 +588,18 @@ def test_view_is_public_json() -> None:
     assert "ring_seed" not in orjson.dumps(view).decode()
 
 
-def test_describe_action() -> None:
+def test_log_entries() -> None:
     state = craft(["XX...", ".....", ".....", ".....", "....."])
-    assert ENGINE.describe_action(state, X, {"type": "place", "cell": [0, 2]}) == (
-        "Player 1 (X) placed at row 1, column 3 and scored 1 point (1 line)"
-    )
-    assert ENGINE.describe_action(state, X, {"type": "place", "cell": [3, 3]}) == (
-        "Player 1 (X) placed at row 4, column 4"
-    )
-    assert "illegal" in ENGINE.describe_action(state, X, {"type": "place", "cell": [0, 0]})
+    assert logged(state, X, {"type": "place", "cell": [0, 2]}) == [
+        ("tri-tac.log.placed_scored", {"seat": X, "cell": [0, 2], "points": 1, "lines": 1})
+    ]
+    assert logged(state, X, {"type": "place", "cell": [3, 3]}) == [("tri-tac.log.placed", {"seat": X, "cell": [3, 3]})]
+
+
+def logged(state: TriTacState, seat: int, action: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The log entries of an action, as (key, params)."""
+    entries = ENGINE.log_entries(state, seat, action, ENGINE.apply(state, seat, action))
+    return [(entry.key, dict(entry.params)) for entry in entries]
 
 
 def test_dump_load_round_trip_with_everything_on() -> None:

@@ -10,7 +10,7 @@ from typing import Any
 import orjson
 import pytest
 
-from engines.base import IllegalAction, InvalidOptions
+from engines.base import IllegalAction, InvalidOptions, LogEntry
 from engines.registry import get_bot, get_engine
 from engines.trick_tac_foe import (
     ALL_CARDS,
@@ -481,7 +481,7 @@ def test_leftover_tokens_do_not_score_and_draw_on_equal_scores() -> None:
     assert state.scores == [2, 2] and state.grid == grid_of(". . . / . . . / . . .")
     outcome = ENGINE.outcome(state)
     assert outcome is not None and outcome.is_draw and outcome.winners == [] and outcome.ranks == [0, 0]
-    assert outcome.summary.startswith("Draw")
+    assert outcome.summary == LogEntry("trick-tac-foe.result.draw", {"points": 2})
 
 
 def test_last_trick_can_decide_the_game() -> None:
@@ -490,7 +490,10 @@ def test_last_trick_can_decide_the_game() -> None:
     outcome = ENGINE.outcome(state)
     assert state.scores == [2, 3]  # [Red, Black]
     assert outcome is not None and outcome.winners == [S2] and outcome.scores == [3.0, 2.0]  # per seat
-    assert outcome.ranks == [0, 1] and outcome.summary == "South (Black) wins 3–2"
+    assert outcome.ranks == [0, 1]
+    assert outcome.summary == LogEntry(
+        "trick-tac-foe.result.won", {"seat": S2, "team": 1, "points": 3, "other_points": 2}
+    )
 
 
 def test_starting_position_rotates_across_sets_and_rounds() -> None:
@@ -599,13 +602,22 @@ def test_timer_is_an_option_keyed_by_step() -> None:
     assert ENGINE.timer(after) != timer
 
 
-def test_describe_action_is_public() -> None:
+def logged(state: TrickTacFoeState, seat: int, action: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The log entries of an action, as (key, params)."""
+    entries = ENGINE.log_entries(state, seat, action, ENGINE.apply(state, seat, action))
+    return [(entry.key, dict(entry.params)) for entry in entries]
+
+
+def test_the_log_is_public() -> None:
     state = scenario(2, [["3H", "9S"], ["2S", "9C"]])
-    assert ENGINE.describe_action(state, S2, {"type": "commit", "card": "3H"}) == "South committed a card"
+    assert logged(state, S2, {"type": "commit", "card": "3H"}) == [("trick-tac-foe.log.committed", {"seat": S2})]
     state, _ = play(state, commit(S2, "3H"))
-    text = ENGINE.describe_action(state, N2, {"type": "commit", "card": "2S"})
-    assert text.startswith("North committed a card; South 3♥ vs North 2♠: South wins")
-    assert "South's 3 (north-east corner)" in text and "Black token placed" in text
+    trick = {"first_seat": S2, "first_card": "3H", "second_seat": N2, "second_card": "2S", "winner_seat": S2}
+    assert logged(state, N2, {"type": "commit", "card": "2S"})[:3] == [
+        ("trick-tac-foe.log.committed", {"seat": N2}),
+        ("trick-tac-foe.log.trick", trick),
+        ("trick-tac-foe.log.placed", {"seat": S2, "number": 3, "cell": [0, 2], "team": 1}),
+    ]
 
 
 # ---- hidden information ------------------------------------------------------------------------------
@@ -665,8 +677,8 @@ def test_no_view_event_or_log_line_leaks_a_hidden_card(players: int) -> None:
                 break
             seat = rng.choice(sorted(ENGINE.to_act(state)))
             action = rng.choice(ENGINE.legal_actions(state, seat))
-            line = ENGINE.describe_action(state, seat, action)
             after, events = ENGINE.apply(state, seat, action)
+            line = [entry.to_json() for entry in ENGINE.log_entries(state, seat, action, (after, events))]
             boundary = next((i for i, e in enumerate(events) if e.kind == "round_end"), None)
             for viewer in viewers:
                 if boundary is None:

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import random
 import re
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
 import pytest
 
-from engines.base import Event, IllegalAction, InvalidOptions
+from engines.base import Event, IllegalAction, InvalidOptions, LogEntry
 from engines.tricky_tactics import (
     BOT,
     DECK,
@@ -162,11 +164,11 @@ def test_follow_suit_is_enforced_and_offered() -> None:
     assert ENGINE.legal_actions(st, 1) == [{"type": "play", "card": "3H"}]
     assert ENGINE.view(st, 1)["playable"] == ["3H"]
     before = ENGINE.dump(st)
-    with pytest.raises(IllegalAction, match="must follow ♥"):
+    with refused("tricky-tactics.error.must_follow"):
         play(st, 1, "AS")
-    with pytest.raises(IllegalAction, match="not in your hand"):
+    with refused("tricky-tactics.error.not_in_hand"):
         play(st, 1, "5D")
-    with pytest.raises(IllegalAction, match="not a card"):
+    with refused("tricky-tactics.error.bad_card"):
         play(st, 1, "KH")
     assert ENGINE.dump(st) == before
     st, _ = play(st, 1, "3H")
@@ -243,21 +245,21 @@ def test_add_and_remove_targets_are_in_the_led_suits_area() -> None:
     pending = ENGINE.view(st, 3)["pending_action"]
     assert pending == {"player": 0, "suit": "S", "add": ["KS", "QS", "JS"], "remove": [{"location": "QS", "owner": 1}]}
     before = ENGINE.dump(st)
-    with pytest.raises(IllegalAction, match="Spades Area"):
+    with refused("tricky-tactics.error.wrong_area"):
         ENGINE.apply(st, 0, {"type": "add", "location": "KH"})
-    with pytest.raises(IllegalAction, match="Spades Area"):
+    with refused("tricky-tactics.error.wrong_area"):
         ENGINE.apply(st, 0, {"type": "remove", "location": "KH", "owner": 1})
-    with pytest.raises(IllegalAction, match="not your own"):
+    with refused("tricky-tactics.error.own_cube"):
         ENGINE.apply(st, 0, {"type": "remove", "location": "QS", "owner": 0})
-    with pytest.raises(IllegalAction, match="has no cube"):
+    with refused("tricky-tactics.error.no_cube"):
         ENGINE.apply(st, 0, {"type": "remove", "location": "QS", "owner": 2})
-    with pytest.raises(IllegalAction, match="not a player"):
+    with refused("tricky-tactics.error.bad_owner"):
         ENGINE.apply(st, 0, {"type": "remove", "location": "QS", "owner": "automa"})
-    with pytest.raises(IllegalAction, match="not a player"):
+    with refused("tricky-tactics.error.bad_owner"):
         ENGINE.apply(st, 0, {"type": "remove", "location": "QS", "owner": True})
-    with pytest.raises(IllegalAction, match="not a Location"):
+    with refused("tricky-tactics.error.bad_location"):
         ENGINE.apply(st, 0, {"type": "add", "location": "AS"})
-    with pytest.raises(IllegalAction, match="Action"):
+    with refused("tricky-tactics.error.action_first"):
         play(st, 0, "2H")
     with pytest.raises(IllegalAction, match="not your turn"):
         ENGINE.apply(st, 1, {"type": "add", "location": "KS"})
@@ -297,7 +299,7 @@ def test_with_an_empty_supply_only_remove_is_legal() -> None:
     board["KS"] = [10, 1, 0, 0]
     st = won_spades_trick(board)
     assert ENGINE.legal_actions(st, 0) == [{"type": "remove", "location": "KS", "owner": 1}]
-    with pytest.raises(IllegalAction, match="no cubes left"):
+    with refused("tricky-tactics.error.no_supply"):
         ENGINE.apply(st, 0, {"type": "add", "location": "QS"})
 
 
@@ -329,12 +331,13 @@ def test_human_may_remove_the_automas_cube() -> None:
     assert "reveal" in kinds(events)  # the automa played last
     assert ENGINE.to_act(st) == frozenset({0})
     assert {"type": "remove", "location": "QD", "owner": "automa"} in ENGINE.legal_actions(st, 0)
+    assert logged(st, 0, {"type": "remove", "location": "QD", "owner": "automa"})[0] == (
+        "tricky-tactics.log.removed",
+        {"seat": 0, "location": "QD", "owner_seat": "automa"},
+    )
     st, _ = ENGINE.apply(st, 0, {"type": "remove", "location": "QD", "owner": "automa"})
     assert st["map"]["QD"] == [0, 1, 1]
     assert st["supply"][AUTOMA] == 9
-    assert ENGINE.describe_action(st, 0, {"type": "remove", "location": "QD", "owner": "automa"}) == (
-        "Player 1 removed Automa's cube from Q♦"
-    )
 
 
 # ---- round scoring -------------------------------------------------------------------------------
@@ -433,7 +436,9 @@ def test_final_tie_break_on_locations_controlled_at_last_scoring() -> None:
     assert out.scores == [3.0, 3.0, 0.0, 0.0]
     assert out.winners == [1]
     assert out.ranks == [1, 0, 2, 2]
-    assert "Locations controlled" in out.summary
+    assert out.summary == LogEntry(
+        "tricky-tactics.result.won_on_locations", {"seats": [1], "count": 1, "points": 3, "locations": 2}
+    )
     assert kinds(events)[-1] == "game_over"
     assert ENGINE.to_act(st) == frozenset()
     assert ENGINE.view(st, 0)["standings"][1] == {"player": 1, "points": 3, "controlled": 2, "on_map": 2, "place": 0}
@@ -449,12 +454,14 @@ def test_final_tie_break_on_cubes_then_shared() -> None:
     out = ENGINE.outcome(st)
     assert out is not None and out.scores == [3.0, 3.0, 0.0, 0.0]
     assert out.winners == [1] and out.ranks == [1, 0, 2, 3]  # 4 cubes against 3; seat 2 beats 3 on cubes
-    assert "cubes on the map" in out.summary
+    assert out.summary == LogEntry(
+        "tricky-tactics.result.won_on_cubes", {"seats": [1], "count": 1, "points": 3, "cubes": 4}
+    )
     board["QD"] = [1, 1, 0, 0]
     st, _ = finish(final_round(board, [0, 0, 0, 0]))
     out = ENGINE.outcome(st)
     assert out is not None and out.winners == [0, 1] and out.ranks == [0, 0, 2, 2]
-    assert "share the win" in out.summary
+    assert out.summary == LogEntry("tricky-tactics.result.shared", {"seats": [0, 1], "count": 2, "points": 3})
 
 
 def test_points_from_earlier_rounds_count() -> None:
@@ -481,11 +488,35 @@ def test_when_the_automa_wins_no_human_seat_wins() -> None:
     out = ENGINE.outcome(st)
     assert out is not None
     assert out.scores == [0.0, 0.0] and out.winners == [] and out.ranks == [1, 1]
-    assert "Automa" in out.summary and "no human seat wins" in out.summary
+    assert out.summary == LogEntry("tricky-tactics.result.automa_won", {"points": 3})
     assert ENGINE.view(st, None)["players"][2]["score"] == 3
 
 
+@pytest.mark.parametrize(
+    ("keys", "key", "params"),
+    [
+        ([(3, 1, 4), (1, 0, 1), (3, 2, 2)], "automa_won_on_locations", {"points": 3, "locations": 2}),
+        ([(3, 1, 4), (1, 0, 1), (3, 1, 5)], "automa_won_on_cubes", {"points": 3, "cubes": 5}),
+        ([(3, 1, 4), (1, 0, 1), (3, 1, 4)], "shared_with_automa", {"seats": [0], "count": 1, "points": 3}),
+    ],
+)
+def test_the_summary_of_a_tie_with_the_automa(
+    keys: list[tuple[int, int, int]], key: str, params: dict[str, Any]
+) -> None:
+    """Places break ties on points by Locations controlled, then cubes on the map; the automa is a player."""
+    st: Any = {"n": 3, "automa": AUTOMA}
+    top = [p for p in range(3) if keys[p] == max(keys)]
+    assert ENGINE._summary(st, keys, top) == LogEntry(f"tricky-tactics.result.{key}", params)
+
+
 # ---- the automa ----------------------------------------------------------------------------------
+
+
+def test_the_automa_plays_its_last_revealed_card() -> None:
+    assert automa_choose(["5H"], "S") == (
+        "5H",
+        [{"key": "tricky-tactics.reason.last_card", "params": {"card": "5H"}}],
+    )
 
 
 def test_seed_example_follow_with_one_match() -> None:
@@ -495,30 +526,38 @@ def test_seed_example_follow_with_one_match() -> None:
 def test_seed_example_no_match_plays_the_higher() -> None:
     card, reason = automa_choose(["10D", "8H"], "C")
     assert card == "10D"
-    assert reason == "had no ♣ in its Reveal Row, so played the higher card, 10♦"
+    assert reason == [{"key": "tricky-tactics.reason.no_suit_higher", "params": {"suit": "C", "card": "10D"}}]
 
 
 def test_automa_follows_with_the_higher_of_two_matches_and_leads_the_higher() -> None:
     card, reason = automa_choose(["4H", "10H"], "H")
-    assert card == "10H" and reason.startswith("followed ♥ with the higher of its two hearts")
+    assert card == "10H" and reason == [
+        {"key": "tricky-tactics.reason.followed_higher", "params": {"suit": "H", "card": "10H"}}
+    ]
     card, reason = automa_choose(["9C", "AH"], "C")
-    assert card == "9C" and reason.startswith("followed ♣ with 9♣, its only revealed club")
+    assert card == "9C" and reason == [
+        {"key": "tricky-tactics.reason.followed_only", "params": {"suit": "C", "card": "9C"}}
+    ]
     card, reason = automa_choose(["2S", "AD"], None)
-    assert card == "AD" and reason.startswith("led A♦, the higher")
+    assert card == "AD" and reason == [{"key": "tricky-tactics.reason.led_higher", "params": {"card": "AD"}}]
 
 
 def test_equal_ranks_play_left() -> None:
     assert automa_choose(["7S", "7H"], None)[0] == "7S"
     assert automa_choose(["7H", "7S"], None)[0] == "7H"
     card, reason = automa_choose(["7H", "7S"], "D")
-    assert card == "7H" and "Left" in reason
+    assert card == "7H" and reason == [
+        {"key": "tricky-tactics.reason.no_suit_equal", "params": {"suit": "D", "card": "7H"}}
+    ]
 
 
 def test_equal_ranks_play_left_in_a_game() -> None:
     st = scenario(hands=[["2D", "3D"], ["4D", "5D"]], automa_deck=["7H", "7S", "8C", "9C"], leader=AUTOMA)
     assert st["trick"] == [[AUTOMA, "7H"]]
     assert st["automa_row"] == ["7S"]
-    assert ENGINE.view(st, 0)["trick"][0]["reason"] == ("led 7♥: its two revealed cards have equal rank, so Left")
+    assert ENGINE.view(st, 0)["trick"][0]["reason"] == [
+        {"key": "tricky-tactics.reason.led_equal", "params": {"card": "7H"}}
+    ]
 
 
 def test_seed_example_follow_in_a_game_reveal_row_shown_then_only_carryover() -> None:
@@ -535,7 +574,9 @@ def test_seed_example_follow_in_a_game_reveal_row_shown_then_only_carryover() ->
     automa_plays = [e for e in public(events, "play") if e["player"] == "automa"]
     automa_play = automa_plays[0]
     assert automa_play["card"] == "AH"
-    assert automa_play["reason"] == "followed ♥ with A♥, its only revealed heart"
+    assert automa_play["reason"] == [
+        {"key": "tricky-tactics.reason.followed_only", "params": {"suit": "H", "card": "AH"}}
+    ]
     # Between its turns only the carryover is public; the next card stays hidden.
     # The automa won with A♥ and adds to the empty K♥.
     assert public(events, "action")[0] == {
@@ -543,7 +584,7 @@ def test_seed_example_follow_in_a_game_reveal_row_shown_then_only_carryover() ->
         "player": "automa",
         "type": "add",
         "location": "KH",
-        "reason": "added to the empty K♥",
+        "reason": [{"key": "tricky-tactics.reason.added_empty", "params": {"location": "KH"}}],
     }
     # It leads the next trick: 9C slid Left, the new Right card (6D) is revealed only now, and it leads
     # the higher of [9C, 6D].
@@ -595,7 +636,11 @@ def test_revealed_only_follow_lets_the_automa_ignore_unrevealed_cards() -> None:
 def test_seed_example_add_target_empty_king_then_most_cubes_with_ties_k_q_j() -> None:
     board = empty_board()
     kind, loc, _, reason = automa_action_choice(board, 5, AUTOMA, 3, "S")
-    assert (kind, loc, reason) == ("add", "KS", "added to the empty K♠")
+    assert (kind, loc, reason) == (
+        "add",
+        "KS",
+        [{"key": "tricky-tactics.reason.added_empty", "params": {"location": "KS"}}],
+    )
     board["KS"] = [1, 0, 0]
     assert automa_action_choice(board, 5, AUTOMA, 3, "S")[1] == "QS"
     board["QS"] = [0, 1, 0]
@@ -603,10 +648,10 @@ def test_seed_example_add_target_empty_king_then_most_cubes_with_ties_k_q_j() ->
     board["JS"] = [0, 1, 1]
     kind, loc, _, reason = automa_action_choice(board, 5, AUTOMA, 3, "S")
     assert (kind, loc) == ("add", "JS")
-    assert reason == "added to J♠, the Spades Location with the most cubes (2)"
+    assert reason == [{"key": "tricky-tactics.reason.added_most", "params": {"location": "JS", "cubes": 2}}]
     board["QS"] = [0, 2, 0]
     kind, loc, _, reason = automa_action_choice(board, 5, AUTOMA, 3, "S")
-    assert loc == "QS" and "tied, so K, then Q, then J" in reason  # Q and J both hold 2: Q first
+    assert loc == "QS" and reason[-1]["key"] == "tricky-tactics.reason.tied_kqj"  # Q and J both hold 2: Q first
     board["KS"] = [0, 2, 1]
     assert automa_action_choice(board, 5, AUTOMA, 3, "S")[1] == "KS"
 
@@ -639,7 +684,7 @@ def test_seed_example_remove_at_q_hearts_per_rulings() -> None:
     assert [sum(board[f"{r}H"]) for r in "KQJ"] == [5, 5, 3]
     kind, loc, owner, reason = automa_action_choice(board, 0, AUTOMA, 3, "H")
     assert (kind, loc, owner) == ("remove", "QH", 0)  # tied players: next clockwise from the automa
-    assert "next player clockwise" in reason
+    assert reason[-1]["key"] == "tricky-tactics.reason.next_clockwise"
     # Without a tie the opponent with most cubes there loses one.
     board["QH"] = [1, 3, 1]
     assert automa_action_choice(board, 0, AUTOMA, 3, "H")[1:3] == ("QH", 1)
@@ -658,8 +703,10 @@ def test_seed_example_remove_in_a_game() -> None:
         "type": "remove",
         "location": "QH",
         "owner": 0,
-        "reason": "removed Player 1's cube from Q♥, the Hearts Location with an opponent cube and the most "
-        "cubes (5); opponents tied there, so the next player clockwise",
+        "reason": [
+            *[{"key": "tricky-tactics.reason.removed_most", "params": {"owner_seat": 0, "location": "QH", "cubes": 5}}],
+            {"key": "tricky-tactics.reason.next_clockwise", "params": {}},
+        ],
     }
     assert st["map"]["QH"] == [1, 2, 1] and st["map"]["KH"] == [0, 0, 5]
     assert st["supply"] == [8, 6, 0]  # the cube went back to Player 1's supply (7 + 1)
@@ -718,7 +765,10 @@ def test_automa_leading_at_the_start_shows_its_card_and_reason_in_the_view() -> 
         pytest.fail("no seed with the automa leading")
     view = ENGINE.view(st, 0)
     assert len(view["trick"]) == 1 and view["trick"][0]["player"] == "automa"
-    assert view["trick"][0]["reason"].startswith("led ")
+    assert view["trick"][0]["reason"][0]["key"] in (
+        "tricky-tactics.reason.led_higher",
+        "tricky-tactics.reason.led_equal",
+    )
     assert len(view["automa"]["row"]) == 1 and view["automa"]["unrevealed"] == 14
 
 
@@ -740,12 +790,41 @@ def test_timeout_plays_the_lowest_legal_card_and_adds_first() -> None:
     assert ENGINE.timer(st) is None
 
 
-def test_describe_action() -> None:
+def test_log_entries() -> None:
     st = scenario(mode="4p", hands=[["AS", "2H"], ["3S", "3H"], ["4S", "4H"], ["5S", "5H"]])
-    assert ENGINE.describe_action(st, 0, {"type": "play", "card": "AS"}) == "Player 1 led A♠"
+    assert logged(st, 0, {"type": "play", "card": "AS"}) == [("tricky-tactics.log.led", {"seat": 0, "card": "AS"})]
     st, _ = play(st, 0, "AS")
-    assert ENGINE.describe_action(st, 1, {"type": "play", "card": "3S"}) == "Player 2 played 3♠"
-    assert ENGINE.describe_action(st, 0, {"type": "add", "location": "KS"}) == "Player 1 added a cube to K♠"
+    assert logged(st, 1, {"type": "play", "card": "3S"}) == [("tricky-tactics.log.played", {"seat": 1, "card": "3S"})]
+
+
+def test_the_automa_plays_appear_in_the_log() -> None:
+    st = scenario(hands=[["2H", "3D"], ["3H", "4D"]], automa_deck=["AH", "5C", "6C"])
+    st, _ = play(st, 0, "2H")
+    entries = logged(st, 1, {"type": "play", "card": "3H"})
+    assert entries[:4] == [
+        ("tricky-tactics.log.played", {"seat": 1, "card": "3H"}),
+        ("tricky-tactics.log.automa_revealed", {"cards": ["AH", "5C"]}),
+        ("tricky-tactics.log.automa_played", {"card": "AH", "reason": REASON_FOLLOWED}),
+        ("tricky-tactics.log.trick_won", {"seat": "automa", "card": "AH"}),
+    ]
+    assert entries[4][0] == "tricky-tactics.log.automa_action"
+
+
+REASON_FOLLOWED = [{"key": "tricky-tactics.reason.followed_only", "params": {"suit": "H", "card": "AH"}}]
+
+
+def logged(st: State, seat: int, action: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The log entries of an action, as (key, params)."""
+    entries = ENGINE.log_entries(st, seat, action, ENGINE.apply(st, seat, action))
+    return [(entry.key, dict(entry.params)) for entry in entries]
+
+
+@contextlib.contextmanager
+def refused(code: str) -> Iterator[None]:
+    """The action inside is refused with ``code``."""
+    with pytest.raises(IllegalAction) as err:
+        yield
+    assert err.value.code == code, err.value
 
 
 # ---- whole games, hidden information, the bot ------------------------------------------------------

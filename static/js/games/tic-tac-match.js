@@ -9,7 +9,7 @@
 // cancels.
 
 import { ensureStylesheet, h as el, s as svg } from "../dom.js";
-import { addStrings, seatLabel } from "../i18n.js";
+import { addStrings, playerName, seatLabel, teamName } from "../i18n.js";
 
 const CSS_HREF = "/static/css/games/tic-tac-match.css";
 const COLOURS = {
@@ -97,7 +97,6 @@ const EN = {
   double: "Double Play",
   card_sym: "{colour} {sym}",
   you: "you",
-  team: "Team {x}",
   legal_cells: "{n} legal cells",
   id_title: "ID {sym}",
   colour_blue: "blue",
@@ -121,18 +120,38 @@ const EN = {
   where_20: "bottom-left",
   where_21: "bottom",
   where_22: "bottom-right",
-  log_play: "{who} played {card} on the {where} cell",
-  log_height: "{text} (now {n} high)",
-  log_win: "{text}: three in a row, {side} wins the match",
-  log_flip: "{who} played Flip: every ID card flips ({who2} is now {sym})",
-  log_wipe: "{who} played Wipe-Out on {target}, who draws a new hand and plays next",
-  log_double: "{who} played Double Play: two more plays follow",
-  log_discard: "{who} discarded {card} as the second play",
-  log_forfeit: "{who} forfeited the second play",
-  result_won: "{side} won with three {colour} {sym} in a row",
-  result_series: "{side} won the series {a}–{b} (last match: three {colour} {sym} in a row)",
-  players_pair: "Players {a} & {b}",
+  // the game log, results and refusals (keys the engine sends, docs/games/tic-tac-match.md)
+  "log.played": "{seat} played {card} on the {cell} cell",
+  "log.stacked": "{seat} played {card} on the {cell} cell (now {height} high)",
+  "log.flipped": "{seat} played Flip: every ID card flips",
+  "log.wiped_out": "{seat} played Wipe-Out on {target_seat}, who draws a new hand and plays next",
+  "log.double": "{seat} played Double Play: two more plays follow",
+  "log.discarded": "{seat} discarded {card} as the second play",
+  "log.forfeited": "{seat} forfeited the second play",
+  "log.no_second_play": "{seat} had no second play: forfeited",
+  "log.reshuffled": "Draw pile rebuilt: {discards} discards and {grid_cards} covered cards shuffled",
+  "log.redrew": "{seat} was stuck: new hand dealt (redraw {redraw})",
+  "log.passed": "{seat} stayed stuck after 10 redraws: the turn passes",
+  "log.match_won": "Three {card} in a row: {seats} {count, plural, one {wins} other {win}} match {match}",
+  "log.dealt": "Match {match} dealt by {seat}: {card} turned up in the centre",
+  "result.won": "{seats} {count, plural, one {wins} other {win}} with three {card} in a row",
+  "result.series": "{seats} {count, plural, one {wins} other {win}} the series {wins}–{other_wins} (last match: three {card} in a row)",
+  "error.no_second_play": "That is only possible as the second play of a Double Play.",
+  "error.first_of_double": "The first play after a Double Play must be a Symbol or Flip card.",
+  "error.second_must_play": "You have a legal Symbol or Flip play: the second play must be one of them.",
+  "error.after_double": "After a Double Play, play Symbol or Flip cards.",
+  "error.no_symbol_play": "You have no legal Symbol or Flip play.",
+  "error.bad_card": "Choose a card from your hand.",
+  "error.not_in_hand": "That card is not in your hand.",
+  "error.wrong_card": "{card} cannot be played that way.",
+  "error.bad_cell": "Choose a cell of the grid.",
+  "error.double_needs_play": "Double Play needs a legal Symbol or Flip play to follow it.",
+  "error.matches_both": "{card} cannot go on the {top_card} in the {cell} cell: it matches both its colour and its symbol.",
+  "error.matches_neither": "{card} cannot go on the {top_card} in the {cell} cell: it matches neither its colour nor its symbol.",
+  "error.bad_target": "Choose another player as the target.",
+  "error.wipe_self": "You may never play Wipe-Out on yourself: choose another player.",
 };
+addStrings("en", Object.fromEntries(Object.entries(EN).map(([k, v]) => [`tic-tac-match.${k}`, v])));
 
 // French (the English is the EN table above, looked up as "tic-tac-match.<key>").
 addStrings("fr", {
@@ -208,7 +227,6 @@ addStrings("fr", {
   "tic-tac-match.double": "Double jeu",
   "tic-tac-match.card_sym": "{sym} {colour}",
   "tic-tac-match.you": "vous",
-  "tic-tac-match.team": "Équipe {x}",
   "tic-tac-match.legal_cells": "{n} case(s) possible(s)",
   "tic-tac-match.id_title": "Identité {sym}",
   "tic-tac-match.colour_blue": "bleu",
@@ -232,17 +250,35 @@ addStrings("fr", {
   "tic-tac-match.where_20": "en bas à gauche",
   "tic-tac-match.where_21": "en bas au milieu",
   "tic-tac-match.where_22": "en bas à droite",
-  "tic-tac-match.log_play": "{who} a joué {card} sur la case {where}",
-  "tic-tac-match.log_height": "{text} (hauteur {n})",
-  "tic-tac-match.log_win": "{text} : trois alignées, {side} remporte la manche",
-  "tic-tac-match.log_flip": "{who} a joué Inversion : toutes les identités s’inversent ({who2} est maintenant {sym})",
-  "tic-tac-match.log_wipe": "{who} a joué Balayage sur {target}, qui pioche une nouvelle main et joue ensuite",
-  "tic-tac-match.log_double": "{who} a joué Double jeu : deux coups suivent",
-  "tic-tac-match.log_discard": "{who} a défaussé {card} comme second coup",
-  "tic-tac-match.log_forfeit": "{who} a renoncé au second coup",
-  "tic-tac-match.result_won": "{side} gagne avec trois {sym} identiques ({colour}) alignés",
-  "tic-tac-match.result_series": "{side} remporte la série {a}–{b} (dernière manche : trois {sym} identiques ({colour}) alignés)",
-  "tic-tac-match.players_pair": "Joueurs {a} et {b}",
+  "tic-tac-match.log.played": "{seat} a joué {card} sur la case {cell}",
+  "tic-tac-match.log.stacked": "{seat} a joué {card} sur la case {cell} (hauteur {height})",
+  "tic-tac-match.log.flipped": "{seat} a joué Inversion : toutes les identités s’inversent",
+  "tic-tac-match.log.wiped_out": "{seat} a joué Balayage sur {target_seat}, qui pioche une nouvelle main et joue ensuite",
+  "tic-tac-match.log.double": "{seat} a joué Double jeu : deux coups suivent",
+  "tic-tac-match.log.discarded": "{seat} a défaussé {card} comme second coup",
+  "tic-tac-match.log.forfeited": "{seat} a renoncé au second coup",
+  "tic-tac-match.log.no_second_play": "{seat} n’avait pas de second coup : abandonné",
+  "tic-tac-match.log.reshuffled": "Pioche reconstituée : {discards} cartes de la défausse et {grid_cards} cartes recouvertes mélangées",
+  "tic-tac-match.log.redrew": "{seat} était bloqué : nouvelle main distribuée ({redraw}e pioche)",
+  "tic-tac-match.log.passed": "{seat} est resté bloqué après 10 pioches : le tour passe",
+  "tic-tac-match.log.match_won": "Trois {card} alignés : {seats} {count, plural, one {remporte} other {remportent}} la manche {match}",
+  "tic-tac-match.log.dealt": "Manche {match} distribuée par {seat} : {card} retourné au centre",
+  "tic-tac-match.result.won": "{seats} {count, plural, one {gagne} other {gagnent}} avec trois {card} alignés",
+  "tic-tac-match.result.series": "{seats} {count, plural, one {remporte} other {remportent}} la série {wins} à {other_wins} (dernière manche : trois {card} alignés)",
+  "tic-tac-match.error.no_second_play": "Ce n’est possible qu’au second coup d’un Double jeu.",
+  "tic-tac-match.error.first_of_double": "Le premier coup après un Double jeu doit être une carte Symbole ou Inversion.",
+  "tic-tac-match.error.second_must_play": "Vous avez un coup Symbole ou Inversion permis : le second coup doit en être un.",
+  "tic-tac-match.error.after_double": "Après un Double jeu, jouez des cartes Symbole ou Inversion.",
+  "tic-tac-match.error.no_symbol_play": "Vous n’avez aucun coup Symbole ou Inversion permis.",
+  "tic-tac-match.error.bad_card": "Choisissez une carte de votre main.",
+  "tic-tac-match.error.not_in_hand": "Cette carte n’est pas dans votre main.",
+  "tic-tac-match.error.wrong_card": "{card} ne se joue pas ainsi.",
+  "tic-tac-match.error.bad_cell": "Choisissez une case de la grille.",
+  "tic-tac-match.error.double_needs_play": "Le Double jeu demande un coup Symbole ou Inversion permis pour le suivre.",
+  "tic-tac-match.error.matches_both": "{card} ne peut pas aller sur le {top_card} de la case {cell} : même couleur et même symbole.",
+  "tic-tac-match.error.matches_neither": "{card} ne peut pas aller sur le {top_card} de la case {cell} : ni la couleur ni le symbole ne correspondent.",
+  "tic-tac-match.error.bad_target": "Choisissez un autre joueur comme cible.",
+  "tic-tac-match.error.wipe_self": "Vous ne pouvez jamais jouer Balayage sur vous-même : choisissez un autre joueur.",
 });
 
 const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
@@ -278,46 +314,6 @@ function iconSvg(kind) {
     );
   }
   return box;
-}
-
-/** The server's English log lines and result, in the page's language (see game.js logText). */
-const ENGINE_CELLS = ["top-left", "top-centre", "top-right", "middle-left", "centre", "middle-right", "bottom-left", "bottom-centre", "bottom-right"];
-const ENGINE_KINDS = { Flip: "flip", "Wipe-Out": "wipeout", "Double Play": "double" };
-
-export function translateLine(line, tr) {
-  const who = (text) =>
-    text
-      .replace(/^Team ([AB]) \(Players (\d) & (\d)\)$/, (m, x, a, b) => `${tr("team", { x })} (${tr("players_pair", { a, b })})`)
-      .replace(/^Player (\d+)$/, (m) => seatLabel(m));
-  const card = (text) => {
-    const sym = /^(blue|green|red|yellow) ([XO])$/.exec(text);
-    if (sym) return tr("card_sym", { colour: tr(`colour_${sym[1]}`), sym: sym[2] });
-    return ENGINE_KINDS[text] ? tr(ENGINE_KINDS[text]) : text;
-  };
-  let text = String(line);
-  let m = /^(.+) won the series (\d+)–(\d+) \(last match: three (blue|green|red|yellow) ([XO]) in a row\)$/.exec(text);
-  if (m) return tr("result_series", { side: who(m[1]), a: Number(m[2]), b: Number(m[3]), colour: tr(`colour_${m[4]}`), sym: m[5] });
-  m = /^(.+) won with three (blue|green|red|yellow) ([XO]) in a row$/.exec(text);
-  if (m) return tr("result_won", { side: who(m[1]), colour: tr(`colour_${m[2]}`), sym: m[3] });
-  m = /^(.+) played (.+) on the ([a-z-]+) cell(?: \(now (\d+) high\))?(?:: three in a row, (.+) wins the match)?$/.exec(text);
-  if (m && ENGINE_CELLS.includes(m[3])) {
-    const index = ENGINE_CELLS.indexOf(m[3]);
-    text = tr("log_play", { who: who(m[1]), card: card(m[2]), where: tr(`where_${Math.floor(index / 3)}${index % 3}`) });
-    if (m[4]) text = tr("log_height", { text, n: Number(m[4]) });
-    if (m[5]) text = tr("log_win", { text, side: who(m[5]) });
-    return text;
-  }
-  m = /^(.+) played Flip: every ID card flips \((.+) is now ([XO])\)$/.exec(text);
-  if (m) return tr("log_flip", { who: who(m[1]), who2: who(m[2]), sym: m[3] });
-  m = /^(.+) played Wipe-Out on (.+), who draws a new hand and plays next$/.exec(text);
-  if (m) return tr("log_wipe", { who: who(m[1]), target: who(m[2]) });
-  m = /^(.+) played Double Play: two more plays follow$/.exec(text);
-  if (m) return tr("log_double", { who: who(m[1]) });
-  m = /^(.+) discarded (.+) as the second play$/.exec(text);
-  if (m) return tr("log_discard", { who: who(m[1]), card: card(m[2]) });
-  m = /^(.+) forfeited the second play$/.exec(text);
-  if (m) return tr("log_forfeit", { who: who(m[1]) });
-  return text;
 }
 
 function otherSym(sym) {
@@ -395,14 +391,14 @@ export function mount(root, ctx) {
   // ---- helpers -------------------------------------------------------------------------------
   const nameOf = (seat) => {
     const s = ctx.room?.seats?.[seat];
-    return s?.player?.name || seatLabel(s?.label || `Player ${seat + 1}`);
+    return playerName(s?.player) || seatLabel(s?.label || `Player ${seat + 1}`);
   };
   const sideOf = (seat) => seat % 2;
   const sideName = (side) => {
     if (!view) return "";
     if (view.players === 4) {
       const [a, b] = view.sides[side].seats;
-      return `${tr("team", { x: "AB"[side] })} (${nameOf(a)} & ${nameOf(b)})`;
+      return `${teamName(side, "tic-tac-match")} (${nameOf(a)} & ${nameOf(b)})`;
     }
     return nameOf(view.sides[side].seats[0]);
   };
@@ -495,7 +491,7 @@ export function mount(root, ctx) {
       return el("div", { class: `ttm-id-block ttm-side-${side}`, "aria-label": `${labelText}: ${sideName(side)} ${sym}`, role: "group" },
         idCard(sym, anim),
         el("span", { class: "ttm-id-text" }, el("span", { class: "ttm-id-label" }, labelText),
-          el("span", { class: "ttm-id-name", title: sideName(side) }, view.players === 4 ? tr("team", { x: "AB"[side] }) : sideName(side))));
+          el("span", { class: "ttm-id-name", title: sideName(side) }, view.players === 4 ? teamName(side, "tic-tac-match") : sideName(side))));
     };
     idsBox.replaceChildren(
       idBlock(mine, mySeat === null ? "ID" : tr("your_id")),
@@ -999,12 +995,8 @@ export function mount(root, ctx) {
       badges.get(seat).add(node);
       return node;
     },
-    /** Optional hooks of the room page: the server's English log line and result in the page's language. */
-    logLine(line) {
-      return translateLine(line, tr);
-    },
-    summaryLine(summary) {
-      return translateLine(summary, tr);
-    },
+    /** Optional hooks of the log (static/js/log.js): cells and cards as the board names them. */
+    cellText: (cell) => cellName(Number(cell[0]), Number(cell[1])),
+    cardText: (card) => cardName(card),
   };
 }

@@ -11,7 +11,8 @@
 // It decides no rule: the view says what is possible, the server is the judge.
 
 import { ensureStylesheet, h as el, s as svg } from "../dom.js";
-import { addStrings, seatLabel } from "../i18n.js";
+import { addStrings, phrase, seatLabel } from "../i18n.js";
+import { logContext } from "../log.js";
 
 const CSS_HREF = "/static/css/games/tic-tac-top.css";
 const RANK_SIZE = 7;
@@ -111,19 +112,48 @@ const EN = {
   "tic-tac-top.sr_theme": "Theme chosen: {theme}.",
   "tic-tac-top.sr_word": "Word {k}: {word}.",
   "tic-tac-top.sr_grid": "{name}'s grid: {cells}. {lines}.",
-  "tic-tac-top.log_choose": "{who} (Leader) chose the theme “{theme}”",
-  "tic-tac-top.log_drafting": "{who} (Leader) is ranking words",
-  "tic-tac-top.log_ranked_countdown": "{who} (Leader) submitted a ranking: 5-second countdown!",
-  "tic-tac-top.log_ranked": "{who} (Leader) submitted a ranking",
-  "tic-tac-top.log_wrote": "{who} wrote a word",
-  "tic-tac-top.log_erased": "{who} erased a word",
-  "tic-tac-top.log_done": "{who} finished their grid",
-  "tic-tac-top.log_locked": "{who}'s grid was locked as it was",
-  "tic-tac-top.log_announce": "{who} (Leader) announced word {k}: {word}",
-  "tic-tac-top.log_next_turn": "Turn {n}: {who} leads",
-  "tic-tac-top.result_win": "{who} wins with {n} points",
-  "tic-tac-top.result_shared": "{who} share the win with {n} points",
   "tic-tac-top.and": "and",
+  // the game log, results, scoring reasons and refusals (keys the engine sends, docs/games/tic-tac-top.md)
+  "tic-tac-top.log.theme_chosen": "{seat} (Leader) chose the theme “{theme}”",
+  "tic-tac-top.log.ranking": "{seat} (Leader) is ranking words",
+  "tic-tac-top.log.ranked_countdown": "{seat} (Leader) submitted a ranking: 5-second countdown!",
+  "tic-tac-top.log.ranked": "{seat} (Leader) submitted a ranking",
+  "tic-tac-top.log.wrote": "{seat} wrote a word",
+  "tic-tac-top.log.erased": "{seat} erased a word",
+  "tic-tac-top.log.finished": "{seat} finished their grid",
+  "tic-tac-top.log.locked": "{seat}’s grid was locked as it was",
+  "tic-tac-top.log.announced": "Word {word_number} of the ranking: {word}",
+  "tic-tac-top.log.first_line": "First line: {seats}",
+  "tic-tac-top.log.turn_scored": "Turn {turn} is scored",
+  "tic-tac-top.log.turn_starts": "Turn {turn}: {seat} leads",
+  "tic-tac-top.result.won": "{seats} wins with {points} points",
+  "tic-tac-top.result.shared": "{seats} share the win with {points} points",
+  "tic-tac-top.reason.no_line": "nobody made a line",
+  "tic-tac-top.reason.first_line_on": "the first line came on word {word_number}",
+  "tic-tac-top.reason.first_line_late": "the first line came only on word {word_number}",
+  "tic-tac-top.reason.own_first_line": "first line, on word {word_number}",
+  "tic-tac-top.reason.best_grid": "the best grid made {lines, plural, one {# line} other {# lines}}",
+  "tic-tac-top.reason.lines": "{lines, plural, one {# line} other {# lines}}",
+  "tic-tac-top.error.not_integer": "“{field}” must be a whole number.",
+  "tic-tac-top.error.bad_words": "A ranking is a list of words.",
+  "tic-tac-top.error.choosing_theme": "{seat} is choosing the theme.",
+  "tic-tac-top.error.leader_chooses": "Only the Leader, {seat}, chooses the theme.",
+  "tic-tac-top.error.leader_ranks": "Only the Leader ranks words; players fill their grid.",
+  "tic-tac-top.error.ranked_already": "Your ranking is already submitted.",
+  "tic-tac-top.error.leader_no_grid": "The Leader ranks words and has no grid.",
+  "tic-tac-top.error.grid_locked": "Your grid is already locked.",
+  "tic-tac-top.error.not_while_writing": "That is not possible while the grids are being written.",
+  "tic-tac-top.error.only_next": "Only the Leader or the host moves the show on now.",
+  "tic-tac-top.error.leader_paces": "Only the Leader, {seat}, or the host moves the show on.",
+  "tic-tac-top.error.bad_theme": "Choose one of the offered themes.",
+  "tic-tac-top.error.ranking_size": "A ranking has exactly {size} words.",
+  "tic-tac-top.error.ranking_too_long": "A ranking has at most {size} words.",
+  "tic-tac-top.error.not_theme_word": "“{word}” is not one of the theme’s words.",
+  "tic-tac-top.error.word_twice": "A ranking cannot hold the same word twice.",
+  "tic-tac-top.error.bad_cell": "That cell is off the grid.",
+  "tic-tac-top.error.bad_word": "Write one of the theme’s words.",
+  "tic-tac-top.error.word_in_grid": "“{word}” is already in your grid.",
+  "tic-tac-top.error.cell_empty": "That cell is already empty.",
 };
 
 
@@ -219,53 +249,49 @@ addStrings("fr", {
   "tic-tac-top.sr_theme": "Thème choisi : {theme}.",
   "tic-tac-top.sr_word": "Mot {k} : {word}.",
   "tic-tac-top.sr_grid": "Grille de {name} : {cells}. {lines}.",
-  "tic-tac-top.log_choose": "{who} (Meneur) a choisi le thème « {theme} »",
-  "tic-tac-top.log_drafting": "{who} (Meneur) classe les mots",
-  "tic-tac-top.log_ranked_countdown": "{who} (Meneur) a validé son classement : compte à rebours de 5 secondes !",
-  "tic-tac-top.log_ranked": "{who} (Meneur) a validé son classement",
-  "tic-tac-top.log_wrote": "{who} a écrit un mot",
-  "tic-tac-top.log_erased": "{who} a gommé un mot",
-  "tic-tac-top.log_done": "{who} a fini sa grille",
-  "tic-tac-top.log_locked": "La grille de {who} a été verrouillée en l’état",
-  "tic-tac-top.log_announce": "{who} (Meneur) a annoncé le mot {k} : {word}",
-  "tic-tac-top.log_next_turn": "Tour {n} : {who} mène",
-  "tic-tac-top.result_win": "{who} gagne avec {n} points",
-  "tic-tac-top.result_shared": "{who} se partagent la victoire avec {n} points",
   "tic-tac-top.and": "et",
+  "tic-tac-top.log.theme_chosen": "{seat} (Meneur) a choisi le thème « {theme} »",
+  "tic-tac-top.log.ranking": "{seat} (Meneur) classe les mots",
+  "tic-tac-top.log.ranked_countdown": "{seat} (Meneur) a validé son classement : compte à rebours de 5 secondes !",
+  "tic-tac-top.log.ranked": "{seat} (Meneur) a validé son classement",
+  "tic-tac-top.log.wrote": "{seat} a écrit un mot",
+  "tic-tac-top.log.erased": "{seat} a gommé un mot",
+  "tic-tac-top.log.finished": "{seat} a fini sa grille",
+  "tic-tac-top.log.locked": "La grille de {seat} a été verrouillée en l’état",
+  "tic-tac-top.log.announced": "Mot {word_number} du classement : {word}",
+  "tic-tac-top.log.first_line": "Premier alignement : {seats}",
+  "tic-tac-top.log.turn_scored": "Décompte du tour {turn}",
+  "tic-tac-top.log.turn_starts": "Tour {turn} : {seat} mène",
+  "tic-tac-top.result.won": "{seats} gagne avec {points} points",
+  "tic-tac-top.result.shared": "{seats} se partagent la victoire avec {points} points",
+  "tic-tac-top.reason.no_line": "personne n’a fait d’alignement",
+  "tic-tac-top.reason.first_line_on": "le premier alignement est venu au mot {word_number}",
+  "tic-tac-top.reason.first_line_late": "le premier alignement n’est venu qu’au mot {word_number}",
+  "tic-tac-top.reason.own_first_line": "premier alignement, au mot {word_number}",
+  "tic-tac-top.reason.best_grid": "la meilleure grille a fait {lines, plural, one {# alignement} other {# alignements}}",
+  "tic-tac-top.reason.lines": "{lines, plural, one {# alignement} other {# alignements}}",
+  "tic-tac-top.error.not_integer": "« {field} » doit être un nombre entier.",
+  "tic-tac-top.error.bad_words": "Un classement est une liste de mots.",
+  "tic-tac-top.error.choosing_theme": "{seat} choisit le thème.",
+  "tic-tac-top.error.leader_chooses": "Seul le Meneur, {seat}, choisit le thème.",
+  "tic-tac-top.error.leader_ranks": "Seul le Meneur classe les mots ; les joueurs remplissent leur grille.",
+  "tic-tac-top.error.ranked_already": "Votre classement est déjà validé.",
+  "tic-tac-top.error.leader_no_grid": "Le Meneur classe les mots et n’a pas de grille.",
+  "tic-tac-top.error.grid_locked": "Votre grille est déjà verrouillée.",
+  "tic-tac-top.error.not_while_writing": "Ce n’est pas possible pendant l’écriture des grilles.",
+  "tic-tac-top.error.only_next": "Seuls le Meneur ou l’hôte font avancer le spectacle maintenant.",
+  "tic-tac-top.error.leader_paces": "Seuls le Meneur, {seat}, ou l’hôte font avancer le spectacle.",
+  "tic-tac-top.error.bad_theme": "Choisissez l’un des thèmes proposés.",
+  "tic-tac-top.error.ranking_size": "Un classement compte exactement {size} mots.",
+  "tic-tac-top.error.ranking_too_long": "Un classement compte au plus {size} mots.",
+  "tic-tac-top.error.not_theme_word": "« {word} » n’est pas un mot du thème.",
+  "tic-tac-top.error.word_twice": "Un classement ne peut pas contenir deux fois le même mot.",
+  "tic-tac-top.error.bad_cell": "Cette case est hors de la grille.",
+  "tic-tac-top.error.bad_word": "Écrivez l’un des mots du thème.",
+  "tic-tac-top.error.word_in_grid": "« {word} » est déjà dans votre grille.",
+  "tic-tac-top.error.cell_empty": "Cette case est déjà vide.",
 });
 
-/** The server's English log lines and result, in the page's language (see game.js logText). */
-const LOG_PATTERNS = [
-  [/^(.+) \(Leader\) chose the theme “(.+)”$/, "tic-tac-top.log_choose", ["who", "theme"]],
-  [/^(.+) \(Leader\) is ranking words$/, "tic-tac-top.log_drafting", ["who"]],
-  [/^(.+) \(Leader\) submitted a ranking: 5-second countdown!$/, "tic-tac-top.log_ranked_countdown", ["who"]],
-  [/^(.+) \(Leader\) submitted a ranking$/, "tic-tac-top.log_ranked", ["who"]],
-  [/^(.+) \(Leader\) announced the (\d+)(?:st|nd|rd|th) word: (.+)$/, "tic-tac-top.log_announce", ["who", "k", "word"]],
-  [/^(.+) wrote a word$/, "tic-tac-top.log_wrote", ["who"]],
-  [/^(.+) erased a word$/, "tic-tac-top.log_erased", ["who"]],
-  [/^(.+) finished their grid$/, "tic-tac-top.log_done", ["who"]],
-  [/^(.+)'s grid was locked as it was$/, "tic-tac-top.log_locked", ["who"]],
-  [/^Turn (\d+): (.+) leads$/, "tic-tac-top.log_next_turn", ["n", "who"]],
-  [/^(.+) share the win with (\d+) points$/, "tic-tac-top.result_shared", ["who", "n"]],
-  [/^(.+) wins? with (\d+) points$/, "tic-tac-top.result_win", ["who", "n"]],
-];
-
-export function translateLine(line, t) {
-  const text = String(line);
-  for (const [re, key, names] of LOG_PATTERNS) {
-    const m = re.exec(text);
-    if (!m) continue;
-    const params = {};
-    names.forEach((name, i) => {
-      const value = m[i + 1];
-      if (name === "who") {
-        params.who = value.split(" and ").map((who) => seatLabel(who)).join(` ${t("tic-tac-top.and")} `);
-      } else params[name] = /^\d+$/.test(value) ? Number(value) : value;
-    });
-    return t(key, params);
-  }
-  return text;
-}
 
 const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 const rc = (cell) => ({ r: Math.floor(cell / 3) + 1, c: (cell % 3) + 1 });
@@ -288,6 +314,8 @@ export function mount(root, ctx) {
   const tv = mySeat === null;
   const uid = `ttt${Math.random().toString(36).slice(2, 8)}`;
 
+  /** Hooks of the log (static/js/log.js): none needed, the defaults name seats by their players. */
+  const logHooks = {};
   const tr = (key, vars) => {
     let text = ctx.t ? ctx.t(key, vars) : key;
     if (text === key || text === undefined || text === null) {
@@ -1091,7 +1119,7 @@ export function mount(root, ctx) {
         el("li", { class: ["ttt-score-row", animate && "is-staged"], style: { "--d": `${i * ROW_STEP_MS}ms` } },
           el("span", { class: `ttt-part part-${row.part}`, title: tr(`tic-tac-top.part_${row.part}`) }, row.part),
           seatChip(row.seat),
-          el("span", { class: "ttt-score-text" }, row.text),
+          el("span", { class: "ttt-score-text" }, phrase(row.reason, logContext(ctx.room, logHooks))),
           el("span", { class: ["ttt-score-pts", row.points > 0 && "is-plus"] }, row.points > 0 ? `+${row.points}` : "0"))));
       const legend = el("dl", { class: "ttt-legend" }, ["A", "B", "C", "D"].flatMap((p) => [el("dt", { class: `ttt-part part-${p}` }, p), el("dd", {}, tr(`tic-tac-top.part_${p}`))]));
       return el("section", { class: "ttt-panel ttt-scoring", "data-follow-target": "" },
@@ -1283,11 +1311,6 @@ export function mount(root, ctx) {
       return node;
     },
     /** Optional hooks of the room page: the server's English log line and result in the page's language. */
-    logLine(line) {
-      return translateLine(line, tr);
-    },
-    summaryLine(summary) {
-      return translateLine(summary, tr);
-    },
+    ...logHooks,
   };
 }

@@ -6,7 +6,7 @@
 // in Power Play mode, and the two ballots during a vote; the server is the judge.
 
 import { ensureStylesheet, h as el, s as svg } from "../dom.js";
-import { addStrings, seatLabel } from "../i18n.js";
+import { addStrings, playerName, seatLabel } from "../i18n.js";
 
 addStrings("en", {
   "tri-tac.board": "Tri-Tac board, {n} by {n}",
@@ -37,19 +37,29 @@ addStrings("en", {
   "tri-tac.special_legend": "Special square: a new line through it is worth 2",
   "tri-tac.place_hint": "place an {marker} on an empty cell.",
   "tri-tac.tap_again": "Tap the cell again to place your marker there.",
-  "tri-tac.log_place": "{who} placed at row {r}, column {c}",
-  "tri-tac.log_power": "{who} used Power Play on row {r}, column {c}",
-  "tri-tac.log_scored": "{text} and scored {points} ({lines})",
-  "tri-tac.log_points_one": "1 point",
-  "tri-tac.log_points": "{n} points",
-  "tri-tac.log_lines_one": "1 line",
-  "tri-tac.log_lines": "{n} lines",
-  "tri-tac.log_pass": "{who} lost the turn",
-  "tri-tac.log_vote": "{who} voted",
-  "tri-tac.log_vote_grow": "{who} voted; both agreed: the board grows to {n}×{n}",
-  "tri-tac.log_vote_end": "{who} voted; no agreement: the game ends",
-  "tri-tac.result_draw": "Draw, {a}–{b}",
-  "tri-tac.result_win": "{who} wins {a}–{b}",
+  // the game log, results and refusals (keys the engine sends, docs/games/tri-tac.md)
+  "tri-tac.log.placed": "{seat} placed at {cell}",
+  "tri-tac.log.placed_scored": "{seat} placed at {cell} and scored {points, plural, one {# point} other {# points}} ({lines, plural, one {# line} other {# lines}})",
+  "tri-tac.log.power": "{seat} used Power Play on {cell}",
+  "tri-tac.log.power_scored": "{seat} used Power Play on {cell} and scored {points, plural, one {# point} other {# points}} ({lines, plural, one {# line} other {# lines}})",
+  "tri-tac.log.passed": "{seat} lost the turn",
+  "tri-tac.log.voted": "{seat} voted",
+  "tri-tac.log.voted_grow": "{seat} voted; both agreed: the board grows to {size}×{size}",
+  "tri-tac.log.voted_end": "{seat} voted; no agreement: the game ends",
+  "tri-tac.result.draw": "Draw, {points}–{points}",
+  "tri-tac.result.won": "{seat} wins {points}–{other_points}",
+  "tri-tac.error.bad_cell": "Pick a cell of the board.",
+  "tri-tac.error.off_board": "That cell is outside the {size}×{size} board.",
+  "tri-tac.error.vote_now": "The board is full: vote on adding a ring of cells first.",
+  "tri-tac.error.cell_taken": "The cell at {cell} is already taken.",
+  "tri-tac.error.power_off": "Power Play is not enabled in this game.",
+  "tri-tac.error.power_spent": "{seat} has already used Power Play.",
+  "tri-tac.error.power_points": "Power Play needs at least {needed} points (you have {points}).",
+  "tri-tac.error.power_empty": "The cell at {cell} is empty: Power Play replaces an opponent’s marker.",
+  "tri-tac.error.power_own": "The cell at {cell} holds your own marker.",
+  "tri-tac.error.bad_vote": "Vote yes or no.",
+  "tri-tac.error.no_vote": "No vote is being held now.",
+  "tri-tac.error.voted_already": "{seat} has already voted.",
 });
 
 addStrings("fr", {
@@ -81,61 +91,29 @@ addStrings("fr", {
   "tri-tac.special_legend": "Case spéciale : un nouvel alignement qui la traverse vaut 2",
   "tri-tac.place_hint": "posez un {marker} sur une case vide.",
   "tri-tac.tap_again": "Touchez de nouveau la case pour y poser votre pion.",
-  "tri-tac.log_place": "{who} joue en ligne {r}, colonne {c}",
-  "tri-tac.log_power": "{who} fait un coup de force en ligne {r}, colonne {c}",
-  "tri-tac.log_scored": "{text} et marque {points} ({lines})",
-  "tri-tac.log_points_one": "1 point",
-  "tri-tac.log_points": "{n} points",
-  "tri-tac.log_lines_one": "1 alignement",
-  "tri-tac.log_lines": "{n} alignements",
-  "tri-tac.log_pass": "{who} perd son tour",
-  "tri-tac.log_vote": "{who} a voté",
-  "tri-tac.log_vote_grow": "{who} a voté ; accord : le plateau passe à {n}×{n}",
-  "tri-tac.log_vote_end": "{who} a voté ; pas d’accord : la partie s’arrête",
-  "tri-tac.result_draw": "Match nul, {a}–{b}",
-  "tri-tac.result_win": "{who} gagne {a}–{b}",
+  "tri-tac.log.placed": "{seat} joue en {cell}",
+  "tri-tac.log.placed_scored": "{seat} joue en {cell} et marque {points, plural, one {# point} other {# points}} ({lines, plural, one {# alignement} other {# alignements}})",
+  "tri-tac.log.power": "{seat} fait un coup de force en {cell}",
+  "tri-tac.log.power_scored": "{seat} fait un coup de force en {cell} et marque {points, plural, one {# point} other {# points}} ({lines, plural, one {# alignement} other {# alignements}})",
+  "tri-tac.log.passed": "{seat} perd son tour",
+  "tri-tac.log.voted": "{seat} a voté",
+  "tri-tac.log.voted_grow": "{seat} a voté ; accord : le plateau passe à {size}×{size}",
+  "tri-tac.log.voted_end": "{seat} a voté ; pas d’accord : la partie s’arrête",
+  "tri-tac.result.draw": "Match nul, {points} à {points}",
+  "tri-tac.result.won": "{seat} gagne {points} à {other_points}",
+  "tri-tac.error.bad_cell": "Choisissez une case du plateau.",
+  "tri-tac.error.off_board": "Cette case est hors du plateau de {size}×{size}.",
+  "tri-tac.error.vote_now": "Le plateau est plein : votez d’abord pour ajouter ou non une couronne de cases.",
+  "tri-tac.error.cell_taken": "La case en {cell} est déjà prise.",
+  "tri-tac.error.power_off": "Le coup de force n’est pas activé dans cette partie.",
+  "tri-tac.error.power_spent": "{seat} a déjà utilisé son coup de force.",
+  "tri-tac.error.power_points": "Le coup de force demande au moins {needed} points (vous en avez {points}).",
+  "tri-tac.error.power_empty": "La case en {cell} est vide : le coup de force remplace un pion adverse.",
+  "tri-tac.error.power_own": "La case en {cell} porte déjà votre pion.",
+  "tri-tac.error.bad_vote": "Votez oui ou non.",
+  "tri-tac.error.no_vote": "Aucun vote n’est en cours.",
+  "tri-tac.error.voted_already": "{seat} a déjà voté.",
 });
-
-/** The server's English log lines and result, in the page's language (see game.js logText). */
-const LOG_PATTERNS = [
-  [/^(.+) placed at row (\d+), column (\d+)$/, "tri-tac.log_place", ["who", "r", "c"]],
-  [/^(.+) used Power Play on row (\d+), column (\d+)$/, "tri-tac.log_power", ["who", "r", "c"]],
-  [/^(.+) lost the turn$/, "tri-tac.log_pass", ["who"]],
-  [/^(.+) voted; both agreed: the board grows to (\d+)×\d+$/, "tri-tac.log_vote_grow", ["who", "n"]],
-  [/^(.+) voted; no agreement: the game ends$/, "tri-tac.log_vote_end", ["who"]],
-  [/^(.+) voted$/, "tri-tac.log_vote", ["who"]],
-  [/^Draw, (\d+)–(\d+)$/, "tri-tac.result_draw", ["a", "b"]],
-  [/^(.+) wins (\d+)–(\d+)$/, "tri-tac.result_win", ["who", "a", "b"]],
-];
-
-/** "Player 1 (X)" → "Joueur 1 (X)"; people's names stay as they are. */
-const whoText = (who) => who.replace(/^Player (\d+)/, (m) => seatLabel(m));
-
-export function translateLine(line, t) {
-  let text = String(line);
-  let scored = null;
-  const score = /^(.*) and scored (\d+) points? \((\d+) lines?\)$/.exec(text);
-  if (score) {
-    text = score[1];
-    const points = Number(score[2]);
-    const lines = Number(score[3]);
-    scored = {
-      points: points === 1 ? t("tri-tac.log_points_one") : t("tri-tac.log_points", { n: points }),
-      lines: lines === 1 ? t("tri-tac.log_lines_one") : t("tri-tac.log_lines", { n: lines }),
-    };
-  }
-  for (const [re, key, names] of LOG_PATTERNS) {
-    const m = re.exec(text);
-    if (!m) continue;
-    const params = {};
-    names.forEach((name, i) => {
-      params[name] = name === "who" ? whoText(m[i + 1]) : Number(m[i + 1]);
-    });
-    text = t(key, params);
-    break;
-  }
-  return scored ? t("tri-tac.log_scored", { text, ...scored }) : text;
-}
 
 const CELL = 100;
 const GAP = 6;
@@ -229,7 +207,7 @@ export function mount(root, ctx) {
   // ---- helpers -------------------------------------------------------------------------------
   const markers = () => view?.markers || ["X", "O"];
   const markerOf = (seat) => markers()[seat] ?? (seat === 0 ? "X" : "O");
-  const nameOf = (seat) => ctx.room?.seats?.[seat]?.player?.name || seatLabel(ctx.room?.seats?.[seat]?.label || `Player ${seat + 1}`);
+  const nameOf = (seat) => playerName(ctx.room?.seats?.[seat]?.player) || seatLabel(ctx.room?.seats?.[seat]?.label || `Player ${seat + 1}`);
   const who = (seat) => `${nameOf(seat)} (${markerOf(seat)})`;
   const isMyTurn = () => Boolean(view && mySeat !== null && mySeat !== undefined && view.phase === "turn" && view.to_move === mySeat && lastMsg && (lastMsg.to_act || []).includes(mySeat) && !lastMsg.outcome);
   const canPower = () => Boolean(view?.power_play && mySeat !== null && view.power_play[mySeat]?.available);
@@ -656,12 +634,13 @@ export function mount(root, ctx) {
     seatBadge(seat) {
       return markerBadge(markerOf(seat), seat);
     },
-    /** Optional hooks used by the room page: the server's English log line and result in the page's language. */
-    logLine(line) {
-      return translateLine(line, t);
+    /** Optional hooks of the log (static/js/log.js): a seat is its player's name and marker, a cell its
+     * row and column. */
+    seatName(seat, name) {
+      return `${name} (${markerOf(seat)})`;
     },
-    summaryLine(summary) {
-      return translateLine(summary, t);
+    cellText(cell) {
+      return t("tri-tac.cell", { r: Number(cell[0]) + 1, c: Number(cell[1]) + 1 });
     },
   };
 }

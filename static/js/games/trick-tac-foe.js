@@ -12,7 +12,8 @@
 // offers your hand while you have not committed and the nine cells when your wild 10 won.
 
 import { ensureStylesheet, h as el, s as svg } from "../dom.js";
-import { addStrings, seatLabel } from "../i18n.js";
+import { addStrings, playerName, seatLabel } from "../i18n.js";
+import { logContext, summaryText } from "../log.js";
 import { PIPS } from "./card-pips.js";
 
 const CSS_HREF = "/static/css/games/trick-tac-foe.css";
@@ -105,21 +106,30 @@ const EN = {
   colour_black: "Black",
   legend: "Red tokens are discs, Black tokens are squares. Numbers are the cells as you read them.",
   and: " and ",
-  log_commit: "{who} committed a card",
-  log_reveal: "{a} {ca} vs {b} {cb}: {w} wins",
-  log_reveal_wild: "{a} {ca} vs {b} {cb}: {w} wins with a wild {card} and chooses a cell",
-  log_cell: "{seat}'s {k} ({where})",
-  log_picks: "{who} picks {cell}",
-  log_placed: "{cell}: {colour} token placed",
-  log_flipped: "{cell}: flipped to {colour}",
-  log_same: "{cell}: already {colour}, no change",
-  log_score: "{team} completes a line and scores ({red}–{black} Red–Black)",
-  log_cleared: "the grid is cleared",
-  log_starts: "{who} now starts",
-  log_round: "round {n} is over (Red {red}, Black {black})",
-  log_over: "game over: {summary}",
-  res_draw: "Draw, {a}–{b}",
-  res_win: "{who} ({team}) wins {a}–{b}",
+  // the game log, results and refusals (keys the engine sends, docs/games/trick-tac-foe.md)
+  "log.committed": "{seat} committed a card",
+  "log.trick": "{first_seat} {first_card} vs {second_seat} {second_card}: {winner_seat} wins the trick",
+  "log.trick_wild": "{first_seat} {first_card} vs {second_seat} {second_card}: {winner_seat} wins with a wild {card} and chooses a cell",
+  "log.placed": "{seat}’s {number} ({cell}): {team} token placed",
+  "log.flipped": "{seat}’s {number} ({cell}): flipped to {team}",
+  "log.unchanged": "{seat}’s {number} ({cell}): already {team}, no change",
+  "log.wild_placed": "{seat} picks their {number} ({cell}): {team} token placed",
+  "log.wild_flipped": "{seat} picks their {number} ({cell}): flipped to {team}",
+  "log.wild_unchanged": "{seat} picks their {number} ({cell}): already {team}, no change",
+  "log.scored": "{team} completes a line and scores (Red {red}, Black {black})",
+  "log.cleared": "The grid is cleared",
+  "log.starts": "{seat} now starts",
+  "log.round_over": "Round {round} is over (Red {red}, Black {black})",
+  "result.draw": "Draw, {points}–{points}",
+  "result.won": "{seat} wins {points}–{other_points} for {team}",
+  "result.team_won": "{team} wins {points}–{other_points} ({seats})",
+  "error.bad_card": "That is not a card.",
+  "error.bad_number": "Pick a cell numbered 1 to 9.",
+  "error.wild_first": "Wait: {seat} is choosing a cell for a wild 10.",
+  "error.committed": "{seat} has already played a card this trick.",
+  "error.not_in_hand": "{card} is not in your hand.",
+  "error.no_wild": "There is no wild 10 to resolve now.",
+  "error.wild_of": "{seat} chooses the cell for the wild 10.",
   compass_00: "north-west corner",
   compass_01: "north edge",
   compass_02: "north-east corner",
@@ -213,21 +223,29 @@ addStrings("fr", {
   "trick-tac-foe.colour_black": "Noir",
   "trick-tac-foe.legend": "Les jetons Rouges sont des disques, les Noirs des carrés. Les numéros sont les cases telles que vous les lisez.",
   "trick-tac-foe.and": " et ",
-  "trick-tac-foe.log_commit": "{who} a posé une carte",
-  "trick-tac-foe.log_reveal": "{a} {ca} contre {b} {cb} : {w} gagne",
-  "trick-tac-foe.log_reveal_wild": "{a} {ca} contre {b} {cb} : {w} gagne avec un {card} joker et choisit une case",
-  "trick-tac-foe.log_cell": "case {k} de {seat} ({where})",
-  "trick-tac-foe.log_picks": "{who} choisit la {cell}",
-  "trick-tac-foe.log_placed": "{cell} : jeton {colour} posé",
-  "trick-tac-foe.log_flipped": "{cell} : retourné en {colour}",
-  "trick-tac-foe.log_same": "{cell} : déjà {colour}, rien ne change",
-  "trick-tac-foe.log_score": "{team} aligne trois jetons et marque ({red}–{black} Rouge–Noir)",
-  "trick-tac-foe.log_cleared": "la grille est vidée",
-  "trick-tac-foe.log_starts": "{who} commence désormais",
-  "trick-tac-foe.log_round": "la manche {n} est finie (Rouge {red}, Noir {black})",
-  "trick-tac-foe.log_over": "partie terminée : {summary}",
-  "trick-tac-foe.res_draw": "Match nul, {a}–{b}",
-  "trick-tac-foe.res_win": "{who} ({team}) gagne {a}–{b}",
+  "trick-tac-foe.log.committed": "{seat} a posé une carte",
+  "trick-tac-foe.log.trick": "{first_seat} {first_card} contre {second_seat} {second_card} : {winner_seat} remporte le pli",
+  "trick-tac-foe.log.trick_wild": "{first_seat} {first_card} contre {second_seat} {second_card} : {winner_seat} gagne avec un {card} joker et choisit une case",
+  "trick-tac-foe.log.placed": "case {number} de {seat} ({cell}) : jeton {team} posé",
+  "trick-tac-foe.log.flipped": "case {number} de {seat} ({cell}) : retourné en {team}",
+  "trick-tac-foe.log.unchanged": "case {number} de {seat} ({cell}) : déjà {team}, rien ne change",
+  "trick-tac-foe.log.wild_placed": "{seat} choisit sa case {number} ({cell}) : jeton {team} posé",
+  "trick-tac-foe.log.wild_flipped": "{seat} choisit sa case {number} ({cell}) : retourné en {team}",
+  "trick-tac-foe.log.wild_unchanged": "{seat} choisit sa case {number} ({cell}) : déjà {team}, rien ne change",
+  "trick-tac-foe.log.scored": "{team} aligne trois jetons et marque (Rouge {red}, Noir {black})",
+  "trick-tac-foe.log.cleared": "La grille est vidée",
+  "trick-tac-foe.log.starts": "{seat} commence désormais",
+  "trick-tac-foe.log.round_over": "La manche {round} est finie (Rouge {red}, Noir {black})",
+  "trick-tac-foe.result.draw": "Match nul, {points} à {points}",
+  "trick-tac-foe.result.won": "{seat} gagne {points} à {other_points} pour l’équipe {team}",
+  "trick-tac-foe.result.team_won": "L’équipe {team} gagne {points} à {other_points} ({seats})",
+  "trick-tac-foe.error.bad_card": "Ce n’est pas une carte.",
+  "trick-tac-foe.error.bad_number": "Choisissez une case numérotée de 1 à 9.",
+  "trick-tac-foe.error.wild_first": "Attendez : {seat} choisit une case pour un 10 joker.",
+  "trick-tac-foe.error.committed": "{seat} a déjà posé une carte à ce pli.",
+  "trick-tac-foe.error.not_in_hand": "{card} n’est pas dans votre main.",
+  "trick-tac-foe.error.no_wild": "Aucun 10 joker n’est à résoudre maintenant.",
+  "trick-tac-foe.error.wild_of": "{seat} choisit la case du 10 joker.",
   "trick-tac-foe.compass_00": "coin nord-ouest",
   "trick-tac-foe.compass_01": "bord nord",
   "trick-tac-foe.compass_02": "coin nord-est",
@@ -379,53 +397,6 @@ function tokenBadge(colour, size = 22) {
 
 // ---- the renderer ---------------------------------------------------------------------------------------
 
-/** The server's English log lines and result, in the page's language (see game.js logText). Each line is
- * several parts joined by "; ". */
-const COMPASS = ["north-west corner", "north edge", "north-east corner", "west edge", "centre", "east edge", "south-west corner", "south edge", "south-east corner"];
-const CARD = "((?:10|[A2-9])[♠♥♦♣])";
-
-export function translateLine(line, tr) {
-  const seat = (name) => seatLabel(name);
-  const colour = (name) => (name === "Red" ? tr("colour_red") : name === "Black" ? tr("colour_black") : name);
-  const part = (text) => {
-    let m = /^(\w+) committed a card$/.exec(text);
-    if (m) return tr("log_commit", { who: seat(m[1]) });
-    m = new RegExp(`^(\\w+) ${CARD} vs (\\w+) ${CARD}: (\\w+) wins(?: with a wild ${CARD} and chooses a cell)?$`).exec(text);
-    if (m) {
-      const params = { a: seat(m[1]), ca: m[2], b: seat(m[3]), cb: m[4], w: seat(m[5]) };
-      return m[6] ? tr("log_reveal_wild", { ...params, card: m[6] }) : tr("log_reveal", params);
-    }
-    m = /^(?:(\w+) picks )?(\w+)'s (\d) \(([a-z -]+)\): (?:(Red|Black) token placed|flipped to (Red|Black)|already (Red|Black), no change)$/.exec(text);
-    if (m && COMPASS.includes(m[4])) {
-      const i = COMPASS.indexOf(m[4]);
-      let cell = tr("log_cell", { seat: seat(m[2]), k: Number(m[3]), where: tr(`compass_${Math.floor(i / 3)}${i % 3}`) });
-      if (m[1]) cell = tr("log_picks", { who: seat(m[1]), cell });
-      if (m[5]) return tr("log_placed", { cell, colour: colour(m[5]) });
-      if (m[6]) return tr("log_flipped", { cell, colour: colour(m[6]) });
-      return tr("log_same", { cell, colour: colour(m[7]) });
-    }
-    m = /^(Red|Black) completes a line and scores \((\d+)–(\d+) Red–Black\)$/.exec(text);
-    if (m) return tr("log_score", { team: colour(m[1]), red: Number(m[2]), black: Number(m[3]) });
-    if (text === "the grid is cleared") return tr("log_cleared");
-    m = /^(\w+) now starts$/.exec(text);
-    if (m) return tr("log_starts", { who: seat(m[1]) });
-    m = /^round (\d+) is over \(Red (\d+), Black (\d+)\)$/.exec(text);
-    if (m) return tr("log_round", { n: Number(m[1]), red: Number(m[2]), black: Number(m[3]) });
-    m = /^game over: (.+)$/.exec(text);
-    if (m) return tr("log_over", { summary: part(m[1]) });
-    m = /^Draw, (\d+)–(\d+)$/.exec(text);
-    if (m) return tr("res_draw", { a: Number(m[1]), b: Number(m[2]) });
-    m = /^(\w+(?: \+ \w+)?) \((\w+(?: \+ \w+)?)\) wins (\d+)–(\d+)$/.exec(text);
-    if (m) {
-      // 2 players: "North (Red)"; 4 players: "Red (North + East)".
-      const team = (x) => x.split(" + ").map((w) => (w === "Red" || w === "Black" ? colour(w) : seat(w))).join(" + ");
-      return tr("res_win", { who: team(m[1]), team: team(m[2]), a: Number(m[3]), b: Number(m[4]) });
-    }
-    return text;
-  };
-  return String(line).split("; ").map(part).join(" ; ");
-}
-
 export function mount(root, ctx) {
   const uid = `tf${Math.random().toString(36).slice(2, 8)}`;
   const mySeat = ctx.seat === undefined ? null : ctx.seat;
@@ -523,17 +494,22 @@ export function mount(root, ctx) {
   const labelOf = (s) => seatInfo(s)?.label || ctx.room?.seats?.[s]?.label || `Seat ${s + 1}`; // for rules
   const seatWord = (s) => seatLabel(labelOf(s)); // for people, in the page's language
   const colourOf = (s) => seatInfo(s)?.colour || "red";
-  const rawName = (s) => ctx.room?.seats?.[s]?.player?.name || seatWord(s);
+  const rawName = (s) => playerName(ctx.room?.seats?.[s]?.player) || seatWord(s);
   const nameOf = (s) => {
     const seats = ctx.room?.seats || [];
-    const name = seats[s]?.player?.name;
+    const name = playerName(seats[s]?.player);
     if (!name) return seatWord(s);
-    // two bots (or two namesakes) at one table: add the seat so lines stay unambiguous
-    const twins = seats.filter((x) => x?.player?.name === name).length > 1;
+    // two namesakes at one table: add the seat so lines stay unambiguous
+    const twins = seats.filter((x) => playerName(x?.player) === name).length > 1;
     return twins ? `${name} (${seatWord(s)})` : name;
   };
   const whoOf = (s) => (s === mySeat ? tr("you_paren", { name: nameOf(s) }) : nameOf(s).includes("(") ? nameOf(s) : `${nameOf(s)} (${seatWord(s)})`);
   const colourName = (c) => tr(c === "red" ? "colour_red" : "colour_black");
+  /** Hooks of the log (static/js/log.js): a cell by where it lies on the grid, a card by rank and suit. */
+  const logHooks = {
+    cellText: (cell) => tr(`compass_${Number(cell[0])}${Number(cell[1])}`),
+    cardText: (card) => cardText(String(card)),
+  };
   const toAct = () => new Set(lastMsg?.to_act || []);
   const over = () => Boolean(lastMsg?.outcome) || view?.phase === "over";
   // The ack can arrive before the state it produced: until that state is here, offer nothing.
@@ -900,7 +876,10 @@ export function mount(root, ctx) {
 
   // ---- status line ---------------------------------------------------------------------------
   function statusLine() {
-    if (over()) return tr("status_over", { summary: lastMsg?.outcome?.summary || view.outcome?.summary || "" });
+    if (over()) {
+      const summary = lastMsg?.outcome?.summary || view.outcome?.summary;
+      return tr("status_over", { summary: summaryText(summary, logContext(ctx.room, logHooks)) });
+    }
     if (busy()) return tr("status_busy");
     if (view.phase === "wild") {
       if (canWild()) return tr("status_wild_me");
@@ -1252,12 +1231,6 @@ export function mount(root, ctx) {
       wrap.append(tokenBadge(colour, 26));
       return wrap;
     },
-    /** Optional hooks of the room page: the server's English log line and result in the page's language. */
-    logLine(line) {
-      return translateLine(line, tr);
-    },
-    summaryLine(summary) {
-      return translateLine(summary, tr);
-    },
+    ...logHooks,
   };
 }

@@ -8,7 +8,8 @@
 // Location and the final standings with tie-breaks. It decides no rule: the server is the judge.
 
 import { ensureStylesheet, h as el, s as svg } from "../dom.js";
-import { addStrings, seatLabel } from "../i18n.js";
+import { addStrings, phrase, playerName, seatLabel } from "../i18n.js";
+import { logContext } from "../log.js";
 import { PIPS } from "./card-pips.js";
 
 const CSS_HREF = "/static/css/games/tricky-tactics.css";
@@ -144,34 +145,52 @@ const EN = {
   summary_hand: "Your hand: {cards}.",
   summary_row: "Automa's public card: {cards}.",
   and: " and ",
-  // The automa's one-line reasons (the engine words them in English; see reasonText()).
-  r_last: "played {card}, its last revealed card",
-  r_lead_equal: "led {card}: its two revealed cards have equal rank, so Left",
-  r_lead_higher: "led {card}, the higher of its two revealed cards",
-  r_follow_two: "followed {suit} with the higher of its two revealed {suit} cards, {card}",
-  r_follow_one: "followed {suit} with {card}, its only revealed {suit} card",
-  r_none_equal: "had no {suit} in its Reveal Row; equal ranks, so played Left, {card}",
-  r_none_higher: "had no {suit} in its Reveal Row, so played the higher card, {card}",
-  r_add_empty: "added to the empty {loc}",
-  r_add_most: "added to {loc}, the Location of that suit with the most cubes ({n})",
-  r_add_most_tied: "added to {loc}, the Location of that suit with the most cubes ({n}; tied, so K, then Q, then J)",
-  r_skip: "no cube in supply and no opponent cube in {suit}: skipped",
-  r_remove: "removed {owner}'s cube from {loc}, the Location of that suit with an opponent cube and the most cubes ({n})",
-  r_remove_tied: "removed {owner}'s cube from {loc}, the Location of that suit with an opponent cube and the most cubes ({n}; tied, so K, then Q, then J)",
-  r_remove_next: "; opponents tied there, so the next player clockwise",
-  log_played: "{who} played {card}",
-  log_led: "{who} led {card}",
-  log_added: "{who} added a cube to {loc}",
-  log_removed: "{who} removed {owner}'s cube from {loc}",
-  res_share: "{names} share the win",
-  res_win: "{names} wins",
-  res_win_automa: "{names} wins (no human seat wins)",
-  res_tie_locs: "{names} wins the tie on Locations controlled at the last scoring ({n})",
-  res_tie_cubes: "{names} wins the tie on cubes on the map ({n})",
-  res_no_human: "{text}; no human seat wins",
-  res_points: "{text}. Points: {tally}.",
   and: "and",
+  // the game log, results, the automa's reasons and refusals (keys the engine sends, docs/games/tricky-tactics.md)
+  "log.led": "{seat} led {card}",
+  "log.played": "{seat} played {card}",
+  "log.automa_revealed": "Automa turned up {cards}",
+  "log.automa_played": "Automa played {card}: {reason}",
+  "log.trick_won": "{seat} won the trick with {card}",
+  "log.automa_action": "Automa {reason}",
+  "log.skipped": "{seat}’s Action was skipped: {reason}",
+  "log.added": "{seat} added a cube to {location}",
+  "log.removed": "{seat} removed {owner_seat}’s cube from {location}",
+  "log.round_scored": "Round {round} is scored",
+  "result.won": "{seats} {count, plural, one {wins} other {win}} with {points} points",
+  "result.shared": "{seats} share the win with {points} points",
+  "result.shared_with_automa": "{seats} and the automa share the win with {points} points",
+  "result.won_on_locations": "{seats} {count, plural, one {wins} other {win}} the tie on Locations controlled at the last scoring ({locations})",
+  "result.won_on_cubes": "{seats} {count, plural, one {wins} other {win}} the tie on cubes on the map ({cubes})",
+  "result.automa_won": "The automa wins with {points} points: no human seat wins",
+  "result.automa_won_on_locations": "The automa wins the tie on Locations controlled at the last scoring ({locations}): no human seat wins",
+  "result.automa_won_on_cubes": "The automa wins the tie on cubes on the map ({cubes}): no human seat wins",
+  "reason.last_card": "played {card}, its last revealed card",
+  "reason.led_equal": "led {card}: its two revealed cards have equal rank, so Left",
+  "reason.led_higher": "led {card}, the higher of its two revealed cards",
+  "reason.followed_higher": "followed {suit} with the higher of its two revealed {suit} cards, {card}",
+  "reason.followed_only": "followed {suit} with {card}, its only revealed {suit} card",
+  "reason.no_suit_equal": "had no {suit} in its Reveal Row; equal ranks, so played Left, {card}",
+  "reason.no_suit_higher": "had no {suit} in its Reveal Row, so played the higher card, {card}",
+  "reason.added_empty": "added to the empty {location}",
+  "reason.added_most": "added to {location}, the Location of that suit with the most cubes ({cubes})",
+  "reason.skip": "no cube in supply and no opponent cube in {suit}: skipped",
+  "reason.removed_most": "removed {owner_seat}’s cube from {location}, the Location of that suit with an opponent cube and the most cubes ({cubes})",
+  "reason.tied_kqj": "tied, so K, then Q, then J",
+  "reason.next_clockwise": "opponents tied there, so the next player clockwise",
+  "error.action_first": "You won the trick: choose your Action (add or remove) first.",
+  "error.bad_card": "That is not a card.",
+  "error.not_in_hand": "{card} is not in your hand.",
+  "error.must_follow": "You must follow {suit}: {card} may not be played.",
+  "error.no_action": "You may add or remove a cube only right after winning a trick.",
+  "error.bad_location": "That is not a Location.",
+  "error.wrong_area": "The trick was led in {suit}: your Action must be in that Area, not at {location}.",
+  "error.no_supply": "You have no cubes left in your supply: you can only Remove.",
+  "error.bad_owner": "That is not a player.",
+  "error.own_cube": "You may only remove an opponent’s cube, not your own.",
+  "error.no_cube": "{owner_seat} has no cube at {location}.",
 };
+addStrings("en", Object.fromEntries(Object.entries(EN).map(([k, v]) => [`tricky-tactics.${k}`, v])));
 
 addStrings("fr", {
   "tricky-tactics.suit.S": "Piques",
@@ -298,52 +317,51 @@ addStrings("fr", {
   "tricky-tactics.summary_hand": "Votre main : {cards}.",
   "tricky-tactics.summary_row": "Carte visible de l’automa : {cards}.",
   "tricky-tactics.and": " et ",
-  "tricky-tactics.r_last": "a joué {card}, sa dernière carte révélée",
-  "tricky-tactics.r_lead_equal": "a entamé {card} : ses deux cartes révélées sont de même rang, donc celle de gauche",
-  "tricky-tactics.r_lead_higher": "a entamé {card}, la plus forte de ses deux cartes révélées",
-  "tricky-tactics.r_follow_two": "a fourni {suit} avec la plus forte de ses deux cartes {suit} révélées, {card}",
-  "tricky-tactics.r_follow_one": "a fourni {suit} avec {card}, sa seule carte {suit} révélée",
-  "tricky-tactics.r_none_equal": "pas de {suit} dans sa rangée révélée ; rangs égaux, donc la carte de gauche, {card}",
-  "tricky-tactics.r_none_higher": "pas de {suit} dans sa rangée révélée, donc la plus forte carte, {card}",
-  "tricky-tactics.r_add_empty": "a posé sur {loc}, vide",
-  "tricky-tactics.r_add_most": "a posé sur {loc}, le lieu de cette couleur qui a le plus de cubes ({n})",
-  "tricky-tactics.r_add_most_tied": "a posé sur {loc}, le lieu de cette couleur qui a le plus de cubes ({n} ; égalité, donc K, puis Q, puis J)",
-  "tricky-tactics.r_skip": "aucun cube en réserve et aucun cube adverse à {suit} : action passée",
-  "tricky-tactics.r_remove": "a retiré le cube de {owner} de {loc}, le lieu de cette couleur avec un cube adverse et le plus de cubes ({n})",
-  "tricky-tactics.r_remove_tied": "a retiré le cube de {owner} de {loc}, le lieu de cette couleur avec un cube adverse et le plus de cubes ({n} ; égalité, donc K, puis Q, puis J)",
-  "tricky-tactics.r_remove_next": " ; adversaires à égalité, donc le suivant dans le sens horaire",
-  "tricky-tactics.log_played": "{who} a joué {card}",
-  "tricky-tactics.log_led": "{who} a entamé avec {card}",
-  "tricky-tactics.log_added": "{who} a ajouté un cube sur {loc}",
-  "tricky-tactics.log_removed": "{who} a retiré le cube de {owner} sur {loc}",
-  "tricky-tactics.res_share": "{names} se partagent la victoire",
-  "tricky-tactics.res_win": "{names} gagne",
-  "tricky-tactics.res_win_automa": "{names} gagne (aucun joueur humain ne gagne)",
-  "tricky-tactics.res_tie_locs": "{names} gagne au départage par les Lieux contrôlés au dernier décompte ({n})",
-  "tricky-tactics.res_tie_cubes": "{names} gagne au départage par les cubes sur la carte ({n})",
-  "tricky-tactics.res_no_human": "{text} ; aucun joueur humain ne gagne",
-  "tricky-tactics.res_points": "{text}. Points : {tally}.",
   "tricky-tactics.and": "et",
+  "tricky-tactics.log.led": "{seat} entame {card}",
+  "tricky-tactics.log.played": "{seat} joue {card}",
+  "tricky-tactics.log.automa_revealed": "L’automa retourne {cards}",
+  "tricky-tactics.log.automa_played": "L’automa joue {card} : {reason}",
+  "tricky-tactics.log.trick_won": "{seat} remporte le pli avec {card}",
+  "tricky-tactics.log.automa_action": "L’automa {reason}",
+  "tricky-tactics.log.skipped": "L’action de {seat} est passée : {reason}",
+  "tricky-tactics.log.added": "{seat} pose un cube sur {location}",
+  "tricky-tactics.log.removed": "{seat} retire le cube de {owner_seat} de {location}",
+  "tricky-tactics.log.round_scored": "Décompte de la manche {round}",
+  "tricky-tactics.result.won": "{seats} {count, plural, one {gagne} other {gagnent}} avec {points} points",
+  "tricky-tactics.result.shared": "{seats} se partagent la victoire avec {points} points",
+  "tricky-tactics.result.shared_with_automa": "{seats} et l’automa se partagent la victoire avec {points} points",
+  "tricky-tactics.result.won_on_locations": "{seats} {count, plural, one {l’emporte} other {l’emportent}} à l’égalité sur les lieux contrôlés au dernier décompte ({locations})",
+  "tricky-tactics.result.won_on_cubes": "{seats} {count, plural, one {l’emporte} other {l’emportent}} à l’égalité sur les cubes sur la carte ({cubes})",
+  "tricky-tactics.result.automa_won": "L’automa gagne avec {points} points : aucun joueur humain ne gagne",
+  "tricky-tactics.result.automa_won_on_locations": "L’automa l’emporte à l’égalité sur les lieux contrôlés au dernier décompte ({locations}) : aucun joueur humain ne gagne",
+  "tricky-tactics.result.automa_won_on_cubes": "L’automa l’emporte à l’égalité sur les cubes sur la carte ({cubes}) : aucun joueur humain ne gagne",
+  "tricky-tactics.reason.last_card": "a joué {card}, sa dernière carte révélée",
+  "tricky-tactics.reason.led_equal": "a entamé {card} : ses deux cartes révélées sont de même rang, donc celle de gauche",
+  "tricky-tactics.reason.led_higher": "a entamé {card}, la plus forte de ses deux cartes révélées",
+  "tricky-tactics.reason.followed_higher": "a fourni {suit} avec la plus forte de ses deux cartes {suit} révélées, {card}",
+  "tricky-tactics.reason.followed_only": "a fourni {suit} avec {card}, sa seule carte {suit} révélée",
+  "tricky-tactics.reason.no_suit_equal": "pas de {suit} dans sa rangée révélée ; rangs égaux, donc la carte de gauche, {card}",
+  "tricky-tactics.reason.no_suit_higher": "pas de {suit} dans sa rangée révélée, donc la plus forte carte, {card}",
+  "tricky-tactics.reason.added_empty": "a posé sur {location}, vide",
+  "tricky-tactics.reason.added_most": "a posé sur {location}, le lieu de cette couleur qui a le plus de cubes ({cubes})",
+  "tricky-tactics.reason.skip": "aucun cube en réserve et aucun cube adverse à {suit} : action passée",
+  "tricky-tactics.reason.removed_most": "a retiré le cube de {owner_seat} de {location}, le lieu de cette couleur avec un cube adverse et le plus de cubes ({cubes})",
+  "tricky-tactics.reason.tied_kqj": "égalité, donc K, puis Q, puis J",
+  "tricky-tactics.reason.next_clockwise": "adversaires à égalité, donc le joueur suivant dans le sens horaire",
+  "tricky-tactics.error.action_first": "Vous avez remporté le pli : choisissez d’abord votre action (poser ou retirer).",
+  "tricky-tactics.error.bad_card": "Ce n’est pas une carte.",
+  "tricky-tactics.error.not_in_hand": "{card} n’est pas dans votre main.",
+  "tricky-tactics.error.must_follow": "Vous devez fournir {suit} : {card} ne peut pas être jouée.",
+  "tricky-tactics.error.no_action": "On ne pose ou ne retire un cube que juste après avoir remporté un pli.",
+  "tricky-tactics.error.bad_location": "Ce n’est pas un lieu.",
+  "tricky-tactics.error.wrong_area": "Le pli a été entamé à {suit} : votre action doit être dans cette zone, pas sur {location}.",
+  "tricky-tactics.error.no_supply": "Vous n’avez plus de cube en réserve : vous pouvez seulement retirer.",
+  "tricky-tactics.error.bad_owner": "Ce n’est pas un joueur.",
+  "tricky-tactics.error.own_cube": "Vous ne pouvez retirer qu’un cube adverse, pas le vôtre.",
+  "tricky-tactics.error.no_cube": "{owner_seat} n’a pas de cube sur {location}.",
 });
 
-// The engine's reason sentences (engines/tricky_tactics.py automa_choose / automa_action_choice), read back
-// into a key and its parameters so they can be shown in the page's language. Unknown text is shown as is.
-const REASONS = [
-  [/^played (\S+), its last revealed card$/, "r_last", ["card"]],
-  [/^led (\S+): its two revealed cards have equal rank, so Left$/, "r_lead_equal", ["card"]],
-  [/^led (\S+), the higher of its two revealed cards$/, "r_lead_higher", ["card"]],
-  [/^followed (\S+) with the higher of its two \w+, (\S+)$/, "r_follow_two", ["suit", "card"]],
-  [/^followed (\S+) with (\S+), its only revealed \w+$/, "r_follow_one", ["suit", "card"]],
-  [/^had no (\S+) in its Reveal Row; equal ranks, so played Left, (\S+)$/, "r_none_equal", ["suit", "card"]],
-  [/^had no (\S+) in its Reveal Row, so played the higher card, (\S+)$/, "r_none_higher", ["suit", "card"]],
-  [/^added to the empty (\S+)$/, "r_add_empty", ["loc"]],
-  [/^added to (\S+), the \w+ Location with the most cubes \((\d+)\)$/, "r_add_most", ["loc", "n"]],
-  [/^added to (\S+), the \w+ Location with the most cubes \((\d+); tied, so K, then Q, then J\)$/, "r_add_most_tied", ["loc", "n"]],
-  [/^no cube in supply and no opponent cube in (\S+): (?:Action )?skipped$/, "r_skip", ["suit"]],
-  [/^removed (.+)'s cube from (\S+), the \w+ Location with an opponent cube and the most cubes \((\d+)\)$/, "r_remove", ["owner", "loc", "n"]],
-  [/^removed (.+)'s cube from (\S+), the \w+ Location with an opponent cube and the most cubes \((\d+); tied, so K, then Q, then J\)$/, "r_remove_tied", ["owner", "loc", "n"]],
-];
-const NEXT_CLOCKWISE = "; opponents tied there, so the next player clockwise";
 
 const PIP_X = [33, 50, 67];
 const PIP_Y = (f) => 29 + f * 82;
@@ -374,32 +392,6 @@ function fill(text, params) {
   return text.replace(/\{(\w+)\}/g, (m, name) => (Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : m));
 }
 
-/** The server's English log lines and result, in the page's language (see game.js logText). */
-export function translateLine(line, tr) {
-  const who = (name) => (name === "Automa" ? tr("automa") : seatLabel(name));
-  const names = (text) => text.split(" and ").map(who).join(` ${tr("and")} `);
-  const text = String(line);
-  let m = /^(.+) (played|led) ((?:10|[AKQJ2-9])[♠♥♦♣])$/.exec(text);
-  if (m) return tr(m[2] === "led" ? "log_led" : "log_played", { who: who(m[1]), card: m[3] });
-  m = /^(.+) added a cube to ([KQJ][♠♥♦♣])$/.exec(text);
-  if (m) return tr("log_added", { who: who(m[1]), loc: m[2] });
-  m = /^(.+) removed (.+)'s cube from ([KQJ][♠♥♦♣])$/.exec(text);
-  if (m) return tr("log_removed", { who: who(m[1]), owner: who(m[2]), loc: m[3] });
-  m = /^(.+?) (share the win|wins(?: \(no human seat wins\)| the tie on Locations controlled at the last scoring \((\d+)\)| the tie on cubes on the map \((\d+)\))?)(; no human seat wins)?\. Points: (.+)\.$/.exec(text);
-  if (m) {
-    const params = { names: names(m[1]) };
-    let head;
-    if (m[2] === "share the win") head = tr("res_share", params);
-    else if (m[3] !== undefined) head = tr("res_tie_locs", { ...params, n: Number(m[3]) });
-    else if (m[4] !== undefined) head = tr("res_tie_cubes", { ...params, n: Number(m[4]) });
-    else if (m[2].includes("no human")) head = tr("res_win_automa", params);
-    else head = tr("res_win", params);
-    if (m[5]) head = tr("res_no_human", { text: head });
-    const tally = m[6].replace(/(Player \d+|Automa)(?= -?\d)/g, (name) => who(name));
-    return tr("res_points", { text: head, tally });
-  }
-  return text;
-}
 
 export function mount(root, ctx) {
   const uid = `tk${Math.random().toString(36).slice(2, 8)}`;
@@ -502,37 +494,19 @@ export function mount(root, ctx) {
     if (pid === "automa") return tr("automa");
     const seat = ctx.room?.seats?.[pid];
     const player = seat?.player;
-    // Two bots must not look alike: the server names them by seat ("Bot 2"); number them if it does not.
-    if (player?.bot) return player.name && /\d$/.test(player.name) ? player.name : `${player.name || tr("bot")} ${Number(pid) + 1}`;
-    return player?.name || playerOf(pid)?.label || seat?.label || `Player ${Number(pid) + 1}`;
+    return playerName(player) || seatLabel(playerOf(pid)?.label || seat?.label || `Player ${Number(pid) + 1}`);
   }
-  /** Engine texts name seats "Player 1", "Player 2"…: show the people's names instead. */
-  const named = (text) => String(text ?? "").replace(/\bPlayer (\d+)\b/g, (m, n) => (ctx.room?.seats?.[Number(n) - 1]?.player?.name ? nameOf(Number(n) - 1) : m));
-  /** An automa reason in the page's language: the engine's English sentence, or its translation when the
-   * catalogue has one (read back through REASONS). */
-  function reasonText(raw) {
-    if (!raw) return "";
-    let text = String(raw);
-    let tail = "";
-    if (text.endsWith(NEXT_CLOCKWISE)) {
-      text = text.slice(0, -NEXT_CLOCKWISE.length);
-      tail = "r_remove_next";
-    }
-    for (const [re, key, names] of REASONS) {
-      const m = re.exec(text);
-      if (!m) continue;
-      const params = {};
-      names.forEach((name, i) => {
-        params[name] = name === "owner" ? named(m[i + 1]) : m[i + 1];
-      });
-      const full = `tricky-tactics.${key}`;
-      const translated = typeof ctx.t === "function" ? ctx.t(full, params) : full;
-      if (translated === full) break; // no translation: the engine's own words
-      const more = tail ? ctx.t(`tricky-tactics.${tail}`) : "";
-      return translated + (more && more !== `tricky-tactics.${tail}` ? more : "");
-    }
-    return named(raw);
+  /** The automa's reason (log entries, docs/games/tricky-tactics.md) in the page's language. */
+  function reasonText(reason) {
+    if (!Array.isArray(reason)) return "";
+    return phrase({ key: "log.clauses", params: { clauses: reason } }, logContext(ctx.room, logHooks));
   }
+  /** Hooks of the log (static/js/log.js): the automa by name, cards, Locations and suits by symbol. */
+  const logHooks = {
+    seatName: (seat, name) => (seat === "automa" ? tr("automa") : name),
+    cardText: (card) => cardText(String(card)),
+    valueText: (name, value) => (name === "location" ? locText(String(value)) : name === "suit" ? SYMBOL[value] : undefined),
+  };
   const whoOf = (pid) => (sameId(pid, mySeat) ? tr("you_paren", { name: nameOf(pid) }) : nameOf(pid));
   const cubeLabel = (pid) => (pid === "automa" ? "A" : String(Number(pid) + 1));
   const suitName = (s) => tr(`suit.${s}`);
@@ -1357,12 +1331,6 @@ export function mount(root, ctx) {
       // The badge lives outside the renderer's container: it needs the pattern defs, so inline a copy.
       return wrap;
     },
-    /** Optional hooks of the room page: the server's English log line and result in the page's language. */
-    logLine(line) {
-      return translateLine(line, tr);
-    },
-    summaryLine(summary) {
-      return translateLine(summary, tr);
-    },
+    ...logHooks,
   };
 }

@@ -1,0 +1,159 @@
+"""Bots play each game to its result while a French page watches: no phrase of the English catalogue's log,
+result or refusal wording shows anywhere on the page, nor on the replay page stepped through to the end.
+An English page watching the same game shows no French phrase of them, and some English ones.
+
+The phrases are the English (French) texts of the game's ``<game>.log.*`` and ``<game>.result.*`` entries
+and the shared ``log.*`` ones, cut at their placeholders, keeping the pieces of two words or more that the
+other language does not share."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.async_api import Page, WebSocketRoute, expect
+
+from app.client import ThreefoldClient
+from tests.app.test_i18n_catalogues import js_catalogues
+from tests.browser.conftest import NewPlayer
+from tests.browser.tables import open_table, token_of
+from tests.support.server import ServerProcess
+
+GAMES: dict[str, dict[str, Any]] = {
+    "tri-tac": {"size": 4, "power_play": True, "combo_strike": True, "special_squares": True},
+    "trick-tac-foe": {"players": 4, "one_shot": True},
+    "tic-tac-match": {"players": 4, "series": 2},
+    "tricky-tactics": {"mode": "automa", "rounds": 1},
+    "tic-tac-top": {"players": 3, "reveal_pause": 1, "score_pause": 2},
+}
+"""The games whose log is data, with options that make their logs say much."""
+
+_PLACEHOLDER = re.compile(r"\{\w+, plural,(?:\s*[\w=]+\s*\{[^{}]*\})+\s*\}|\{\w+\}")
+
+
+def phrases(game: str, lang: str) -> set[str]:
+    """The pieces of text the page would show only in ``lang``."""
+    catalogues = dict(zip(("en", "fr"), js_catalogues(), strict=True))
+    mine, other = catalogues[lang], catalogues["fr" if lang == "en" else "en"]
+    keys = [k for k in mine if k.startswith((f"{game}.log.", f"{game}.result.", f"{game}.reason.", "log."))]
+    found: set[str] = set()
+    for key in keys:
+        for piece in _PLACEHOLDER.split(mine[key]):
+            piece = piece.strip(" ,.;:()–—!?\u00a0\u202f")
+            if len(piece.split()) >= 2 and not any(piece in text for text in other.values()):
+                found.add(piece)
+    assert found, f"{game}: no {lang} phrases to look for"
+    return found
+
+
+def _shown(text: str, wanted: set[str]) -> list[str]:
+    flat = " ".join(text.replace("\u00a0", " ").replace("\u202f", " ").split())
+    return sorted(p for p in wanted if " ".join(p.replace("\u00a0", " ").replace("\u202f", " ").split()) in flat)
+
+
+async def watch_to_the_end(page: Page, server: ServerProcess, game: str, lang: str) -> int:
+    """A page in ``lang`` watches bots play ``game`` to its result; returns the game's id."""
+    await page.context.add_cookies([{"name": "tf_lang", "value": lang, "url": server.url}])
+    code = await open_table(page, server.url, game, GAMES[game], seat=None)
+    await expect(page.locator("#result")).to_be_visible(timeout=90_000)
+    await expect(page.locator(".result-summary")).not_to_be_empty()
+    async with ThreefoldClient(server.url, token=await token_of(page)) as me:
+        game_id = (await me.room(code))["game_id"]
+    assert isinstance(game_id, int)
+    return game_id
+
+
+async def replay_texts(page: Page, game_id: int) -> str:
+    """Every step's line of the replay page, and the page at its last step."""
+    await page.goto(f"/replay/{game_id}")
+    count = page.locator("#replay-count")
+    await expect(page.locator("#replay-boards > *").first).to_be_visible()
+    total = int((await count.inner_text()).split("/")[-1].strip().replace("\u202f", ""))
+    lines = []
+    for step in range(1, total + 1):
+        await page.locator("#replay-next").click()
+        await expect(count).to_have_text(re.compile(rf"^{step}\s*/"))
+        lines.append(await page.locator("#replay-line").inner_text())
+    assert all(lines), "a replay step without its line"
+    return "\n".join(lines) + "\n" + await page.locator("body").inner_text()
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+async def test_a_french_page_shows_no_english_log(
+    new_player: NewPlayer, sqlite_server: ServerProcess, game: str
+) -> None:
+    english = phrases(game, "en")
+    page = await new_player("Ada")
+    game_id = await watch_to_the_end(page, sqlite_server, game, "fr")
+    assert len(await page.locator("#log li:not(.log-empty)").all()) > 2
+    room_text = await page.locator("body").inner_text()
+    assert not _shown(room_text, english), "English on the room page"
+    bots = re.search(r"\bBot \d", room_text)
+    assert bots is None, f"bots keep their English names: …{room_text[max(0, bots.start() - 200) : bots.end() + 100]}…"
+    replay_text = await replay_texts(page, game_id)
+    assert not _shown(replay_text, english), "English on the replay page"
+    assert not re.search(r"\bBot \d", replay_text), "bots keep their English names on the replay page"
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+async def test_an_english_page_shows_no_french_log(
+    new_player: NewPlayer, sqlite_server: ServerProcess, game: str
+) -> None:
+    french, english = phrases(game, "fr"), phrases(game, "en")
+    page = await new_player("Ada")
+    game_id = await watch_to_the_end(page, sqlite_server, game, "en")
+    room_text = await page.locator("body").inner_text()
+    assert not _shown(room_text, french), "French on the room page"
+    assert _shown(room_text, english), "the log's English phrases are looked for where they show"
+    assert not _shown(await replay_texts(page, game_id), french), "French on the replay page"
+
+
+async def test_a_refused_move_reads_in_the_pages_language(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
+    """The server's refusal carries the engine's reason as a key: the toast phrases it in French. The page's
+    own move is turned into one the rules refuse on its way to the server."""
+    page = await new_player("Ada")
+    await page.context.add_cookies([{"name": "tf_lang", "value": "fr", "url": sqlite_server.url}])
+
+    def through(ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+
+        def to_server(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "act":
+                data["action"] = {"type": "teleport"}
+            server.send(json.dumps(data))
+
+        ws.on_message(to_server)
+
+    await page.route_web_socket(re.compile(r"/ws/"), through)
+    await open_table(page, sqlite_server.url, "tri-tac", {"size": 3}, seat=0)
+    await page.locator("#board .is-playable").first.click(timeout=30_000)
+    await expect(page.locator("#toasts")).to_contain_text("Action inconnue « teleport »")
+    assert "unknown action type" not in await page.locator("#toasts").inner_text()
+
+
+async def test_an_import_refusal_reads_in_the_pages_language(
+    new_player: NewPlayer, sqlite_server: ServerProcess, tmp_path: Path
+) -> None:
+    """A file whose move the rules refuse: the import page says which move and why, in French."""
+    page = await new_player("Ada")
+    await page.context.add_cookies([{"name": "tf_lang", "value": "fr", "url": sqlite_server.url}])
+    export = {
+        "engine": "tri-tac",
+        "options": {"size": 3},
+        "seed": 1,
+        "seats": [{"name": "Ada"}, {"name": "Léa"}],
+        "actions": [{"seat": 0, "action": {"type": "place", "cell": [7, 7]}}],
+    }
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(export))
+    await page.goto("/replay/import")
+    await page.locator("#import-file").set_input_files(str(path))
+    await expect(page.locator("#import-result")).to_contain_text(
+        re.compile(
+            r"Le coup 1 ne se rejoue pas\s*: (C’est au tour de Léa \(O\)|Cette case est hors du plateau de 3×3)\."
+        )
+    )
