@@ -270,7 +270,7 @@ async def test_a_seated_player_who_stops_reading_is_dropped_stood_in_for_and_han
         assert not connected(host.room), "a player whose socket stopped being read still counts as connected"
         # Away like anyone whose connection went: the host plays on, a stand-in moves for them.
         state = await host.wait_state()
-        while not any("(stand-in)" in line for line in state["log"]):
+        while not any(entry.get("actor") == "standin" for entry in state["log"]):
             assert state["outcome"] is None, "no stand-in came"
             if seat not in state["to_act"]:
                 await host.act({"type": "place", "cell": _first_empty(state)}, version=state["version"])

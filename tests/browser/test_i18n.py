@@ -136,8 +136,9 @@ async def test_game_log_in_french(new_player: NewPlayer, sqlite_server: ServerPr
     await expect(page.locator("#log")).to_contain_text(expected)
     english = [line for line in await lines.all_inner_texts() if ENGLISH_WORDS.search(f" {line} ")]
     assert not english, f"{game}: log lines left in English: {english[:5]}"
-    # The bots, named by seat on the server ("Bot 2"), are "Robot 2" in the log and on the seats.
-    await expect(page.locator(".player-name-text").first).to_have_text(re.compile(r"^Robot \d$"))
+    # The bots, named by seat on the server ("Bot 2"), are "Robot 2" in the log and on the seats, with their
+    # level (the default, normal, is "moyen").
+    await expect(page.locator(".player-name-text").first).to_have_text(re.compile(r"^Robot \d \(moyen\)$"))
     named = [line for line in await lines.all_inner_texts() if re.search(r"\bBot \d", line)]
     assert not named, f"{game}: bots left with English names: {named[:5]}"
 
