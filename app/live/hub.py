@@ -661,7 +661,11 @@ class Hub:
         if game.deadline is not None:
             live.timer_task = asyncio.create_task(self._fire_timer(live, game.id, game.timer_key, game.deadline))
         if live.bot_task is not None and not live.bot_task.done():
-            return
+            if live.bot_version == game.version or live.bot_task is asyncio.current_task():
+                return
+            # Armed for an earlier position (say, a stand-in for a player who has come back and moved since,
+            # with a bot to move now): wait for this one instead.
+            live.bot_task.cancel()
         now = time.time()
         waits = []
         for seat in sorted(game.to_act):
@@ -673,6 +677,7 @@ class Hub:
                 waits.append(max(ready - now, self._bot_pause(game)))
         if waits:
             live.bot_task = asyncio.create_task(self._bot_move(live, game.id, min(waits)))
+            live.bot_version = game.version
 
     async def _fire_timer(self, live: LiveRoom, game_id: int, key: str | None, deadline: float) -> None:
         await asyncio.sleep(max(0.0, deadline - time.time()))

@@ -116,6 +116,7 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         found = await hub.claim(normal) if is_well_formed(normal) else None
         if isinstance(found, Elsewhere):
             assert token is not None and hub.store.leases is not None
+            hub.metrics.relayed.inc()
             if await relay(websocket, found, normal, token, hub.store.leases.owner):
                 continue
             return
