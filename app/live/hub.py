@@ -1,8 +1,9 @@
 """The live rooms of this process: seat checks → engine → persist → fan out per-seat views (app.live.fanout).
 
 One writer per game: every change to a room happens under that room's ``asyncio.Lock`` and is committed
-(with its version) before anyone is told. Across processes the database's version check is the guard, and
-the bus tells the other processes to catch up (docs/deploy.md).
+(with its version) before anyone is told. Across processes each room has one owner (app.live.leases: a
+lease whose epoch every write checks), which serves all of the room's sockets; another process relays the
+sockets it gets to the owner, and takes the room over when the owner's lease runs out (docs/deploy.md).
 """
 
 from __future__ import annotations
