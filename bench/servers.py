@@ -386,6 +386,10 @@ def deploy(kind: str, options: Options) -> Iterator[Deployment]:
             database_url = stack.enter_context(postgres_database(options.postgres_url))
             migrate(database_url)
             env = {"DATABASE_URL": database_url, "REDIS_URL": redis_url}
+            if CLUSTER_PROCESSES[kind] > 2:  # 40 connections each would pass PostgreSQL's 100 (docs/deploy.md)
+                env |= {
+                    f"THREEFOLD_POSTGRES_{name}": "8" for name in ("POOL_SIZE", "POOL_OVERFLOW", "MOVE_CONNECTIONS")
+                }
             names = [f"{kind}-{chr(ord('a') + i)}" for i in range(CLUSTER_PROCESSES[kind])]
             servers = [start(stack, name, APP, options, env) for name in names]
             yield Deployment(kind, servers, database_url, redis_url)

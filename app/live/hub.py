@@ -140,9 +140,10 @@ class Hub:
                     raise
                 if live is None:
                     return None
-                if leases is not None:
-                    # Whoever was connected through the previous owner is away from now: a stand-in after
-                    # the grace period, a new host if the host stays away, as if they had left here.
+                if leases is not None and held is not None and leases.epochs.get(held, 1) > 1:
+                    # Taken over: whoever was connected through the previous owner is away from now (a
+                    # stand-in after the grace period, a new host if the host stays away), as if they had
+                    # left here. The first lease of a new room has nobody to count away.
                     seated = {seat.player_id for seat in live.record.seats if seat.player_id is not None}
                     self._players_left(live, seated | {live.record.host_id})
                 self.rooms[code] = live
