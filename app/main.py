@@ -53,6 +53,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         postgres_dsn(settings.database_url),
         settings.postgres_move_connections,
     )
+    # On PostgreSQL each room has one owner process (app.live.leases), named by its bus origin.
+    address = settings.internal_url or f"http://{settings.listen_host}:{settings.listen_port}"
+    store.own_rooms(address, settings.lease_seconds, getattr(bus, "origin", None))
     hub = Hub(store, settings, bus, base, metrics)
 
     @asynccontextmanager
@@ -63,7 +66,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         collector.start_freezing(settings)
         refreezer = asyncio.create_task(collector.refreeze_forever(metrics, settings))
         sweeper = asyncio.create_task(hub.unload_idle_rooms_forever())
+        leaseholder = asyncio.create_task(hub.keep_leases_forever())
         yield
+        leaseholder.cancel()
         sweeper.cancel()
         refreezer.cancel()
         metrics.unwatch_gc()

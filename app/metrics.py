@@ -22,6 +22,11 @@ class Metrics:
             ["path"],
             registry=self.registry,
         )
+        self.relayed = Counter(
+            "threefold_relayed_sockets_total",
+            "Sockets passed to the process that owns their room (app.live.relay), counted at each connection",
+            registry=self.registry,
+        )
         self.errors = Counter(
             "threefold_errors_total", "Refused messages by error code", ["code"], registry=self.registry
         )

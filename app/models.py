@@ -148,3 +148,18 @@ class Rating(Base):
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class RoomLease(Base):
+    """Which process owns a room (app.live.leases): only it applies the room's moves and changes, and every
+    write of the room checks ``epoch``, which each new owner raises."""
+
+    __tablename__ = "room_leases"
+
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(64), index=True)
+    address: Mapped[str] = mapped_column(String(255))
+    """Where the owner's sockets are reached from the other processes (its internal URL)."""
+    epoch: Mapped[int] = mapped_column(BigInteger)
+    expires_at: Mapped[float] = mapped_column(Float)
+    """The database server's clock (seconds since the epoch): every process compares against the same one."""

@@ -84,6 +84,17 @@ class Settings(BaseSettings):
         description="With Redis: how often each process says it is alive; one silent for three of these counts "
         "as gone, and so do the players connected through it.",
     )
+    lease_seconds: float = Field(
+        default=3.0,
+        gt=0,
+        description="PostgreSQL: how long a room's owner process keeps it without renewing (renewed every third "
+        "of this); after a crash the room is taken over within about this long (docs/deploy.md).",
+    )
+    internal_url: str | None = Field(
+        default=None,
+        description="Where the other app processes reach this one (to pass them a socket of a room it owns), "
+        "e.g. http://app1:8000. Unset: http://listen_host:listen_port.",
+    )
     # The garbage collector (app.collector explains why).
     gc_young_threshold: int = Field(
         default=10_000,

@@ -28,6 +28,11 @@ class Statement:
     """The parameters bound to JSON columns: SQLite stores them as text, PostgreSQL as json."""
 
 
+FENCE = "SELECT 1 FROM room_leases WHERE room_id = :room_id AND epoch = :epoch FOR SHARE"
+"""The check every write of a room runs first where rooms have owners (app.live.leases): the room's lease is
+still at the epoch this process took it at, and stays so until the write commits."""
+
+
 def move_update(snapshot: bool, result: bool) -> str:
     """The per-move update of the game row, only over the previous version: with the new snapshot (every few
     moves and at the end) and the result (at the end). Shared by the SQLite and session path (app.live.store)

@@ -55,7 +55,7 @@ from typing import Any
 import httpx
 import orjson
 
-from bench.servers import KINDS, Deployment, Options, Server, deploy
+from bench.servers import KINDS, Deployment, Options, Server, cpu_or_zero, deploy
 from bench.wsclient import WSClient, connect
 
 SOCKETS_PER_ROOM = 7
@@ -245,11 +245,17 @@ async def open_socket(sock: Sock, url: str, limit: asyncio.Semaphore, token: str
         sock.proto = await connect(url, make_handler(sock), token=token)
 
 
-def placement(servers: list[Server], room: Room, index: int) -> Server:
-    """The process socket ``index`` of a room connects to (0 and 1: the players, then the spectators):
-    (room + index) mod processes. With two, the players are on different processes, so every move crosses the
-    bus, and the spectators alternate: 4 sockets on one process and 3 on the other, the 4 on each in turn."""
-    return servers[(room.index + index) % len(servers)]
+ROUTED = {"routed", "routed3"}
+"""The kinds whose rooms each live on one process, as nginx routes them (bench/servers.py)."""
+
+
+def placement(servers: list[Server], room: Room, index: int, routed: bool = False) -> Server:
+    """The process socket ``index`` of a room connects to (0 and 1: the players, then the spectators).
+    Routed: every socket of a room on process (room mod processes), as nginx sends them. Otherwise
+    (room + index) mod processes: with two, the players are on different processes (a room whose owner has
+    the other's socket relayed to it, as while a failover is in progress), and the spectators alternate: 4
+    sockets on one process and 3 on the other, the 4 on each in turn."""
+    return servers[(room.index + (0 if routed else index)) % len(servers)]
 
 
 def seated(message: dict[str, Any], seats: int) -> bool:
@@ -263,7 +269,7 @@ def add_sockets(room: Room) -> None:
 
 
 async def create_rooms(
-    servers: list[Server], rooms: list[Room], seed: int
+    servers: list[Server], rooms: list[Room], seed: int, routed: bool = False
 ) -> tuple[list[str], list[tuple[str, list[str]]]]:
     """The spectators' tokens, and each room's code and players' tokens, over REST (a room on its host's process)."""
     # At most 8 requests at once: before e87d734 more than the SQLite pool's 15 connections deadlocked
@@ -282,7 +288,7 @@ async def create_rooms(
         spectators = [await player(servers[0], f"Watcher {i + 1}") for i in range(SPECTATORS)]
 
         async def make_room(room: Room) -> tuple[str, list[str]]:
-            host, guest = placement(servers, room, 0), placement(servers, room, 1)
+            host, guest = placement(servers, room, 0, routed), placement(servers, room, 1, routed)
             tokens = [await player(host, f"R{room.index} P1"), await player(guest, f"R{room.index} P2")]
             async with limit:
                 r = await http.post(
@@ -299,7 +305,8 @@ async def create_rooms(
 async def setup_project(deployment: Deployment, rooms: list[Room], seed: int) -> tuple[int, int]:
     """Players, rooms and sockets through the documented protocol; returns (RSS before, after) the sockets."""
     servers = deployment.servers
-    spectators, made = await create_rooms(servers, rooms, seed)
+    routed = deployment.kind in ROUTED
+    spectators, made = await create_rooms(servers, rooms, seed, routed)
     rss_before = deployment.rss_bytes()
     connect_limit = asyncio.Semaphore(64)
 
@@ -307,7 +314,7 @@ async def setup_project(deployment: Deployment, rooms: list[Room], seed: int) ->
         add_sockets(room)
         await asyncio.gather(
             *(
-                open_socket(s, f"{placement(servers, room, i).ws_url}/{code}", connect_limit, t)
+                open_socket(s, f"{placement(servers, room, i, routed).ws_url}/{code}", connect_limit, t)
                 for i, (s, t) in enumerate(zip(room.socks, [*tokens, *spectators], strict=True))
             )
         )
@@ -403,11 +410,16 @@ async def drive(
             marked = True
             moves_before = await deployment.move_seconds()
             deployment.gc_reset()
+            services = await deployment.service_pids()
+            service_cpu0 = {name: sum(map(cpu_or_zero, pids)) for name, pids in services.items()}
             cpu0, gen0 = deployment.cpu_seconds(), time.process_time()
             window["completed_before"] = len(stats.latencies)
         if now >= stats.window_end:
             window["server_cpu_each"] = [now - then for then, now in zip(cpu0, deployment.cpu_seconds(), strict=True)]
             window["server_cpu"] = sum(window["server_cpu_each"])
+            window["service_cpu"] = {
+                name: sum(map(cpu_or_zero, pids)) - service_cpu0[name] for name, pids in services.items()
+            }
             window["generator_cpu"] = time.process_time() - gen0
             window["gc"] = await deployment.gc_stats()
             moves_after = await deployment.move_seconds()
@@ -519,6 +531,10 @@ async def measure(deployment: Deployment, scenario: str, args: argparse.Namespac
         "server_cpu_s": round(window["server_cpu"], 3),
         "server_cpu_s_each": [round(cpu, 3) for cpu in window["server_cpu_each"]],
         "server_cpu_us_per_move": round(window["server_cpu"] / len(lat) * 1e6, 1) if lat else None,
+        # PostgreSQL's backends for this run's database and the private Redis, beside the app's CPU.
+        "service_cpu_us_per_move": {
+            name: round(cpu / len(lat) * 1e6, 1) if lat else None for name, cpu in window["service_cpu"].items()
+        },
         "server_cpu_utilisation": round(window["server_cpu"] / args.duration, 3),
         "generator_cpu_utilisation": round(window["generator_cpu"] / args.duration, 3),
         "rss_per_socket_kib": round((rss_after - rss_before) / sockets / 1024, 2),
@@ -577,11 +593,12 @@ def ratios(results: list[dict[str, Any]]) -> list[str]:
     lines = []
     for scenario in ("saturation", "latency"):
         runs = {kind: [r for r in results if r["server"] == kind and r["scenario"] == scenario] for kind in KINDS}
+        lines += against_project(scenario, runs)
         if not runs["bare"]:
             continue
         b = statistics.median(r["achieved_moves_per_s"] for r in runs["bare"])
         bc = statistics.median(r["server_cpu_us_per_move"] or 0 for r in runs["bare"])
-        for kind in ("project", "cluster"):
+        for kind in ("project", "cluster", "routed", "routed3"):
             if not runs[kind]:
                 continue
             p = statistics.median(r["achieved_moves_per_s"] for r in runs[kind])
@@ -589,6 +606,30 @@ def ratios(results: list[dict[str, Any]]) -> list[str]:
             if scenario == "saturation":
                 lines.append(f"saturation: {kind} {p:.0f} moves/s = {p / b:.2f} × bare {b:.0f} moves/s")
             lines.append(f"{scenario}: CPU per move {kind} {pc:.0f} µs = {pc / bc:.1f} × bare {bc:.0f} µs")
+    return lines
+
+
+def against_project(scenario: str, runs: dict[str, list[dict[str, Any]]]) -> list[str]:
+    """Each PostgreSQL + Redis kind against the one SQLite process: moves/s and app CPU per move (medians), with
+    PostgreSQL's and Redis' own CPU per move beside it."""
+    if not runs["project"]:
+        return []
+    p = statistics.median(r["achieved_moves_per_s"] for r in runs["project"])
+    pc = statistics.median(r["server_cpu_us_per_move"] or 0 for r in runs["project"])
+    lines = []
+    for kind in ("cluster", "routed", "routed3"):
+        if not runs[kind]:
+            continue
+        k = statistics.median(r["achieved_moves_per_s"] for r in runs[kind])
+        kc = statistics.median(r["server_cpu_us_per_move"] or 0 for r in runs[kind])
+        services = ", ".join(
+            f"{name} {statistics.median((r['service_cpu_us_per_move'].get(name) or 0) for r in runs[kind]):.0f} µs"
+            for name in ("postgres", "redis")
+        )
+        lines.append(
+            f"{scenario}: {kind} {k:.0f} moves/s = {k / p:.2f} × project {p:.0f}; app CPU per move {kc:.0f} µs = "
+            f"{kc / pc:.2f} × project {pc:.0f} µs (beside it: {services})"
+        )
     return lines
 
 
@@ -666,7 +707,9 @@ def main() -> None:
         "--servers",
         default="project,bare",
         type=kinds,
-        help="comma-separated: project (one process, SQLite), bare, cluster (two processes, PostgreSQL + Redis)",
+        help="comma-separated: project (one process, SQLite), bare, cluster (two processes, PostgreSQL + Redis, "
+        "each room's sockets split over both), routed (the same, each room's sockets on one process, as nginx "
+        "routes them), routed3 (three processes, routed)",
     )
     parser.add_argument("--repeat", type=int, default=1, help="repetitions of every run (medians are quoted)")
     parser.add_argument("--payload-bytes", type=int, default=0, help="bare state size (default: the project's)")

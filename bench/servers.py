@@ -38,8 +38,12 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 APP = "app.main:create_app"
 BARE = "bench.bare:create_app"
-KINDS = ("project", "cluster", "bare")  # the order runs happen in: the bare state size is the project's
+KINDS = ("project", "cluster", "routed", "routed3", "bare")  # run in this order: bare takes the project's state size
 CLUSTER = ("cluster-a", "cluster-b")  # the processes of a cluster
+CLUSTER_PROCESSES = {"cluster": 2, "routed": 2, "routed3": 3}
+"""The app processes of each PostgreSQL + Redis kind. ``cluster`` spreads a room's sockets over its processes
+(the scenario of a failover in progress, sockets relayed to the owner); ``routed`` and ``routed3`` put all of a
+room's sockets on one process, as nginx routes them in production (deploy/nginx.conf)."""
 PR_SET_PDEATHSIG = 1
 
 
@@ -232,7 +236,8 @@ def postgres_database(admin_url: str) -> Iterator[str]:
 
 @contextlib.contextmanager
 def private_redis() -> Iterator[str]:
-    """A redis-server of our own on a free port (pub/sub only: nothing saved); yields its URL."""
+    """A redis-server of our own on a free port (pub/sub only: nothing saved); yields its URL (its pid is
+    in ``REDIS_PIDS`` meanwhile, for its CPU time)."""
     port = free_port()
     workdir = Path(tempfile.mkdtemp(prefix="threefold-bench-redis-"))
     proc = subprocess.Popen(
@@ -242,10 +247,12 @@ def private_redis() -> Iterator[str]:
         preexec_fn=die_with_parent,
     )
     url = f"redis://127.0.0.1:{port}/0"
+    REDIS_PIDS[url] = proc.pid
     try:
         wait_redis(url, proc)
         yield url
     finally:
+        REDIS_PIDS.pop(url, None)
         stop_process(proc, signal.SIGTERM, grace=5)
         shutil.rmtree(workdir, ignore_errors=True)
 
@@ -266,6 +273,18 @@ def wait_redis(url: str, proc: subprocess.Popen[bytes], timeout: float = 10) -> 
     raise RuntimeError("redis-server did not answer")
 
 
+REDIS_PIDS: dict[str, int] = {}
+"""The private redis-servers running now, by URL."""
+
+
+def cpu_or_zero(pid: int) -> float:
+    """A process' CPU time so far; 0 if it is gone or not ours to read."""
+    try:
+        return cpu_seconds(pid)
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
 # ---- deployments ----------------------------------------------------------------------------------------
 
 
@@ -275,6 +294,8 @@ class Deployment:
 
     kind: str
     servers: list[Server]
+    database_url: str | None = None
+    redis_url: str | None = None
 
     @property
     def app(self) -> bool:
@@ -283,6 +304,26 @@ class Deployment:
     def cpu_seconds(self) -> list[float]:
         """Each process' CPU time so far."""
         return [cpu_seconds(s.pid) for s in self.servers]
+
+    async def service_pids(self) -> dict[str, list[int]]:
+        """The PostgreSQL backends serving this run's database (PostgreSQL's work for other databases is not
+        counted) and the private Redis. Empty for one process."""
+        found: dict[str, list[int]] = {}
+        if self.database_url is not None:
+            import asyncpg
+
+            dsn = self.database_url.replace("postgresql+asyncpg://", "postgresql://", 1)
+            connection = await asyncpg.connect(dsn)
+            try:
+                rows = await connection.fetch(
+                    "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+            finally:
+                await connection.close()
+            found["postgres"] = [row[0] for row in rows]
+        if self.redis_url is not None and self.redis_url in REDIS_PIDS:
+            found["redis"] = [REDIS_PIDS[self.redis_url]]
+        return found
 
     def rss_bytes(self) -> int:
         return sum(rss_bytes(s.pid) for s in self.servers)
@@ -340,12 +381,19 @@ def deploy(kind: str, options: Options) -> Iterator[Deployment]:
             database_url = f"sqlite+aiosqlite:///{directory}/threefold.db"
             migrate(database_url)
             servers = [start(stack, "project", APP, options, {"DATABASE_URL": database_url})]
-        elif kind == "cluster":
+        elif kind in CLUSTER_PROCESSES:
             redis_url = options.redis_url or stack.enter_context(private_redis())
             database_url = stack.enter_context(postgres_database(options.postgres_url))
             migrate(database_url)
             env = {"DATABASE_URL": database_url, "REDIS_URL": redis_url}
-            servers = [start(stack, name, APP, options, env) for name in CLUSTER]
+            if CLUSTER_PROCESSES[kind] > 2:  # 40 connections each would pass PostgreSQL's 100 (docs/deploy.md)
+                env |= {
+                    f"THREEFOLD_POSTGRES_{name}": "8" for name in ("POOL_SIZE", "POOL_OVERFLOW", "MOVE_CONNECTIONS")
+                }
+            names = [f"{kind}-{chr(ord('a') + i)}" for i in range(CLUSTER_PROCESSES[kind])]
+            servers = [start(stack, name, APP, options, env) for name in names]
+            yield Deployment(kind, servers, database_url, redis_url)
+            return
         else:
             raise ValueError(f"unknown server kind {kind!r} (one of {', '.join(KINDS)})")
         yield Deployment(kind, servers)

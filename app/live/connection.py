@@ -95,6 +95,8 @@ class Connection:
         """Checks, while a write is pushed back, that the socket still takes something now and then."""
         self.dropped = False
         """Set when the socket took nothing for ``stuck_seconds`` and was dropped."""
+        self.via: str | None = None
+        """The process relaying this socket from its client (app.routers.ws), if it came through one."""
 
     async def close(self) -> None:
         self._gone = True

@@ -1,8 +1,9 @@
 """The live rooms of this process: seat checks → engine → persist → fan out per-seat views (app.live.fanout).
 
 One writer per game: every change to a room happens under that room's ``asyncio.Lock`` and is committed
-(with its version) before anyone is told. Across processes the database's version check is the guard, and
-the bus tells the other processes to catch up (docs/deploy.md).
+(with its version) before anyone is told. Across processes each room has one owner (app.live.leases: a
+lease whose epoch every write checks), which serves all of the room's sockets; another process relays the
+sockets it gets to the owner, and takes the room over when the owner's lease runs out (docs/deploy.md).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from app.live import chat, lobby
 from app.live.bus import Bus
 from app.live.connection import Connection
 from app.live.fanout import Fanout
+from app.live.leases import Elsewhere
 from app.live.lobby import LobbyMessage
 from app.live.messages import (
     Act,
@@ -37,7 +39,7 @@ from app.live.messages import (
     encode,
     error,
 )
-from app.live.records import GameEnd, MoveWrite, RoomConflict, VersionConflict
+from app.live.records import GameEnd, LeaseLost, MoveWrite, RoomConflict, VersionConflict
 from app.live.room import CHAT_LINES, LiveGame, LiveRoom, bot_name, log_entries
 from app.live.store import Store
 from app.live.thinking import Thinker, Thought, needs_worker
@@ -95,7 +97,26 @@ class Hub:
         return code
 
     async def room(self, code: str) -> LiveRoom | None:
-        """The live room for ``code``, loaded from the database on first use in this process."""
+        """The live room for ``code``, loaded from the database on first use in this process. Where another
+        process owns it, a look at it as the database has it, which this process does not keep or change."""
+        found = await self.claim(code)
+        return await self._view(code) if isinstance(found, Elsewhere) else found
+
+    async def _view(self, code: str) -> LiveRoom | None:
+        record = await self.store.load_room(code)
+        if record is None:
+            return None
+        live = LiveRoom(record, {})
+        live.unloaded = True  # a socket must not attach to it
+        await self._load_game(live)
+        await self._refresh_names(live)
+        live.standings = await self.store.standings(live.record.id)
+        await self._read_chat(live)
+        return live
+
+    async def claim(self, code: str) -> LiveRoom | Elsewhere | None:
+        """The live room for ``code``, loaded on first use; where rooms have owners (PostgreSQL), only once
+        this process holds its lease, and where another process holds it, that process' address."""
         live = self.rooms.get(code)
         if live is not None:
             return live
@@ -108,15 +129,26 @@ class Hub:
                 live = self.rooms.get(code)
                 if live is not None:
                     return live
-                record = await self.store.load_room(code)
-                if record is None:
+                leases = self.store.leases
+                held = None if leases is None else await leases.acquire(code)  # before anything is read
+                if held is None and leases is not None:
                     return None
-                live = LiveRoom(record, {})
-                await self._load_game(live)
-                await self._finish_if_ended(live)
-                await self._refresh_names(live)
-                live.standings = await self.store.standings(live.record.id)
-                await self._read_chat(live)
+                if isinstance(held, Elsewhere):
+                    return held
+                try:
+                    live = await self._load(code)
+                except BaseException:
+                    if leases is not None and held is not None:
+                        await leases.release([held])
+                    raise
+                if live is None:
+                    return None
+                if leases is not None and held is not None and leases.epochs.get(held, 1) > 1:
+                    # Taken over: whoever was connected through the previous owner is away from now (a
+                    # stand-in after the grace period, a new host if the host stays away), as if they had
+                    # left here. The first lease of a new room has nobody to count away.
+                    seated = {seat.player_id for seat in live.record.seats if seat.player_id is not None}
+                    self._players_left(live, seated | {live.record.host_id})
                 self.rooms[code] = live
                 self.metrics.rooms.set(len(self.rooms))
                 self._after_change(live)
@@ -126,8 +158,62 @@ class Hub:
                 del self._loading[code]
             else:
                 self._loading[code] = (lock, waiting - 1)
-        await self.bus.ask_presence([code])
+        if self.store.leases is None:  # with owners, every socket of the room is here
+            await self.bus.ask_presence([code])
         return live
+
+    async def _load(self, code: str) -> LiveRoom | None:
+        record = await self.store.load_room(code)
+        if record is None:
+            return None
+        live = LiveRoom(record, {})
+        await self._load_game(live)
+        await self._finish_if_ended(live)
+        await self._refresh_names(live)
+        live.standings = await self.store.standings(live.record.id)
+        await self._read_chat(live)
+        return live
+
+    async def keep_leases_forever(self) -> None:
+        """Renew this process' room leases every third of their length; let go of the rooms another process
+        took over, and of every room once renewing has failed for two thirds of it (cut off from the
+        database: another process may take them soon, and this one could not write them anyway)."""
+        leases = self.store.leases
+        if leases is None:
+            return
+        interval = leases.seconds / 3
+        renewed_at = time.monotonic()
+        while True:
+            await asyncio.sleep(interval)
+            started = time.monotonic()
+            try:
+                lost = await asyncio.wait_for(leases.renew(), interval)
+            except Exception:
+                log.warning("renewing the room leases failed", exc_info=True)
+                if time.monotonic() - renewed_at < leases.seconds * 2 / 3:
+                    continue
+                lost = set(leases.epochs)
+            else:
+                renewed_at = started
+            for live in [live for live in self.rooms.values() if live.record.id in lost]:
+                log.warning("room %s: lease lost, no longer served here", live.code)
+                await self.let_go(live)
+
+    async def let_go(self, live: LiveRoom) -> None:
+        """Stop serving a room this process no longer owns. Its sockets are closed with 1012 (service restart):
+        browsers and relaying processes connect again and reach the new owner, and resync by version."""
+        if self.rooms.get(live.code) is live:
+            del self.rooms[live.code]
+            self.metrics.rooms.set(len(self.rooms))
+        live.unloaded = True
+        if self.store.leases is not None:
+            self.store.leases.epochs.pop(live.record.id, None)
+        for task in (live.timer_task, live.bot_task, live.host_task):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+        for conn in list(live.connections):
+            with contextlib.suppress(Exception):
+                await conn.websocket.close(code=1012)
 
     async def _loaded(self, code: str) -> LiveRoom | None:
         """The room if this process has it, waiting for it if it is being loaded right now: news from
@@ -144,7 +230,7 @@ class Hub:
         it ever served (a few KiB to tens of KiB each, its game log and chat included) until it restarted.
         Returns how many were unloaded."""
         now = time.monotonic()
-        unloaded = 0
+        released: list[int] = []
         for code, live in list(self.rooms.items()):
             if not live.idle_for(now, self.settings.room_idle_seconds) or live.lock.locked():
                 continue
@@ -153,10 +239,12 @@ class Hub:
                     continue
                 live.unloaded = True  # a socket that got this object a moment ago loads the room again
                 del self.rooms[code]
-                unloaded += 1
-        if unloaded:
+                released.append(live.record.id)
+        if released:
             self.metrics.rooms.set(len(self.rooms))
-        return unloaded
+            if self.store.leases is not None:
+                await self.store.leases.release(released)
+        return len(released)
 
     async def unload_idle_rooms_forever(self) -> None:
         while True:
@@ -226,8 +314,14 @@ class Hub:
 
     async def disconnect(self, live: LiveRoom, conn: Connection) -> None:
         async with live.lock:
+            if conn not in live.connections:  # already dropped (its relaying process fell silent)
+                await conn.close()
+                return
             live.connections.discard(conn)
             self.metrics.sockets.dec()
+            if live.unloaded and self.store.leases is not None:  # let go of: another process serves it now
+                await conn.close()
+                return
             if not live.connections:
                 live.idle_since = time.monotonic()
             self._players_left(live, {conn.player_id} - live.connected_players())
@@ -297,6 +391,10 @@ class Hub:
                     conn.send(self.fanout.room_message(live))
             else:
                 await self._handle_locked(live, conn, msg)
+        except LeaseLost:
+            conn.send(error("moved", "this room moved to another server; reconnect", msg_id))
+            await self.let_go(live)
+            return
         except ProtocolError as err:
             self.refused(err.code)
             conn.send(error(err.code, err.message, err.msg_id or msg_id, err.reason))
@@ -467,7 +565,9 @@ class Hub:
         outcome = game.outcome_json()
         # The full state every SNAPSHOT_EVERY moves and at the end; loading replays the few actions since.
         snapshot = engine.dump(state) if outcome is not None or game.version % SNAPSHOT_EVERY == 0 else None
-        move = MoveWrite(game.id, game.version, seat, action, actor, snapshot, game.timer_key, game.deadline, outcome)
+        move = MoveWrite(
+            game.id, game.version, seat, action, actor, snapshot, game.timer_key, game.deadline, outcome, live.record.id
+        )
         standings: list[dict[str, Any]] | None = None
         try:
             if outcome is None:
@@ -481,6 +581,11 @@ class Hub:
             await self._finish_if_ended(live)
             self.fanout.state(live, [], room=True)
             raise ProtocolError("stale_version", "another move was made first; resynced", msg_id) from None
+        except LeaseLost:
+            # Another process owns the room now: nothing stored here, and nothing more will be.
+            game.state, game.version, game.timer_key, game.deadline, game.since = previous
+            asyncio.get_running_loop().create_task(self.let_go(live))
+            raise ProtocolError("moved", "this room moved to another server; reconnect", msg_id) from None
         except BaseException:
             # Not stored, so not played: memory must match the database ("nothing changed").
             game.state, game.version, game.timer_key, game.deadline, game.since = previous
@@ -501,7 +606,8 @@ class Hub:
         ack = None if mover is None else (mover, encode({"type": "ack", "id": msg_id, "version": game.version}))
         self.fanout.state(live, events, ack, room=outcome is not None, log_since=game.version - 1)
         self.metrics.move_latency.observe(time.perf_counter() - started)
-        await self.bus.moved(live.code, game.id, game.version)
+        if self.store.leases is None:  # with owners no other process has the room
+            await self.bus.moved(live.code, game.id, game.version)
         self._after_change(live)
 
     @staticmethod
@@ -563,7 +669,11 @@ class Hub:
         if game.deadline is not None:
             live.timer_task = asyncio.create_task(self._fire_timer(live, game.id, game.timer_key, game.deadline))
         if live.bot_task is not None and not live.bot_task.done():
-            return
+            if live.bot_version == game.version or live.bot_task is asyncio.current_task():
+                return
+            # Armed for an earlier position (say, a stand-in for a player who has come back and moved since,
+            # with a bot to move now): wait for this one instead.
+            live.bot_task.cancel()
         now = time.time()
         waits = []
         for seat in sorted(game.to_act):
@@ -575,6 +685,7 @@ class Hub:
                 waits.append(max(ready - now, self._bot_pause(game)))
         if waits:
             live.bot_task = asyncio.create_task(self._bot_move(live, game.id, min(waits)))
+            live.bot_version = game.version
 
     async def _fire_timer(self, live: LiveRoom, game_id: int, key: str | None, deadline: float) -> None:
         await asyncio.sleep(max(0.0, deadline - time.time()))
@@ -753,12 +864,19 @@ class Hub:
         self._after_change(live)
 
     async def on_peer_gone(self, origin: str) -> None:
-        """Another process stopped or fell silent: whoever was connected only through it has left."""
+        """Another process stopped or fell silent: whoever was connected only through it has left. The
+        sockets it relayed here are closed: if it was only slow, it connects them again."""
         for live in list(self.rooms.values()):
-            if origin not in live.remote_presence:
+            relayed = [conn for conn in live.connections if conn.via == origin]
+            if origin not in live.remote_presence and not relayed:
                 continue
             async with live.lock:
                 players = live.remote_presence.pop(origin, set())
+                for conn in relayed:  # gone from the room now, not when the silent process answers the close
+                    live.connections.discard(conn)
+                    self.metrics.sockets.dec()
+                    players.add(conn.player_id)
+                    live.closing.add(asyncio.create_task(self._close_later(conn, 1012)))
                 self._players_left(live, players - live.connected_players())
 
     async def on_remote_presence(self, code: str, origin: str, player_ids: set[int]) -> None:
@@ -779,3 +897,6 @@ class Hub:
             for conn in list(live.connections):
                 with contextlib.suppress(Exception):
                     await conn.close()
+        if self.store.leases is not None:  # a drain: the next owner need not wait for the leases to run out
+            with contextlib.suppress(Exception):
+                await self.store.leases.release(list(self.store.leases.epochs))

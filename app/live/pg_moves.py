@@ -17,8 +17,8 @@ from typing import Any
 import asyncpg
 import orjson
 
-from app.live.records import MoveWrite, VersionConflict
-from app.sql import move_update
+from app.live.records import LeaseLost, MoveWrite, VersionConflict
+from app.sql import FENCE, move_update
 
 
 def positional(sql: str) -> tuple[str, tuple[str, ...]]:
@@ -34,16 +34,32 @@ def positional(sql: str) -> tuple[str, tuple[str, ...]]:
     return re.sub(r"(?<!:):([a-z_]+)", number, sql), tuple(names)
 
 
-def _move_sql(snapshot: bool, result: bool) -> tuple[str, tuple[str, ...]]:
+def _move_sql(snapshot: bool, result: bool, fenced: bool) -> tuple[str, tuple[str, ...]]:
+    if not fenced:
+        return positional(
+            f"WITH moved AS ({move_update(snapshot, result)} RETURNING id) "
+            "INSERT INTO game_actions (game_id, version, seat, action, actor, created_at) "
+            "SELECT id, :version, :seat, :action, :actor, :created_at FROM moved"
+        )
+    # The lease row's shared lock is held to the statement's commit: a takeover waits for this write, and a
+    # write after a takeover finds the epoch raised and changes nothing.
     return positional(
-        f"WITH moved AS ({move_update(snapshot, result)} RETURNING id) "
+        f"WITH fence AS ({FENCE}), "
+        f"moved AS ({move_update(snapshot, result)} AND EXISTS (SELECT 1 FROM fence) RETURNING id) "
         "INSERT INTO game_actions (game_id, version, seat, action, actor, created_at) "
         "SELECT id, :version, :seat, :action, :actor, :created_at FROM moved"
     )
 
 
-_MOVE = {(snapshot, result): _move_sql(snapshot, result) for snapshot in (False, True) for result in (False, True)}
-"""The per-move statement by (with a snapshot, with a result)."""
+_MOVE = {
+    (snapshot, result, fenced): _move_sql(snapshot, result, fenced)
+    for snapshot in (False, True)
+    for result in (False, True)
+    for fenced in (False, True)
+}
+"""The per-move statement by (with a snapshot, with a result, checking the room's lease)."""
+
+_FENCE_ONLY = positional(FENCE.replace(" FOR SHARE", ""))
 
 _SINCE = (
     "SELECT g.version, g.timer_key, g.deadline, a.version, a.seat, a.action, a.actor FROM games g "
@@ -74,7 +90,7 @@ class PostgresMoves:
         self._pool: asyncpg.Pool | None = None
         self._opening = asyncio.Lock()
 
-    async def _connections(self) -> asyncpg.Pool:
+    async def connections(self) -> asyncpg.Pool:
         if self._pool is None:
             async with self._opening:
                 if self._pool is None:
@@ -83,10 +99,13 @@ class PostgresMoves:
                     )
         return self._pool
 
-    async def record(self, move: MoveWrite) -> None:
-        """Store one applied action; VersionConflict if the game is no longer at ``move.version - 1``."""
-        sql, names = _MOVE[move.snapshot is not None, move.result is not None]
+    async def record(self, move: MoveWrite, epoch: int | None = None) -> None:
+        """Store one applied action; VersionConflict if the game is no longer at ``move.version - 1``. With
+        ``epoch``, only while the room's lease is still at it (else LeaseLost)."""
+        sql, names = _MOVE[move.snapshot is not None, move.result is not None, epoch is not None]
         values = {
+            "room_id": move.room_id,
+            "epoch": epoch,
             "version": move.version,
             "previous": move.version - 1,
             "game_id": move.game_id,
@@ -99,17 +118,19 @@ class PostgresMoves:
             "actor": move.actor,
             "created_at": time.time(),
         }
-        pool = await self._connections()
+        pool = await self.connections()
         try:
             status = await pool.execute(sql, *(values[name] for name in names))
         except asyncpg.UniqueViolationError as err:  # the action's version is already stored
             raise VersionConflict(str(err)) from None
         if status != "INSERT 0 1":
+            if epoch is not None and not await pool.fetchval(_FENCE_ONLY[0], move.room_id, epoch):
+                raise LeaseLost(f"room {move.room_id} is no longer owned at epoch {epoch}")
             raise VersionConflict(f"game {move.game_id} is no longer at version {move.version - 1}")
 
     async def since(self, game_id: int, after: int) -> tuple[int, str | None, float | None, Actions]:
         """The game's stored version, timer key and deadline, and its actions above version ``after``."""
-        pool = await self._connections()
+        pool = await self.connections()
         rows = await pool.fetch(_SINCE, game_id, after)
         if not rows:
             raise LookupError(f"no game {game_id}")

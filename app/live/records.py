@@ -12,6 +12,11 @@ class VersionConflict(Exception):
     """Another writer got there first: the caller must reload the game."""
 
 
+class LeaseLost(Exception):
+    """This process no longer owns the room (app.live.leases): the write was refused, and the room must be
+    let go of."""
+
+
 class RoomConflict(Exception):
     """Another process changed the room first: the caller must reload the room and try again."""
 
@@ -54,6 +59,8 @@ class MoveWrite(NamedTuple):
     deadline: float | None
     result: dict[str, Any] | None
     """The outcome, when the action ended the game."""
+    room_id: int | None = None
+    """The game's room, whose lease the write checks where rooms have owners (app.live.leases)."""
 
 
 @dataclass(frozen=True)

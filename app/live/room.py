@@ -192,6 +192,8 @@ class LiveRoom:
         self.lock = asyncio.Lock()
         self.timer_task: asyncio.Task[None] | None = None
         self.bot_task: asyncio.Task[None] | None = None
+        self.bot_version: int | None = None
+        """The game version ``bot_task`` was armed at."""
         self.standings: list[dict[str, Any]] = []
         self.remote_presence: dict[str, set[int]] = {}
         """Players connected through other app processes, by process id (fed by the bus)."""

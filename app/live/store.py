@@ -23,11 +23,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
 
+from app.live.leases import Leases
 from app.live.pg_moves import PostgresMoves
 from app.live.records import (
     ChatRecord,
     GameEnd,
     GameRecord,
+    LeaseLost,
     MoveWrite,
     RoomConflict,
     RoomRecord,
@@ -36,7 +38,7 @@ from app.live.records import (
 )
 from app.models import ChatLine, Game, GameAction, Player, Room, RoomSeat
 from app.ratings import rate_game
-from app.sql import SessionSql, Sql, SqliteSql, Statement, move_update
+from app.sql import FENCE, SessionSql, Sql, SqliteSql, Statement, move_update
 
 T = TypeVar("T")
 log = logging.getLogger("threefold.store")
@@ -44,6 +46,7 @@ log = logging.getLogger("threefold.store")
 
 # The statements written on the event loop (app.sql): fixed texts, the same on SQLite and PostgreSQL.
 
+_FENCE = Statement(FENCE)
 _PLAYER_BY_TOKEN = Statement("SELECT id, name FROM players WHERE token_hash = :token_hash")
 _START_ROOM = Statement("UPDATE rooms SET status = 'playing', revision = revision + 1 WHERE id = :room_id")
 _START_ROOM_AT = Statement(
@@ -121,6 +124,32 @@ class Store:
         self.sessions = sessions
         self._moves = SqliteMoveWriter(sqlite_path) if sqlite_path else None
         self._pg = PostgresMoves(postgres_dsn, postgres_move_connections) if postgres_dsn else None
+        self.leases: Leases | None = None
+        """Set where rooms have owners (``own_rooms``): every write of a room then checks its lease."""
+
+    def own_rooms(self, address: str, seconds: float, owner: str | None = None) -> Leases | None:
+        """On PostgreSQL, give rooms owners from now on (app.live.leases); None elsewhere (one process)."""
+        if self._pg is not None:
+            self.leases = Leases(self._pg, address, seconds, owner)
+        return self.leases
+
+    def _fence(self, sql: Sql, room_id: int) -> None:
+        """First statement of a room's write: refused (LeaseLost) unless this process still owns the room,
+        and the lease row stays share-locked until the write commits (app.live.leases)."""
+        if self.leases is None:
+            return
+        epoch = self.leases.epochs.get(room_id)
+        if epoch is None or not sql.rows(_FENCE, room_id=room_id, epoch=epoch):
+            raise LeaseLost(f"room {room_id} is not owned by this process (epoch {epoch})")
+
+    def _epoch(self, room_id: int | None) -> int | None:
+        """The epoch a move of this room must find, or None where rooms have no owners."""
+        if self.leases is None:
+            return None
+        epoch = self.leases.epochs.get(room_id) if room_id is not None else None
+        if epoch is None:
+            raise LeaseLost(f"room {room_id} is not owned by this process")
+        return epoch
 
     async def close(self) -> None:
         if self._moves is not None:
@@ -210,6 +239,7 @@ class Store:
         Raises RoomConflict if the room changed since ``room`` was read (another process saved it first);
         on success ``room.revision`` is the new revision."""
         async with self.sessions.begin() as s:
+            await s.run_sync(lambda session: self._fence(SessionSql(session), room.id))
             changed = await s.execute(
                 update(Room)
                 .where(Room.id == room.id, Room.revision == room.revision)
@@ -274,6 +304,7 @@ class Store:
         (else RoomConflict: another process changed or started it)."""
 
         def work(sql: Sql) -> int:
+            self._fence(sql, room_id)
             if revision is None:
                 changed = sql.run(_START_ROOM, room_id=room_id)
             else:
@@ -299,7 +330,7 @@ class Store:
     async def record_action(self, move: MoveWrite) -> None:
         """Persist one applied action; raises VersionConflict if ``move.version - 1`` is no longer current."""
         if self._pg is not None:
-            await self._pg.record(move)
+            await self._pg.record(move, self._epoch(move.room_id))
             return
         await self._write_move(lambda sql: _record(sql, move))
 
@@ -337,6 +368,7 @@ class Store:
         Raises VersionConflict like ``record_action``."""
 
         def room_finished(sql: Sql) -> None:
+            self._fence(sql, end.room_id)
             _record(sql, move)
             sql.run(_FINISH_ROOM, room_id=end.room_id)
 
@@ -360,6 +392,7 @@ class Store:
         returned as they were)."""
 
         def finished(sql: Sql) -> bool:
+            self._fence(sql, end.room_id)
             return sql.run(_FINISH_STUCK_ROOM, room_id=end.room_id, revision=revision) == 1
 
         def with_standings(sql: Sql) -> list[dict[str, Any]] | None:
@@ -378,6 +411,7 @@ class Store:
         (ids grow with time, across rooms)."""
 
         def work(sql: Sql) -> int:
+            self._fence(sql, room_id)
             rows = sql.rows(
                 _ADD_CHAT,
                 room_id=room_id,

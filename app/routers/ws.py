@@ -14,7 +14,9 @@ from app.codes import is_well_formed, normalise
 from app.deps import Services, client_address
 from app.identity import COOKIE, MAX_TOKEN_LENGTH, bearer_token, hash_token
 from app.live.connection import Connection
+from app.live.leases import Elsewhere
 from app.live.messages import ProtocolError, error, message_id, parse
+from app.live.relay import RELAY_HEADER, relay
 from app.ws_protocol import frame_writer
 
 if TYPE_CHECKING:
@@ -85,7 +87,8 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         await websocket.send_text(error("origin_not_allowed", refused).decode())
         await websocket.close(code=4403)
         return
-    player = await identify(services, token or websocket.cookies.get(COOKIE))
+    token = token or websocket.cookies.get(COOKIE)
+    player = await identify(services, token)
     if player is None:
         await websocket.send_text(error("unauthorized", "missing or unknown player token").decode())
         await websocket.close(code=4401)
@@ -106,8 +109,18 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         frame_writer(websocket.scope),
     )
     conn.chat_rate, conn.chat_burst = settings.chats_per_second, settings.chat_burst
-    while True:  # again if the hub unloads the room (idle) between finding it and attaching the socket
-        live = await hub.room(normal) if is_well_formed(normal) else None
+    conn.via = websocket.headers.get(RELAY_HEADER)
+    # Again if the hub unloads the room (idle) between finding it and attaching the socket, and after the
+    # owner of a room relayed to went away (app.live.relay).
+    while True:
+        found = await hub.claim(normal) if is_well_formed(normal) else None
+        if isinstance(found, Elsewhere):
+            assert token is not None and hub.store.leases is not None
+            hub.metrics.relayed.inc()
+            if await relay(websocket, found, normal, token, hub.store.leases.owner):
+                continue
+            return
+        live = found
         if live is None:
             await services.join_limiter.failed(address)
             await websocket.send_text(error("unknown_room", f"no room with code {code!r}").decode())

@@ -156,6 +156,7 @@ def check_shape(doc: Doc) -> None:
         assert db_url.startswith("postgresql+asyncpg://"), f"{name}: DATABASE_URL={db_url!r}"
         assert f"{pg_env['POSTGRES_USER']}:" in db_url and f"@postgres:5432/{pg_env['POSTGRES_DB']}" in db_url
         assert env.get("REDIS_URL") == "redis://redis:6379/0"
+        assert env.get("THREEFOLD_INTERNAL_URL") == f"http://{name}:8000", f"{name}: others relay sockets there"
         assert "THREEFOLD_PUBLIC_URL" in env
         assert "THREEFOLD_TESTING" not in env, "fixed seeds must never be accepted in production"
         assert conditions(app) == {
@@ -309,7 +310,8 @@ def test_proxy_balances_over_every_app_process(written: Doc) -> None:
     upstream = directives(nginx_block(NGINX_CONF.read_text(), "upstream threefold_app"))
     servers = {d[1] for d in upstream if d[0] == "server"}
     assert servers == {f"{name}:8000" for name in app_services(written)}
-    assert ["least_conn"] in upstream
+    # Each room lives in one process: every request and socket of a room to the same one, by its code.
+    assert ["hash", "$room_code", "consistent"] in upstream
     location = directives(nginx_block(NGINX_CONF.read_text(), "location /"))
     assert ["proxy_pass", "http://threefold_app"] in location
 

@@ -227,7 +227,7 @@ async def test_postgres_connections_stay_within_the_settings() -> None:
             assert engine.pool.overflow() == 1  # type: ignore[attr-defined]
             await asyncio.gather(*(c.close() for c in held))
             assert store._pg is not None
-            assert (await store._pg._connections()).get_max_size() == 2
+            assert (await store._pg.connections()).get_max_size() == 2
         finally:
             await store.close()
             await engine.dispose()
