@@ -56,8 +56,11 @@ async def test_one_room_across_two_processes() -> None:
             await b.set_name("Ben")
             code = await a.create_room("tri-tac", {"size": 4}, seed=2)
             b_on_two = ThreefoldClient(two.url, token=b.token)
-            async with a.connect(code) as sa, b_on_two.connect(code) as sb:
+            async with contextlib.AsyncExitStack() as sockets:
+                sa = await sockets.enter_async_context(a.connect(code))
+                # Ann's process has the room (and its lease) before Ben's socket reaches the other one.
                 await sa.next(lambda m: m["type"] == "room")
+                sb = await sockets.enter_async_context(b_on_two.connect(code))
                 await sb.next(lambda m: m["type"] == "room")
                 await sa.send({"type": "sit", "seat": 0})
                 await sb.wait_room(lambda r: r["seats"][0]["player"] is not None)
