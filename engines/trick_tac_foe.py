@@ -823,6 +823,17 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
 # ---- bot ------------------------------------------------------------------------------------------------
 
 
+def unseen_cards(state: TrickTacFoeState, seat: Seat) -> list[str]:
+    """The cards ``seat`` has not seen: not in its hand, not discarded, not a committed card it may see. Only
+    public knowledge and the seat's own cards, so a bot that plays on these cannot cheat."""
+    seen = set(state.hands[seat]) | set(state.discard)
+    for s in range(state.players):
+        card = state.committed[s]
+        if card is not None and (s == seat or state.revealed[s]):
+            seen.add(card)
+    return [c for c in ALL_CARDS if c not in seen]
+
+
 def _threat_cells(grid: Grid, team: int) -> set[Cell]:
     """Cells where a ``team`` token (placed or flipped) would complete a ``team`` line."""
     hot: set[Cell] = set()
@@ -884,13 +895,7 @@ class TrickTacFoeBot(Bot[TrickTacFoeState]):
             _value, cell = self.best_cell(grid, team)
             return {"type": "wild", "number": number_for(label, cell)}
         hand = sort_cards(state.hands[seat])
-        # Only public knowledge and the bot's own cards: what has it not seen?
-        seen = set(hand) | set(state.discard)
-        for s in range(n):
-            card = state.committed[s]
-            if card is not None and (s == seat or state.revealed[s]):
-                seen.add(card)
-        unseen = [c for c in ALL_CARDS if c not in seen]
+        unseen = unseen_cards(state, seat)
         if not unseen:
             return {"type": "commit", "card": hand[0]}
         opp = opponent_of(n, seat)

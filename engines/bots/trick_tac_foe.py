@@ -26,6 +26,7 @@ from engines.trick_tac_foe import (
     rounds_for,
     sort_cards,
     team_of,
+    unseen_cards,
 )
 
 GridKey = tuple[int | None, ...]
@@ -94,12 +95,7 @@ class TrickTacFoeModel(GameModel[TrickTacFoeState]):
             best = max(range(9), key=lambda i: (mine[i], -i))
             return {"type": "wild", "number": number_for(label, CELLS[best])}
         hand = sort_cards(state.hands[seat])
-        seen = set(hand) | set(state.discard)
-        for s in range(n):
-            card = state.committed[s]
-            if card is not None and (s == seat or state.revealed[s]):
-                seen.add(card)
-        unseen = [c for c in ALL_CARDS if c not in seen]
+        unseen = unseen_cards(state, seat)
         if not unseen:
             return {"type": "commit", "card": hand[0]}
         theirs = _gains(key, 1 - team)
