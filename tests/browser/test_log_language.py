@@ -157,3 +157,20 @@ async def test_an_import_refusal_reads_in_the_pages_language(
             r"Le coup 1 ne se rejoue pas\s*: (C’est au tour de Léa \(O\)|Cette case est hors du plateau de 3×3)\."
         )
     )
+
+
+async def test_a_refused_entry_reads_in_the_pages_language(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
+    """A French page refused entry to a locked room says why in French, not the server's English note."""
+    async with ThreefoldClient(sqlite_server.url) as host:
+        await host.set_name("Léa")
+        code = await host.create_room("tri-tac", {"size": 3})
+        async with host.connect(code) as sock:
+            await sock.next(lambda m: m["type"] == "room")
+            await sock.send({"type": "room_settings", "locked": True})
+            await sock.wait_room(lambda r: r["settings"]["locked"] is True)
+            page = await new_player("Ada")
+            await page.context.add_cookies([{"name": "tf_lang", "value": "fr", "url": sqlite_server.url}])
+            await page.goto(f"/r/{code}")
+            text = page.locator("#room-closed-text")
+            await expect(text).to_contain_text("La salle est verrouillée")
+            assert "locked" not in await text.inner_text()
