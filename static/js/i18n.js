@@ -197,6 +197,21 @@ const en = {
   "err.unknown_room": "This room does not exist (any more).",
   "err.busy": "The room kept changing while this was tried: try again.",
   "err.forbidden": "You may not enter this room now.",
+  // Refusals of the HTTP API (app/errors.py: a code and its params).
+  "err.seed_not_allowed": "A fixed seed is only accepted by a test server.",
+  "err.unknown_game": "There is no such game.",
+  "err.no_game": "There is no finished game {game_id}.",
+  "err.bad_step": "That step is not in this game (0 to {max}).",
+  "err.no_seat": "That seat is not in this game.",
+  "err.name_empty": "Your name cannot be empty.",
+  "err.name_too_long": "Your name can have at most {max} characters.",
+  "err.name_not_text": "Your name must be text.",
+  "err.name_control": "Your name cannot contain control characters.",
+  "err.not_found": "Not found.",
+  "err.bad_request": "That request was not understood.",
+  "err.body_too_large": "That was too large to send.",
+  "err.origin_not_allowed": "This page may not talk to the server from here.",
+  "err.too_many_actions": "This file has {actions} moves: at most {max_actions} can be replayed.",
   // Why a connection was refused entry (the reason of a "forbidden" error, docs/protocol.md).
   "room.refused.banned": "The host removed you from this room.",
   "room.refused.locked": "The room is locked: only its players and host may enter.",
@@ -478,6 +493,20 @@ const fr = {
   "err.unknown_room": "Cette salle n’existe pas (ou plus).",
   "err.busy": "La salle a changé pendant l’essai : réessayez.",
   "err.forbidden": "Vous ne pouvez pas entrer dans cette salle maintenant.",
+  "err.seed_not_allowed": "Une graine fixe n’est acceptée que par un serveur de test.",
+  "err.unknown_game": "Ce jeu n’existe pas.",
+  "err.no_game": "Il n’y a pas de partie terminée {game_id}.",
+  "err.bad_step": "Cette étape n’est pas dans la partie (0 à {max}).",
+  "err.no_seat": "Cette place n’est pas dans la partie.",
+  "err.name_empty": "Votre nom ne peut pas être vide.",
+  "err.name_too_long": "Votre nom compte au plus {max} caractères.",
+  "err.name_not_text": "Votre nom doit être un texte.",
+  "err.name_control": "Votre nom ne peut pas contenir de caractères de contrôle.",
+  "err.not_found": "Introuvable.",
+  "err.bad_request": "Cette requête n’a pas été comprise.",
+  "err.body_too_large": "C’était trop lourd à envoyer.",
+  "err.origin_not_allowed": "Cette page ne peut pas parler au serveur d’ici.",
+  "err.too_many_actions": "Ce fichier compte {actions} coups : au plus {max_actions} peuvent être rejoués.",
   "room.refused.banned": "L’hôte vous a exclu de cette salle.",
   "room.refused.locked": "La salle est verrouillée : seuls ses joueurs et son hôte peuvent entrer.",
   "room.refused.no_spectators": "L’hôte n’accepte pas de spectateurs pendant une partie.",
@@ -744,6 +773,27 @@ export function phrase(entry, ctx = {}) {
     return Array.isArray(value) ? joinList(value.map((v) => formatValue(v))) : formatValue(value);
   };
   return fill(template(entry.key), entry.params || {}, format);
+}
+
+/** What was wrong with an option (a bad_options reason, docs/protocol.md) as a sentence: its label is
+ * "opt.<game>.<field>", a room setting's "host.<field>" ("Board size: must be a whole number"). */
+export function optionsProblem(reason) {
+  const game = reason?.params?.game;
+  const label = (field) => {
+    if (field === "game") return t("options.field_game");
+    const key = game ? `opt.${game}.${field}` : `host.${field}`;
+    return has(key) ? t(key) : String(field);
+  };
+  return phrase(reason, { value: (name, value) => (name === "field" ? label(value) : undefined) });
+}
+
+/** A refusal from the API (`{"code", "params"}`, app/errors.py) in the page's language: "err.<code>" with
+ * its params; never the English `detail`, which is a note for developers. */
+export function apiErrorText(data) {
+  const code = data && typeof data.code === "string" ? data.code : "";
+  const params = data && data.params && typeof data.params === "object" ? data.params : {};
+  if (code === "bad_options" && params.reason && typeof params.reason === "object") return optionsProblem(params.reason);
+  return code && has(`err.${code}`) ? t(`err.${code}`, params) : t("common.error");
 }
 
 /** Words joined as the language joins them: "Ada, Bob and Léa", « Ada, Bob et Léa ». */

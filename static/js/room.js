@@ -6,7 +6,7 @@ import { $, api, embedded, h, toast } from "./dom.js";
 import { GameView } from "./game.js";
 import { setupHowTo } from "./howto.js";
 import { play, soundToggle } from "./sound.js";
-import { has, phrase, t } from "./i18n.js";
+import { optionsProblem, t } from "./i18n.js";
 import { logContext, reasonText } from "./log.js";
 import { Lobby, gameIcon } from "./lobby.js";
 import { getMe, nameProblem, onMeChange, saveName } from "./me.js";
@@ -173,19 +173,9 @@ function renderConnection(st) {
 
 // ---- messages --------------------------------------------------------------------------------
 
-/** An option's label in the page's language: "opt.<game>.<field>", a room setting's "host.<field>". */
-function optionLabel(gameName, field) {
-  if (field === "game") return t("options.field_game");
-  const key = gameName ? `opt.${gameName}.${field}` : `host.${field}`;
-  return has(key) ? t(key) : String(field);
-}
-
 function errorText(msg) {
   // Refused options name their field and problem ({key, params}): "Board size: must be a whole number".
-  if (msg.code === "bad_options" && msg.reason && typeof msg.reason === "object") {
-    const gameName = msg.reason.params?.game;
-    return phrase(msg.reason, { value: (name, value) => (name === "field" ? optionLabel(gameName, value) : undefined) });
-  }
+  if (msg.code === "bad_options" && msg.reason && typeof msg.reason === "object") return optionsProblem(msg.reason);
   // A move the rules refuse comes with the engine's reason ({key, params}), phrased like the log; a refused
   // entry (forbidden) with why ("room.refused.<why>").
   const reason = reasonText(msg.reason, logContext(S.room, game.renderer));

@@ -174,3 +174,14 @@ async def test_a_refused_entry_reads_in_the_pages_language(new_player: NewPlayer
             text = page.locator("#room-closed-text")
             await expect(text).to_contain_text("La salle est verrouillée")
             assert "locked" not in await text.inner_text()
+
+
+async def test_an_api_refusal_reads_in_the_pages_language(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
+    """The API's refusal is a code and params (app/errors.py): a French replay page of a game that does not
+    exist says so in French, not with the English detail."""
+    page = await new_player("Ada")
+    await page.context.add_cookies([{"name": "tf_lang", "value": "fr", "url": sqlite_server.url}])
+    await page.goto("/replay/999999")
+    line = page.locator("#replay-line")
+    await expect(line).to_contain_text("Il n’y a pas de partie terminée")
+    assert "no finished game" not in await line.inner_text()
