@@ -5,9 +5,6 @@
 
 const en = {
   // generic
-  "app.name": "Threefold",
-  "common.cancel": "Cancel",
-  "common.save": "Save",
   "common.close": "Close",
   "common.yes": "Yes",
   "common.no": "No",
@@ -19,8 +16,6 @@ const en = {
   "common.network": "Could not reach the server. Check your connection and try again.",
 
   // identity
-  "me.label": "Your name",
-  "me.placeholder": "e.g. Ada",
   "me.save": "Save name",
   "me.saved": "Name saved. Hi, {name}!",
   "me.empty": "Please type a name first (1 to 24 characters).",
@@ -31,17 +26,13 @@ const en = {
   "me.anonymous": "No name yet",
 
   // home
-  "home.name_hint": "Friends will see this name at the table.",
   "home.create": "Create a room",
-  "home.create_btn": "New {title} room",
   "home.creating": "Creating room…",
   "home.seats": "{min}–{max} players",
   "home.seats_exact": "{n} players",
-  "home.join_btn": "Join",
   "home.join_checking": "Looking for room…",
   "home.code_bad": "Room codes are 5 letters or digits, e.g. K7HXM.",
   "home.code_unknown": "No room with the code {code}. Check the code and try again.",
-  "home.no_games": "No games are available right now.",
 
   // game blurbs (home cards, lobby picker)
   "game.tri-tac.blurb": "Place your marks and score every fresh line of three on a board from 3×3 to 12×12. Power plays, combos and special squares optional.",
@@ -63,14 +54,9 @@ const en = {
 
   // room / lobby
   "room.title": "Room {code}",
-  "room.code": "Room code",
-  "room.code_hint": "Read it out or share the link:",
-  "room.copy": "Copy link",
   "room.copied": "Link copied!",
   "room.copy_failed": "Could not copy. Select the link and copy it by hand.",
-  "room.qr_alt": "QR code to join room {code}",
   "room.share": "Share",
-  "room.seats": "Seats",
   "room.seat_empty": "Empty seat",
   "room.sit": "Sit here",
   "room.stand": "Stand up",
@@ -89,7 +75,6 @@ const en = {
   "room.online": "online",
   "room.away": "away",
   "room.team": "Team {n}",
-  "room.spectators": "Spectators",
   "room.no_spectators": "Nobody is watching yet.",
   "room.game": "Game",
   "room.options": "Options",
@@ -99,11 +84,6 @@ const en = {
   "room.waiting_players": "Waiting for {n} more player(s) to sit down…",
   "room.waiting_host": "Waiting for the host to start…",
   "room.ready": "Everyone is seated. Ready when you are!",
-  "room.name_prompt_title": "Pick a name to join",
-  "room.name_prompt_text": "Your friends will see it at the table.",
-  "room.join": "Join room",
-  "room.lobby": "Lobby",
-  "room.standings": "Standings",
   "room.standings_player": "Player",
   "room.standings_played": "Played",
   "room.standings_wins": "Wins",
@@ -116,7 +96,6 @@ const en = {
   "room.rematch_wait": "Waiting for the host to start a rematch…",
   "room.change_game": "Change game or options",
   "room.open_lobby": "Lobby",
-  "room.log": "Game log",
   "room.log_empty": "Moves will appear here.",
   "room.to_move": "to move",
   "room.your_turn": "Your turn",
@@ -236,17 +215,10 @@ const en = {
   "options.field_game": "Game",
 
   // error page
-  "error.home": "Back to the home page",
 
   // language switch, sound, how-to-play dialog
-  "lang.label": "Language",
   "lang.switched": "Language: English",
-  "sound.label": "Sound effects",
-  "sound.on": "Sound on",
-  "sound.off": "Sound off",
   "howto.title": "How to play {game}",
-  "howto.full": "Read the full rules",
-  "howto.close": "Close",
 
   // seat labels sent by the server ("Player 1", "North"…)
   "seat.player": "Player {n}",
@@ -290,20 +262,13 @@ const en = {
   "import.done": "{n} moves replayed.",
   "import.unfinished": "The game was not finished.",
   "import.fingerprint": "Final state fingerprint: {fingerprint}",
-  "room.side_panel": "Log & chat",
-  "room.tv": "TV mode",
-  "room.tv_exit": "Leave TV mode",
   "tricky-tactics.more_toggle": "Map & scores",
   "room.replay": "Watch the replay",
-  "room.past_games": "Past games",
   "room.past_game": "Game {n} — replay",
 };
 
 const fr = {
   // generic
-  "app.name": "Threefold",
-  "common.cancel": "Annuler",
-  "common.save": "Enregistrer",
   "common.close": "Fermer",
   "common.yes": "Oui",
   "common.no": "Non",
@@ -315,8 +280,6 @@ const fr = {
   "common.network": "Impossible de joindre le serveur. Vérifiez votre connexion et réessayez.",
 
   // identity
-  "me.label": "Votre nom",
-  "me.placeholder": "p. ex. Ada",
   "me.save": "Enregistrer le nom",
   "me.saved": "Nom enregistré. Bonjour, {name} !",
   "me.empty": "Tapez d’abord un nom (de 1 à 24 caractères).",
@@ -327,17 +290,13 @@ const fr = {
   "me.anonymous": "Pas encore de nom",
 
   // home
-  "home.name_hint": "Vos amis verront ce nom à la table.",
   "home.create": "Créer une salle",
-  "home.create_btn": "Nouvelle salle de {title}",
   "home.creating": "Création de la salle…",
   "home.seats": "{min} à {max} joueurs",
   "home.seats_exact": "{n} joueurs",
-  "home.join_btn": "Rejoindre",
   "home.join_checking": "Recherche de la salle…",
   "home.code_bad": "Un code de salle compte 5 lettres ou chiffres, p. ex. K7HXM.",
   "home.code_unknown": "Aucune salle ne porte le code {code}. Vérifiez le code et réessayez.",
-  "home.no_games": "Aucun jeu n’est disponible pour le moment.",
 
   // game blurbs (home cards, lobby picker)
   "game.tri-tac.blurb": "Posez vos pions et marquez chaque nouvel alignement de trois sur un plateau de 3×3 à 12×12. Coup de force, combos et cases spéciales en option.",
@@ -359,14 +318,9 @@ const fr = {
 
   // room / lobby
   "room.title": "Salle {code}",
-  "room.code": "Code de la salle",
-  "room.code_hint": "Dites-le à voix haute ou partagez le lien :",
-  "room.copy": "Copier le lien",
   "room.copied": "Lien copié !",
   "room.copy_failed": "Copie impossible. Sélectionnez le lien et copiez-le à la main.",
-  "room.qr_alt": "QR code pour rejoindre la salle {code}",
   "room.share": "Partager",
-  "room.seats": "Places",
   "room.seat_empty": "Place libre",
   "room.sit": "S’asseoir ici",
   "room.stand": "Se lever",
@@ -385,7 +339,6 @@ const fr = {
   "room.online": "en ligne",
   "room.away": "absent",
   "room.team": "Équipe {n}",
-  "room.spectators": "Spectateurs",
   "room.no_spectators": "Personne ne regarde pour l’instant.",
   "room.game": "Jeu",
   "room.options": "Options",
@@ -395,11 +348,6 @@ const fr = {
   "room.waiting_players": "En attente de {n} joueur(s) de plus…",
   "room.waiting_host": "En attente du lancement par l’hôte…",
   "room.ready": "Tout le monde est assis. C’est parti quand vous voulez !",
-  "room.name_prompt_title": "Choisissez un nom pour entrer",
-  "room.name_prompt_text": "Vos amis le verront à la table.",
-  "room.join": "Entrer dans la salle",
-  "room.lobby": "Salon",
-  "room.standings": "Classement",
   "room.standings_player": "Joueur",
   "room.standings_played": "Parties",
   "room.standings_wins": "Victoires",
@@ -412,7 +360,6 @@ const fr = {
   "room.rematch_wait": "En attente d’une revanche lancée par l’hôte…",
   "room.change_game": "Changer de jeu ou d’options",
   "room.open_lobby": "Salon",
-  "room.log": "Journal de la partie",
   "room.log_empty": "Les coups s’afficheront ici.",
   "room.to_move": "à jouer",
   "room.your_turn": "À vous de jouer",
@@ -529,17 +476,10 @@ const fr = {
   "options.field_game": "Jeu",
 
   // error page
-  "error.home": "Retour à l’accueil",
 
   // language switch, sound, how-to-play dialog
-  "lang.label": "Langue",
   "lang.switched": "Langue : français",
-  "sound.label": "Effets sonores",
-  "sound.on": "Son activé",
-  "sound.off": "Son coupé",
   "howto.title": "Comment jouer à {game}",
-  "howto.full": "Lire toutes les règles",
-  "howto.close": "Fermer",
 
   // seat labels sent by the server ("Player 1", "North"…)
   "seat.player": "Joueur {n}",
@@ -648,12 +588,8 @@ const fr = {
   "opt.tic-tac-top.reveal_pause.hint": "Secondes entre deux mots annoncés (1 à 10).",
   "opt.tic-tac-top.score_pause": "Écran des scores",
   "opt.tic-tac-top.score_pause.hint": "Secondes d’affichage du décompte du tour (2 à 60).",
-  "room.side_panel": "Journal et discussion",
-  "room.tv": "Mode télé",
-  "room.tv_exit": "Quitter le mode télé",
   "tricky-tactics.more_toggle": "Carte et scores",
   "room.replay": "Revoir la partie",
-  "room.past_games": "Parties jouées",
   "room.past_game": "Partie {n} — rediffusion",
 };
 
