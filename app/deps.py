@@ -6,11 +6,12 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import Depends, HTTPException, Request
+from fastapi import Depends, Request
 from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.requests import HTTPConnection
 
+from app.errors import ApiError
 from app.identity import COOKIE, bearer_token, player_for_token
 from app.limits import AttemptLimiter
 from app.live.hub import Hub
@@ -101,7 +102,7 @@ OptionalPlayer = Annotated[Player | None, Depends(get_optional_player)]
 
 async def get_player(player: OptionalPlayer) -> Player:
     if player is None:
-        raise HTTPException(status_code=401, detail="choose a name first (POST /api/me)")
+        raise ApiError(401, "unauthorized", note="choose a name first (POST /api/me)")
     return player
 
 

@@ -1,5 +1,6 @@
 """Errors that carry a machine code and its parameters, never a sentence for players: the page or client
-words them (``{"detail": code, "code": code, "params": {...}}``)."""
+words them (``{"detail": code, "code": code, "params": {...}}``; ``detail`` is an English note for
+developers instead of the code when one is given)."""
 
 from __future__ import annotations
 
@@ -11,13 +12,13 @@ from starlette.types import Send
 
 
 class ApiError(HTTPException):
-    def __init__(self, status_code: int, code: str, **params: Any) -> None:
-        super().__init__(status_code=status_code, detail=code)
+    def __init__(self, status_code: int, code: str, *, note: str | None = None, **params: Any) -> None:
+        super().__init__(status_code=status_code, detail=note or code)
         self.code = code
         self.params = params
 
     def body(self) -> dict[str, Any]:
-        return {"detail": self.code, "code": self.code, "params": self.params}
+        return {"detail": self.detail, "code": self.code, "params": self.params}
 
 
 async def send_error(send: Send, error: ApiError) -> None:

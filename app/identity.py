@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -29,19 +30,25 @@ def hash_token(token: str) -> str:
 
 
 class BadName(ValueError):
-    pass
+    """``code`` (``name_not_text``, ``name_empty``, ``name_too_long`` with ``params["max"]``,
+    ``name_control``) is what the page phrases; ``str(err)`` is an English note."""
+
+    def __init__(self, message: str, code: str, **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 def clean_name(raw: object, max_length: int) -> str:
     if not isinstance(raw, str):
-        raise BadName("name must be a string")
+        raise BadName("name must be a string", "name_not_text")
     name = " ".join(raw.split())
     if not name:
-        raise BadName("name must not be empty")
+        raise BadName("name must not be empty", "name_empty")
     if len(name) > max_length:
-        raise BadName(f"name must be at most {max_length} characters")
+        raise BadName(f"name must be at most {max_length} characters", "name_too_long", max=max_length)
     if any(not ch.isprintable() for ch in name):
-        raise BadName("name contains control characters")
+        raise BadName("name contains control characters", "name_control")
     return name
 
 

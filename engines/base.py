@@ -47,7 +47,74 @@ class IllegalAction(EngineError):
 
 
 class InvalidOptions(EngineError):
-    """The game options are out of bounds or inconsistent."""
+    """The game options are out of bounds or inconsistent.
+
+    ``field`` names the first option at fault (None: the options as a whole) and ``problem`` what is wrong
+    with it (``not_integer``, ``at_least`` with ``params["min"]``...): the client phrases
+    ``reason()`` (``{"key": "options.<problem>", "params": {"game", "field", ...}}``) in the reader's
+    language. ``str(err)`` is an English note for developers."""
+
+    def __init__(
+        self,
+        message: str,
+        field: str | None = None,
+        problem: str = "invalid",
+        params: Mapping[str, JSON] | None = None,
+        game: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.field = field
+        self.problem = problem
+        self.params: Mapping[str, JSON] = params or {}
+        self.game = game
+
+    def reason(self) -> dict[str, JSON]:
+        params: dict[str, JSON] = {"game": self.game, "field": self.field, **self.params}
+        return {"key": f"options.{self.problem}", "params": params}
+
+
+# Pydantic's error types as the problems the pages phrase, with the context values they show.
+_PROBLEMS: dict[str, tuple[str, dict[str, str]]] = {
+    "int_type": ("not_integer", {}),
+    "int_parsing": ("not_integer", {}),
+    "int_from_float": ("not_integer", {}),
+    "float_type": ("not_number", {}),
+    "float_parsing": ("not_number", {}),
+    "bool_type": ("not_boolean", {}),
+    "bool_parsing": ("not_boolean", {}),
+    "string_type": ("not_text", {}),
+    "greater_than_equal": ("at_least", {"ge": "min"}),
+    "greater_than": ("more_than", {"gt": "min"}),
+    "less_than_equal": ("at_most", {"le": "max"}),
+    "less_than": ("less_than", {"lt": "max"}),
+    "literal_error": ("not_a_choice", {}),
+    "enum": ("not_a_choice", {}),
+    "extra_forbidden": ("unknown", {}),
+    "missing": ("missing", {}),
+    "too_long": ("too_many", {"max_length": "max"}),
+    "too_short": ("too_few", {"min_length": "min"}),
+    "string_too_long": ("text_too_long", {"max_length": "max"}),
+    "string_too_short": ("text_too_short", {"min_length": "min"}),
+}
+
+
+def invalid_options(err: ValidationError, game: str | None = None) -> InvalidOptions:
+    """The first problem of a validation error as ``InvalidOptions`` (every problem in its message)."""
+    errors = err.errors()
+    note = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'options'}: {e['msg']}" for e in errors)
+    first = errors[0] if errors else None
+    if first is None:
+        return InvalidOptions(note or "invalid options", game=game)
+    loc = first["loc"]
+    field = str(loc[0]) if loc else None
+    problem, wanted = _PROBLEMS.get(first["type"], ("invalid", {}))
+    ctx = first.get("ctx") or {}
+    params: dict[str, JSON] = {}
+    for name, param in wanted.items():
+        value = ctx.get(name)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            params[param] = value
+    return InvalidOptions(note, field, problem, params, game)
 
 
 class GameOptions(BaseModel):
@@ -226,8 +293,7 @@ class Engine(ABC, Generic[S, OptionsT]):
         try:
             return self.options_model.model_validate(dict(raw or {}))  # type: ignore[return-value]
         except ValidationError as err:
-            problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'options'}: {e['msg']}" for e in err.errors())
-            raise InvalidOptions(problems) from None
+            raise invalid_options(err, self.name) from None
 
     @abstractmethod
     def seats(self, options: OptionsT) -> list[SeatInfo]:

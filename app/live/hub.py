@@ -270,18 +270,19 @@ class Hub:
 
     # ---- connections -----------------------------------------------------------------------------
 
-    def admission(self, live: LiveRoom, player_id: int) -> str | None:
-        """Why this player may not enter the room now, or None if they may."""
+    def admission(self, live: LiveRoom, player_id: int) -> tuple[str, dict[str, Any]] | None:
+        """Why this player may not enter the room now, or None if they may: an English note for developers
+        and the reason the page phrases (``{"key": "room.refused.<why>", "params": {}}``)."""
         settings = live.settings
         if player_id in settings.banned:
-            return "you were removed from this room by the host"
+            return "you were removed from this room by the host", refusal("banned")
         member = player_id == live.record.host_id or any(s.player_id == player_id for s in live.record.seats)
         if member:
             return None
         if settings.locked:
-            return "the room is locked"
+            return "the room is locked", refusal("locked")
         if not settings.spectators and live.record.status == "playing":
-            return "the host does not allow spectators"
+            return "the host does not allow spectators", refusal("no_spectators")
         return None
 
     async def connect(self, live: LiveRoom, conn: Connection, name: str) -> bool:
@@ -900,3 +901,8 @@ class Hub:
         if self.store.leases is not None:  # a drain: the next owner need not wait for the leases to run out
             with contextlib.suppress(Exception):
                 await self.store.leases.release(list(self.store.leases.epochs))
+
+
+def refusal(why: str) -> dict[str, Any]:
+    """The reason a connection is refused entry (``forbidden``), as the page phrases it."""
+    return {"key": f"room.refused.{why}", "params": {}}

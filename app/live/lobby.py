@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
 
 from app.live.connection import Connection
 from app.live.messages import (
@@ -29,7 +32,7 @@ from app.live.messages import (
 from app.live.records import SeatRecord
 from app.live.room import LiveRoom, bot_name
 from app.live.room_settings import RoomSettings
-from engines.base import EngineError
+from engines.base import EngineError, InvalidOptions, invalid_options
 from engines.bots import DEFAULT_LEVEL, STAND_IN_LEVEL, Level
 from engines.registry import get_bot, get_engine
 
@@ -140,7 +143,7 @@ def configure(live: LiveRoom, player_id: int, msg: Configure) -> Change:
         raw = msg.options if msg.options is not None else (live.record.options if game == live.record.game else {})
         options = engine.parse_options(raw)
     except EngineError as err:
-        raise ProtocolError("bad_options", str(err)) from None
+        raise ProtocolError("bad_options", str(err), None, options_reason(err, game)) from None
     count = len(engine.seats(options))
     seats = live.record.seats[:count]
     seats += [SeatRecord(None) for _ in range(count - len(seats))]
@@ -177,8 +180,9 @@ def room_settings(live: LiveRoom, player_id: int, msg: RoomSettingsMsg) -> Chang
         changes["turn_seconds"] = None
     try:
         updated = RoomSettings.model_validate({**current, **changes})
-    except ValueError as err:
-        raise ProtocolError("bad_options", str(err).splitlines()[-1] if str(err) else "invalid settings") from None
+    except ValidationError as err:
+        problem = invalid_options(err)
+        raise ProtocolError("bad_options", str(problem), None, problem.reason()) from None
     live.record.settings = updated.model_dump()
     return Change(timers=True)
 
@@ -241,3 +245,10 @@ def shuffle(live: LiveRoom, player_id: int) -> Change:
     require_host_in_lobby(live, player_id)
     random.shuffle(live.record.seats)
     return Change()
+
+
+def options_reason(err: EngineError, game: str) -> dict[str, Any]:
+    """What was wrong with a game's options, as the page phrases it (an unknown game: the game field)."""
+    if isinstance(err, InvalidOptions):
+        return err.reason()
+    return InvalidOptions(str(err), "game", "not_a_choice", game=game).reason()

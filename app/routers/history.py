@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Path, Query, Request
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from sqlalchemy import select
@@ -50,7 +50,7 @@ class ImportResult(BaseModel):
 async def _finished_game(session: SessionDep, game_id: GameId) -> Game:
     game = await session.get(Game, game_id)
     if game is None or game.status != "finished":
-        raise HTTPException(status_code=404, detail=f"no finished game {game_id}")
+        raise ApiError(404, "no_game", note=f"no finished game {game_id}", game_id=game_id)
     return game
 
 
@@ -123,9 +123,10 @@ async def replay_step(
     export = await export_game(game_id, session)
     run = await asyncio.to_thread(replay, export.engine, export.options, export.seed, export.actions)
     if not 0 <= step < len(run.states):
-        raise HTTPException(status_code=422, detail=f"step must be between 0 and {len(run.states) - 1}")
+        last = len(run.states) - 1
+        raise ApiError(422, "bad_step", note=f"step must be between 0 and {last}", max=last)
     if seat is not None and not 0 <= seat < len(export.seats):
-        raise HTTPException(status_code=422, detail=f"no seat {seat}")
+        raise ApiError(422, "no_seat", note=f"no seat {seat}", seat=seat)
     state = run.states[step]
     outcome = run.engine.outcome(state)
     return {
@@ -148,7 +149,7 @@ async def all_views(game_id: GameId, session: SessionDep, seat: SeatQuery = None
     export = await export_game(game_id, session)
     run = await asyncio.to_thread(replay, export.engine, export.options, export.seed, export.actions)
     if seat is not None and not 0 <= seat < len(export.seats):
-        raise HTTPException(status_code=422, detail=f"no seat {seat}")
+        raise ApiError(422, "no_seat", note=f"no seat {seat}", seat=seat)
     return {
         "game": export.engine,
         "seats": [{"label": info.label, "team": info.team} for info in run.engine.seats_of(run.final)],

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel
 from sqlalchemy import update
 
 from app.deps import ERROR_RESPONSES, CurrentPlayer, OptionalPlayer, SessionDep, SettingsDep
+from app.errors import ApiError
 from app.identity import COOKIE, BadName, clean_name, hash_token, new_token
 from app.models import Player
 from app.settings import Settings
@@ -27,7 +28,7 @@ class MeOut(BaseModel):
 @router.get("", response_model=MeOut)
 async def who_am_i(player: OptionalPlayer) -> MeOut:
     if player is None:
-        raise HTTPException(status_code=401, detail="no identity yet: POST /api/me with a name")
+        raise ApiError(401, "unauthorized", note="no identity yet: POST /api/me with a name")
     return MeOut(id=player.id, name=player.name)
 
 
@@ -43,7 +44,7 @@ async def set_name(
     try:
         name = clean_name(body.name, settings.name_max_length)
     except BadName as err:
-        raise HTTPException(status_code=422, detail=str(err)) from None
+        raise ApiError(422, err.code, note=str(err), **err.params) from None
     if player is not None:
         await session.execute(update(Player).where(Player.id == player.id).values(name=name))
         await session.commit()

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 
 from app.deps import ERROR_RESPONSES, SessionDep
+from app.errors import ApiError
 from app.ratings import leaderboard
 from engines.base import EngineError
 from engines.registry import get_engine
@@ -19,5 +20,5 @@ async def game_leaderboard(game: str, session: SessionDep) -> list[dict[str, Any
     try:
         get_engine(game)
     except EngineError as err:
-        raise HTTPException(status_code=404, detail=str(err)) from None
+        raise ApiError(404, "unknown_game", note=str(err), game=game) from None
     return await leaderboard(session, game)

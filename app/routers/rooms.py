@@ -6,7 +6,7 @@ import io
 from typing import Any
 
 import segno
-from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
 from app.codes import is_well_formed, normalise
@@ -20,6 +20,8 @@ from app.deps import (
     base_url,
     client_address,
 )
+from app.errors import ApiError
+from app.live.lobby import options_reason
 from app.live.room import LiveRoom
 from engines.base import EngineError
 
@@ -43,13 +45,13 @@ async def refuse_if_guessing(services: Services, request: Request) -> None:
     """Every endpoint that takes a room code calls this first: one budget of wrong codes per address
     (``join_attempts_per_minute``), shared with the WebSocket, so no endpoint is a free oracle."""
     if await services.join_limiter.blocked(client_address(request)):
-        raise HTTPException(status_code=429, detail="too many wrong room codes; wait a minute")
+        raise ApiError(429, "rate_limited", note="too many wrong room codes; wait a minute")
 
 
-async def wrong_code(services: Services, request: Request, raw_code: str) -> HTTPException:
+async def wrong_code(services: Services, request: Request, raw_code: str) -> ApiError:
     """Count a failed lookup against the address; the 404 to raise."""
     await services.join_limiter.failed(client_address(request))
-    return HTTPException(status_code=404, detail=f"no room with code {raw_code!r}")
+    return ApiError(404, "unknown_room", note=f"no room with code {raw_code!r}", room=raw_code)
 
 
 async def find_room(services: Services, request: Request, raw_code: str) -> LiveRoom:
@@ -67,11 +69,11 @@ async def create_room(
     body: RoomIn, player: CurrentPlayer, hub: HubDep, settings: SettingsDep, request: Request
 ) -> RoomCreated:
     if body.seed is not None and not settings.testing:
-        raise HTTPException(status_code=403, detail="a fixed seed is only accepted by a server in testing mode")
+        raise ApiError(403, "seed_not_allowed", note="a fixed seed is only accepted by a server in testing mode")
     try:
         code = await hub.create_room(player.id, body.game, body.options, body.seed)
     except EngineError as err:
-        raise HTTPException(status_code=422, detail=str(err)) from None
+        raise ApiError(422, "bad_options", note=str(err), reason=options_reason(err, body.game)) from None
     return RoomCreated(code=code, url=f"{base_url(request, hub)}/r/{code}")
 
 

@@ -128,7 +128,8 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
             return
         refusal = hub.admission(live, player_id)
         if refusal is not None:
-            await websocket.send_text(error("forbidden", refusal).decode())
+            note, reason = refusal
+            await websocket.send_text(error("forbidden", note, None, reason).decode())
             await websocket.close(code=4403)
             return
         if await hub.connect(live, conn, name):

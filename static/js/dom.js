@@ -1,6 +1,6 @@
 // Small DOM helpers shared by every page: element builders, toasts, JSON fetch, ids.
 
-import { t } from "./i18n.js";
+import { apiErrorText, t } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -112,7 +112,7 @@ export class ApiError extends Error {
   }
 }
 
-/** fetch JSON; throws ApiError with the server's "detail" as message. */
+/** fetch JSON; throws ApiError with the server's refusal (code and params) phrased as its message. */
 export async function api(method, url, body) {
   let res;
   try {
@@ -132,9 +132,8 @@ export async function api(method, url, body) {
     data = null;
   }
   if (!res.ok) {
-    let detail = data && data.detail;
-    if (Array.isArray(detail)) detail = detail.map((d) => d.msg || String(d)).join("; ");
-    throw new ApiError(detail || t("common.error"), res.status, data && data.code);
+    // The refusal's code and params in the page's language (its detail is an English note for developers).
+    throw new ApiError(apiErrorText(data), res.status, data && data.code);
   }
   return data;
 }

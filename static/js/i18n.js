@@ -5,9 +5,6 @@
 
 const en = {
   // generic
-  "app.name": "Threefold",
-  "common.cancel": "Cancel",
-  "common.save": "Save",
   "common.close": "Close",
   "common.yes": "Yes",
   "common.no": "No",
@@ -19,8 +16,6 @@ const en = {
   "common.network": "Could not reach the server. Check your connection and try again.",
 
   // identity
-  "me.label": "Your name",
-  "me.placeholder": "e.g. Ada",
   "me.save": "Save name",
   "me.saved": "Name saved. Hi, {name}!",
   "me.empty": "Please type a name first (1 to 24 characters).",
@@ -31,17 +26,13 @@ const en = {
   "me.anonymous": "No name yet",
 
   // home
-  "home.name_hint": "Friends will see this name at the table.",
   "home.create": "Create a room",
-  "home.create_btn": "New {title} room",
   "home.creating": "Creating room…",
   "home.seats": "{min}–{max} players",
   "home.seats_exact": "{n} players",
-  "home.join_btn": "Join",
   "home.join_checking": "Looking for room…",
   "home.code_bad": "Room codes are 5 letters or digits, e.g. K7HXM.",
   "home.code_unknown": "No room with the code {code}. Check the code and try again.",
-  "home.no_games": "No games are available right now.",
 
   // game blurbs (home cards, lobby picker)
   "game.tri-tac.blurb": "Place your marks and score every fresh line of three on a board from 3×3 to 12×12. Power plays, combos and special squares optional.",
@@ -63,14 +54,9 @@ const en = {
 
   // room / lobby
   "room.title": "Room {code}",
-  "room.code": "Room code",
-  "room.code_hint": "Read it out or share the link:",
-  "room.copy": "Copy link",
   "room.copied": "Link copied!",
   "room.copy_failed": "Could not copy. Select the link and copy it by hand.",
-  "room.qr_alt": "QR code to join room {code}",
   "room.share": "Share",
-  "room.seats": "Seats",
   "room.seat_empty": "Empty seat",
   "room.sit": "Sit here",
   "room.stand": "Stand up",
@@ -89,7 +75,6 @@ const en = {
   "room.online": "online",
   "room.away": "away",
   "room.team": "Team {n}",
-  "room.spectators": "Spectators",
   "room.no_spectators": "Nobody is watching yet.",
   "room.game": "Game",
   "room.options": "Options",
@@ -99,11 +84,6 @@ const en = {
   "room.waiting_players": "Waiting for {n} more player(s) to sit down…",
   "room.waiting_host": "Waiting for the host to start…",
   "room.ready": "Everyone is seated. Ready when you are!",
-  "room.name_prompt_title": "Pick a name to join",
-  "room.name_prompt_text": "Your friends will see it at the table.",
-  "room.join": "Join room",
-  "room.lobby": "Lobby",
-  "room.standings": "Standings",
   "room.standings_player": "Player",
   "room.standings_played": "Played",
   "room.standings_wins": "Wins",
@@ -116,7 +96,6 @@ const en = {
   "room.rematch_wait": "Waiting for the host to start a rematch…",
   "room.change_game": "Change game or options",
   "room.open_lobby": "Lobby",
-  "room.log": "Game log",
   "room.log_empty": "Moves will appear here.",
   "room.to_move": "to move",
   "room.your_turn": "Your turn",
@@ -197,19 +176,49 @@ const en = {
   "err.unknown_room": "This room does not exist (any more).",
   "err.busy": "The room kept changing while this was tried: try again.",
   "err.forbidden": "You may not enter this room now.",
+  // Refusals of the HTTP API (app/errors.py: a code and its params).
+  "err.seed_not_allowed": "A fixed seed is only accepted by a test server.",
+  "err.unknown_game": "There is no such game.",
+  "err.no_game": "There is no finished game {game_id}.",
+  "err.bad_step": "That step is not in this game (0 to {max}).",
+  "err.no_seat": "That seat is not in this game.",
+  "err.name_empty": "Your name cannot be empty.",
+  "err.name_too_long": "Your name can have at most {max} characters.",
+  "err.name_not_text": "Your name must be text.",
+  "err.name_control": "Your name cannot contain control characters.",
+  "err.not_found": "Not found.",
+  "err.bad_request": "That request was not understood.",
+  "err.body_too_large": "That was too large to send.",
+  "err.origin_not_allowed": "This page may not talk to the server from here.",
+  "err.too_many_actions": "This file has {actions} moves: at most {max_actions} can be replayed.",
+  // Why a connection was refused entry (the reason of a "forbidden" error, docs/protocol.md).
+  "room.refused.banned": "The host removed you from this room.",
+  "room.refused.locked": "The room is locked: only its players and host may enter.",
+  "room.refused.no_spectators": "The host does not allow spectators while a game is running.",
+  // What was wrong with an option (the reason of a "bad_options" error); {field} is the option's label.
+  "options.not_integer": "{field}: must be a whole number.",
+  "options.not_number": "{field}: must be a number.",
+  "options.not_boolean": "{field}: must be on or off.",
+  "options.not_text": "{field}: must be text.",
+  "options.at_least": "{field}: must be at least {min}.",
+  "options.more_than": "{field}: must be more than {min}.",
+  "options.at_most": "{field}: must be at most {max}.",
+  "options.less_than": "{field}: must be less than {max}.",
+  "options.not_a_choice": "{field}: not one of the choices.",
+  "options.unknown": "{field}: no such option.",
+  "options.missing": "{field}: required.",
+  "options.too_many": "{field}: at most {max}.",
+  "options.too_few": "{field}: at least {min}.",
+  "options.text_too_long": "{field}: at most {max} characters.",
+  "options.text_too_short": "{field}: at least {min} characters.",
+  "options.invalid": "Those options do not fit together.",
+  "options.field_game": "Game",
 
   // error page
-  "error.home": "Back to the home page",
 
   // language switch, sound, how-to-play dialog
-  "lang.label": "Language",
   "lang.switched": "Language: English",
-  "sound.label": "Sound effects",
-  "sound.on": "Sound on",
-  "sound.off": "Sound off",
   "howto.title": "How to play {game}",
-  "howto.full": "Read the full rules",
-  "howto.close": "Close",
 
   // seat labels sent by the server ("Player 1", "North"…)
   "seat.player": "Player {n}",
@@ -253,20 +262,13 @@ const en = {
   "import.done": "{n} moves replayed.",
   "import.unfinished": "The game was not finished.",
   "import.fingerprint": "Final state fingerprint: {fingerprint}",
-  "room.side_panel": "Log & chat",
-  "room.tv": "TV mode",
-  "room.tv_exit": "Leave TV mode",
   "tricky-tactics.more_toggle": "Map & scores",
   "room.replay": "Watch the replay",
-  "room.past_games": "Past games",
   "room.past_game": "Game {n} — replay",
 };
 
 const fr = {
   // generic
-  "app.name": "Threefold",
-  "common.cancel": "Annuler",
-  "common.save": "Enregistrer",
   "common.close": "Fermer",
   "common.yes": "Oui",
   "common.no": "Non",
@@ -278,8 +280,6 @@ const fr = {
   "common.network": "Impossible de joindre le serveur. Vérifiez votre connexion et réessayez.",
 
   // identity
-  "me.label": "Votre nom",
-  "me.placeholder": "p. ex. Ada",
   "me.save": "Enregistrer le nom",
   "me.saved": "Nom enregistré. Bonjour, {name} !",
   "me.empty": "Tapez d’abord un nom (de 1 à 24 caractères).",
@@ -290,17 +290,13 @@ const fr = {
   "me.anonymous": "Pas encore de nom",
 
   // home
-  "home.name_hint": "Vos amis verront ce nom à la table.",
   "home.create": "Créer une salle",
-  "home.create_btn": "Nouvelle salle de {title}",
   "home.creating": "Création de la salle…",
   "home.seats": "{min} à {max} joueurs",
   "home.seats_exact": "{n} joueurs",
-  "home.join_btn": "Rejoindre",
   "home.join_checking": "Recherche de la salle…",
   "home.code_bad": "Un code de salle compte 5 lettres ou chiffres, p. ex. K7HXM.",
   "home.code_unknown": "Aucune salle ne porte le code {code}. Vérifiez le code et réessayez.",
-  "home.no_games": "Aucun jeu n’est disponible pour le moment.",
 
   // game blurbs (home cards, lobby picker)
   "game.tri-tac.blurb": "Posez vos pions et marquez chaque nouvel alignement de trois sur un plateau de 3×3 à 12×12. Coup de force, combos et cases spéciales en option.",
@@ -322,14 +318,9 @@ const fr = {
 
   // room / lobby
   "room.title": "Salle {code}",
-  "room.code": "Code de la salle",
-  "room.code_hint": "Dites-le à voix haute ou partagez le lien :",
-  "room.copy": "Copier le lien",
   "room.copied": "Lien copié !",
   "room.copy_failed": "Copie impossible. Sélectionnez le lien et copiez-le à la main.",
-  "room.qr_alt": "QR code pour rejoindre la salle {code}",
   "room.share": "Partager",
-  "room.seats": "Places",
   "room.seat_empty": "Place libre",
   "room.sit": "S’asseoir ici",
   "room.stand": "Se lever",
@@ -348,7 +339,6 @@ const fr = {
   "room.online": "en ligne",
   "room.away": "absent",
   "room.team": "Équipe {n}",
-  "room.spectators": "Spectateurs",
   "room.no_spectators": "Personne ne regarde pour l’instant.",
   "room.game": "Jeu",
   "room.options": "Options",
@@ -358,11 +348,6 @@ const fr = {
   "room.waiting_players": "En attente de {n} joueur(s) de plus…",
   "room.waiting_host": "En attente du lancement par l’hôte…",
   "room.ready": "Tout le monde est assis. C’est parti quand vous voulez !",
-  "room.name_prompt_title": "Choisissez un nom pour entrer",
-  "room.name_prompt_text": "Vos amis le verront à la table.",
-  "room.join": "Entrer dans la salle",
-  "room.lobby": "Salon",
-  "room.standings": "Classement",
   "room.standings_player": "Joueur",
   "room.standings_played": "Parties",
   "room.standings_wins": "Victoires",
@@ -375,7 +360,6 @@ const fr = {
   "room.rematch_wait": "En attente d’une revanche lancée par l’hôte…",
   "room.change_game": "Changer de jeu ou d’options",
   "room.open_lobby": "Salon",
-  "room.log": "Journal de la partie",
   "room.log_empty": "Les coups s’afficheront ici.",
   "room.to_move": "à jouer",
   "room.your_turn": "À vous de jouer",
@@ -456,19 +440,46 @@ const fr = {
   "err.unknown_room": "Cette salle n’existe pas (ou plus).",
   "err.busy": "La salle a changé pendant l’essai : réessayez.",
   "err.forbidden": "Vous ne pouvez pas entrer dans cette salle maintenant.",
+  "err.seed_not_allowed": "Une graine fixe n’est acceptée que par un serveur de test.",
+  "err.unknown_game": "Ce jeu n’existe pas.",
+  "err.no_game": "Il n’y a pas de partie terminée {game_id}.",
+  "err.bad_step": "Cette étape n’est pas dans la partie (0 à {max}).",
+  "err.no_seat": "Cette place n’est pas dans la partie.",
+  "err.name_empty": "Votre nom ne peut pas être vide.",
+  "err.name_too_long": "Votre nom compte au plus {max} caractères.",
+  "err.name_not_text": "Votre nom doit être un texte.",
+  "err.name_control": "Votre nom ne peut pas contenir de caractères de contrôle.",
+  "err.not_found": "Introuvable.",
+  "err.bad_request": "Cette requête n’a pas été comprise.",
+  "err.body_too_large": "C’était trop lourd à envoyer.",
+  "err.origin_not_allowed": "Cette page ne peut pas parler au serveur d’ici.",
+  "err.too_many_actions": "Ce fichier compte {actions} coups : au plus {max_actions} peuvent être rejoués.",
+  "room.refused.banned": "L’hôte vous a exclu de cette salle.",
+  "room.refused.locked": "La salle est verrouillée : seuls ses joueurs et son hôte peuvent entrer.",
+  "room.refused.no_spectators": "L’hôte n’accepte pas de spectateurs pendant une partie.",
+  "options.not_integer": "{field} : doit être un nombre entier.",
+  "options.not_number": "{field} : doit être un nombre.",
+  "options.not_boolean": "{field} : doit être activé ou désactivé.",
+  "options.not_text": "{field} : doit être un texte.",
+  "options.at_least": "{field} : doit valoir au moins {min}.",
+  "options.more_than": "{field} : doit valoir plus de {min}.",
+  "options.at_most": "{field} : doit valoir au plus {max}.",
+  "options.less_than": "{field} : doit valoir moins de {max}.",
+  "options.not_a_choice": "{field} : ne fait pas partie des choix.",
+  "options.unknown": "{field} : cette option n’existe pas.",
+  "options.missing": "{field} : obligatoire.",
+  "options.too_many": "{field} : au plus {max}.",
+  "options.too_few": "{field} : au moins {min}.",
+  "options.text_too_long": "{field} : au plus {max} caractères.",
+  "options.text_too_short": "{field} : au moins {min} caractères.",
+  "options.invalid": "Ces options ne vont pas ensemble.",
+  "options.field_game": "Jeu",
 
   // error page
-  "error.home": "Retour à l’accueil",
 
   // language switch, sound, how-to-play dialog
-  "lang.label": "Langue",
   "lang.switched": "Langue : français",
-  "sound.label": "Effets sonores",
-  "sound.on": "Son activé",
-  "sound.off": "Son coupé",
   "howto.title": "Comment jouer à {game}",
-  "howto.full": "Lire toutes les règles",
-  "howto.close": "Fermer",
 
   // seat labels sent by the server ("Player 1", "North"…)
   "seat.player": "Joueur {n}",
@@ -577,12 +588,8 @@ const fr = {
   "opt.tic-tac-top.reveal_pause.hint": "Secondes entre deux mots annoncés (1 à 10).",
   "opt.tic-tac-top.score_pause": "Écran des scores",
   "opt.tic-tac-top.score_pause.hint": "Secondes d’affichage du décompte du tour (2 à 60).",
-  "room.side_panel": "Journal et discussion",
-  "room.tv": "Mode télé",
-  "room.tv_exit": "Quitter le mode télé",
   "tricky-tactics.more_toggle": "Carte et scores",
   "room.replay": "Revoir la partie",
-  "room.past_games": "Parties jouées",
   "room.past_game": "Partie {n} — rediffusion",
 };
 
@@ -702,6 +709,27 @@ export function phrase(entry, ctx = {}) {
     return Array.isArray(value) ? joinList(value.map((v) => formatValue(v))) : formatValue(value);
   };
   return fill(template(entry.key), entry.params || {}, format);
+}
+
+/** What was wrong with an option (a bad_options reason, docs/protocol.md) as a sentence: its label is
+ * "opt.<game>.<field>", a room setting's "host.<field>" ("Board size: must be a whole number"). */
+export function optionsProblem(reason) {
+  const game = reason?.params?.game;
+  const label = (field) => {
+    if (field === "game") return t("options.field_game");
+    const key = game ? `opt.${game}.${field}` : `host.${field}`;
+    return has(key) ? t(key) : String(field);
+  };
+  return phrase(reason, { value: (name, value) => (name === "field" ? label(value) : undefined) });
+}
+
+/** A refusal from the API (`{"code", "params"}`, app/errors.py) in the page's language: "err.<code>" with
+ * its params; never the English `detail`, which is a note for developers. */
+export function apiErrorText(data) {
+  const code = data && typeof data.code === "string" ? data.code : "";
+  const params = data && data.params && typeof data.params === "object" ? data.params : {};
+  if (code === "bad_options" && params.reason && typeof params.reason === "object") return optionsProblem(params.reason);
+  return code && has(`err.${code}`) ? t(`err.${code}`, params) : t("common.error");
 }
 
 /** Words joined as the language joins them: "Ada, Bob and Léa", « Ada, Bob et Léa ». */

@@ -1,7 +1,7 @@
 // Import an exported game: the server replays it and reports the result it reaches (and a fingerprint of the
 // final state, equal to the original's when the file is unchanged).
 
-import { t } from "./i18n.js";
+import { apiErrorText, t } from "./i18n.js";
 import { entryText, logContext, reasonText, summaryText } from "./log.js";
 
 const input = document.getElementById("import-file");
@@ -52,7 +52,7 @@ input.addEventListener("change", async () => {
   }
   const ctx = logContext(room, renderer);
   if (!response.ok) {
-    const reason = reasonText(data.reason, ctx) || t("common.error");
+    const reason = reasonText(data.reason, ctx) || apiErrorText(data);
     const text = data.step ? t("import.refused_at", { step: data.step, reason }) : t("import.refused", { reason });
     out.replaceChildren(para(text, "field-error"));
     return;

@@ -1,7 +1,7 @@
 // Replay of a finished game: step through it as any seat saw it ("what did I know then"), as a spectator,
 // or with everything revealed (every seat's view side by side). Uses each game's own renderer, read-only.
 
-import { formatNumber, playerName, seatLabel, t } from "./i18n.js";
+import { apiErrorText, formatNumber, playerName, seatLabel, t } from "./i18n.js";
 import { entryText, logContext } from "./log.js";
 
 const root = document.getElementById("replay");
@@ -40,7 +40,7 @@ function fakeRoom(data) {
 async function fetchViews(seat) {
   const query = seat === null ? "" : `?seat=${seat}`;
   const response = await fetch(`/api/history/${gameId}/views${query}`);
-  if (!response.ok) throw new Error((await response.json()).detail || response.statusText);
+  if (!response.ok) throw new Error(apiErrorText(await response.json().catch(() => null)));
   return response.json();
 }
 

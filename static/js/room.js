@@ -6,7 +6,7 @@ import { $, api, embedded, h, toast } from "./dom.js";
 import { GameView } from "./game.js";
 import { setupHowTo } from "./howto.js";
 import { play, soundToggle } from "./sound.js";
-import { t } from "./i18n.js";
+import { optionsProblem, t } from "./i18n.js";
 import { logContext, reasonText } from "./log.js";
 import { Lobby, gameIcon } from "./lobby.js";
 import { getMe, nameProblem, onMeChange, saveName } from "./me.js";
@@ -174,7 +174,10 @@ function renderConnection(st) {
 // ---- messages --------------------------------------------------------------------------------
 
 function errorText(msg) {
-  // A move the rules refuse comes with the engine's reason ({key, params}), phrased like the log.
+  // Refused options name their field and problem ({key, params}): "Board size: must be a whole number".
+  if (msg.code === "bad_options" && msg.reason && typeof msg.reason === "object") return optionsProblem(msg.reason);
+  // A move the rules refuse comes with the engine's reason ({key, params}), phrased like the log; a refused
+  // entry (forbidden) with why ("room.refused.<why>").
   const reason = reasonText(msg.reason, logContext(S.room, game.renderer));
   if (reason) return reason;
   const key = `err.${msg.code}`;

@@ -242,3 +242,17 @@ def test_templates_pick_the_language(lang: str) -> None:
     by_header = template.make_module({"request": Request({}, {"accept-language": f"{lang}-CA,{other};q=0.5"})})
     assert by_header.lang == lang  # type: ignore[attr-defined]
     assert template.make_module({"request": Request({}, {"accept-language": "de-DE"})}).lang == "en"  # type: ignore[attr-defined]
+
+
+def test_no_key_has_two_texts() -> None:
+    """A key the scripts and the templates both need has one text per language, whichever catalogue the
+    page reads it from (issue 22: one catalogue per language, as far as the two are shared)."""
+    scripts = dict(zip(("en", "fr"), js_catalogues(), strict=True))
+    templates = template_catalogues()
+    differ = [
+        f"{lang} {key}: {scripts[lang][key]!r} (static/js/i18n.js) vs {templates[lang][key]!r} (templates/_i18n.html)"
+        for lang in ("en", "fr")
+        for key in sorted(set(scripts[lang]) & set(templates[lang]))
+        if scripts[lang][key] != templates[lang][key]
+    ]
+    assert not differ, "\n".join(differ)

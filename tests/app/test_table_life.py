@@ -44,6 +44,7 @@ async def test_kick_lock_and_spectators(quick_server: ServerProcess) -> None:
             await sock.open()
             refused = await sock.next(lambda m: m["type"] == "error")
             assert refused["code"] == "forbidden" and "locked" in refused["message"]
+            assert refused["reason"] == {"key": "room.refused.locked", "params": {}}
             await asyncio.wait_for(sock.closed.wait(), 5)
             assert sock.close_code == 4403
             await host.send({"type": "room_settings", "locked": False, "spectators": False})
@@ -55,6 +56,7 @@ async def test_kick_lock_and_spectators(quick_server: ServerProcess) -> None:
             await sock.open()
             refused = await sock.next(lambda m: m["type"] == "error")
             assert "spectators" in refused["message"]
+            assert refused["reason"] == {"key": "room.refused.no_spectators", "params": {}}
     finally:
         await table.close()
 
@@ -76,6 +78,7 @@ async def test_kicked_player_cannot_rejoin(quick_server: ServerProcess) -> None:
             await again.open()
             refused = await again.next(lambda m: m["type"] == "error")
             assert refused["code"] == "forbidden" and "removed" in refused["message"]
+            assert refused["reason"] == {"key": "room.refused.banned", "params": {}}
             await again.close()
             room = await host.wait_room(lambda r: r["removed"])
             assert room["removed"] == [{"id": bo.player_id, "name": "Bo"}]

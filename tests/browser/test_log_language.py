@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -111,24 +112,28 @@ async def test_an_english_page_shows_no_french_log(
     assert not _shown(await replay_texts(page, game_id), french), "French on the replay page"
 
 
-async def test_a_refused_move_reads_in_the_pages_language(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
-    """The server's refusal carries the engine's reason as a key: the toast phrases it in French. The page's
-    own move is turned into one the rules refuse on its way to the server."""
-    page = await new_player("Ada")
-    await page.context.add_cookies([{"name": "tf_lang", "value": "fr", "url": sqlite_server.url}])
+async def rewrite_sent(page: Page, kind: str, change: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+    """The page's WebSocket messages of type ``kind`` reach the server as ``change`` makes them."""
 
     def through(ws: WebSocketRoute) -> None:
         server = ws.connect_to_server()
 
         def to_server(message: str | bytes) -> None:
             data = json.loads(message)
-            if data.get("type") == "act":
-                data["action"] = {"type": "teleport"}
-            server.send(json.dumps(data))
+            server.send(json.dumps(change(data) if data.get("type") == kind else data))
 
         ws.on_message(to_server)
 
     await page.route_web_socket(re.compile(r"/ws/"), through)
+
+
+async def test_a_refused_move_reads_in_the_pages_language(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
+    """The server's refusal carries the engine's reason as a key: the toast phrases it in French. The page's
+    own move is turned into one the rules refuse on its way to the server."""
+    page = await new_player("Ada")
+    await page.context.add_cookies([{"name": "tf_lang", "value": "fr", "url": sqlite_server.url}])
+
+    await rewrite_sent(page, "act", lambda data: {**data, "action": {"type": "teleport"}})
     await open_table(page, sqlite_server.url, "tri-tac", {"size": 3}, seat=0)
     await page.locator("#board .is-playable").first.click(timeout=30_000)
     await expect(page.locator("#toasts")).to_contain_text("Action inconnue « teleport »")
@@ -157,3 +162,47 @@ async def test_an_import_refusal_reads_in_the_pages_language(
             r"Le coup 1 ne se rejoue pas\s*: (C’est au tour de Léa \(O\)|Cette case est hors du plateau de 3×3)\."
         )
     )
+
+
+async def test_a_refused_entry_reads_in_the_pages_language(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
+    """A French page refused entry to a locked room says why in French, not the server's English note."""
+    async with ThreefoldClient(sqlite_server.url) as host:
+        await host.set_name("Léa")
+        code = await host.create_room("tri-tac", {"size": 3})
+        async with host.connect(code) as sock:
+            await sock.next(lambda m: m["type"] == "room")
+            await sock.send({"type": "room_settings", "locked": True})
+            await sock.wait_room(lambda r: r["settings"]["locked"] is True)
+            page = await new_player("Ada")
+            await page.context.add_cookies([{"name": "tf_lang", "value": "fr", "url": sqlite_server.url}])
+            await page.goto(f"/r/{code}")
+            text = page.locator("#room-closed-text")
+            await expect(text).to_contain_text("La salle est verrouillée")
+            assert "locked" not in await text.inner_text()
+
+
+async def test_an_api_refusal_reads_in_the_pages_language(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
+    """The API's refusal is a code and params (app/errors.py): a French replay page of a game that does not
+    exist says so in French, not with the English detail."""
+    page = await new_player("Ada")
+    await page.context.add_cookies([{"name": "tf_lang", "value": "fr", "url": sqlite_server.url}])
+    await page.goto("/replay/999999")
+    line = page.locator("#replay-line")
+    await expect(line).to_contain_text("Il n’y a pas de partie terminée")
+    assert "no finished game" not in await line.inner_text()
+
+
+async def test_refused_options_read_in_the_pages_language(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
+    """Refused options name their field and problem (a reason key): the French host's toast says which
+    option and what was wrong. The page's own change is turned into a string size on its way to the server."""
+    page = await new_player("Ada")
+    await page.context.add_cookies([{"name": "tf_lang", "value": "fr", "url": sqlite_server.url}])
+
+    await rewrite_sent(
+        page, "configure", lambda data: {**data, "options": {**(data.get("options") or {}), "size": "5"}}
+    )
+    await open_table(page, sqlite_server.url, "tri-tac", {"size": 4}, seat=0, start=False)
+    await page.locator('label[for$="-power_play"]').click()
+    toasts = page.locator("#toasts")
+    await expect(toasts).to_contain_text(re.compile(r"Taille du plateau\s*: doit être un nombre entier"))
+    assert "Input should" not in await toasts.inner_text()
