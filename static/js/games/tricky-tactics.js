@@ -1119,7 +1119,7 @@ export function mount(root, ctx) {
                   : el("span", { class: "muted" }, l.cubes.some((c) => c) ? `${tr("tied")}: ${tr("scoring_nobody")}` : tr("scoring_nobody"))))),
             bonus ? el("tr", { class: "tk-sc-bonus" }, el("td", { colspan: 3 }, "★ ", tr("scoring_bonus", { suit: SYMBOL[suit], name: nameOf(bonus.player), n: bonus.points }))) : null)));
     });
-    const totals = el("div", { class: "tk-table-wrap" }, el("table", { class: "tk-score-totals" },
+    const totals = el("div", { class: "tk-table-wrap", tabindex: "0", role: "region", "aria-label": tr("scoring_total") }, el("table", { class: "tk-score-totals" },
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, tr("scoring_player")), el("th", { scope: "col" }, tr("scoring_round")), el("th", { scope: "col" }, tr("scoring_controlled")), el("th", { scope: "col" }, tr("scoring_total")))),
       el("tbody", {}, ids.map((pid, i) =>
         el("tr", {}, el("th", { scope: "row" }, el("span", { class: "tk-sc-to" }, cube(pid), whoOf(pid))), el("td", {}, `+${s.points?.[i] ?? 0}`), el("td", {}, String(s.controlled?.[i] ?? 0)), el("td", {}, el("strong", {}, String(s.totals?.[i] ?? 0))))))));
@@ -1138,7 +1138,7 @@ export function mount(root, ctx) {
     const rp = view.round_points || [];
     if (rp.length > 0) {
       put(byRound,
-        el("div", { class: "tk-table-wrap" }, el("table", { class: "tk-byround-table" },
+        el("div", { class: "tk-table-wrap", tabindex: "0", role: "region", "aria-label": tr("by_round") }, el("table", { class: "tk-byround-table" },
           el("caption", {}, tr("by_round")),
           el("thead", {}, el("tr", {}, el("th", { scope: "col" }, tr("scoring_player")), rp.map((_, r) => el("th", { scope: "col" }, tr("round_short", { n: r + 1 }))), el("th", { scope: "col" }, tr("scoring_total")))),
           el("tbody", {}, ids.map((pid, i) => el("tr", {}, el("th", { scope: "row" }, el("span", { class: "tk-sc-to" }, cube(pid), whoOf(pid))), rp.map((pts) => el("td", {}, String(pts[i] ?? 0))), el("td", {}, el("strong", {}, String(playerOf(pid)?.score ?? 0)))))))));
@@ -1184,7 +1184,9 @@ export function mount(root, ctx) {
       el("p", { class: "tk-final-kicker" }, tr("final_title")),
       el("h3", { class: "tk-final-title", id: `${uid}-final-title` }, headline),
       el("p", { class: "tk-final-summary" }, finalPoints(st)),
-      el("div", { class: "tk-table-wrap" }, el("table", { class: "tk-final-table" },
+      // The score tables scroll sideways on a phone: focusable, so a keyboard can scroll them (axe:
+      // scrollable-region-focusable).
+      el("div", { class: "tk-table-wrap", tabindex: "0", role: "region", "aria-labelledby": `${uid}-final-title` }, el("table", { class: "tk-final-table" },
         el("thead", {}, el("tr", {},
           el("th", { scope: "col", "aria-label": tr("final_place"), title: tr("final_place") }, "#"), el("th", { scope: "col" }, tr("scoring_player")), el("th", { scope: "col" }, tr("final_points")),
           el("th", { scope: "col" }, tr("final_controlled")), el("th", { scope: "col" }, tr("final_on_map")))),
