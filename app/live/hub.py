@@ -419,6 +419,13 @@ class Hub:
             chat.show(live, dataclasses.replace(line, id=await self.store.add_chat(live.record.id, line)))
             await self.bus.chat(live.code)
             return
+        if isinstance(msg, Rematch) and live.record.host_id != conn.player_id:
+            accepted = lobby.accept_rematch(live, conn.player_id)
+            if lobby.rematch_ready(live):
+                await self._new_game(live)
+            elif accepted.changed:
+                await self._save_and_announce(live)
+            return
         if isinstance(msg, Start | Rematch):
             lobby.require_can_start(live, conn.player_id)
             await self._new_game(live)

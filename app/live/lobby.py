@@ -85,8 +85,45 @@ def require_can_start(live: LiveRoom, player_id: int) -> None:
         raise ProtocolError("seats_empty", "every seat must be taken before the game starts")
 
 
+def accept_rematch(live: LiveRoom, player_id: int) -> Change:
+    """A seated player other than the host accepts a rematch of the finished game. ``changed`` is False
+    when they had already accepted. The hub starts the game once ``rematch_ready``."""
+    if live.record.status != "finished" or live.game is None:
+        raise ProtocolError("not_host", "only the host can start a game before one has finished")
+    if not any(rec.player_id == player_id for rec in live.record.seats):
+        raise ProtocolError("not_seated", "only a seated player can accept a rematch")
+    settings = live.settings
+    accepted = settings.rematch if settings.rematch_after == live.game.id else []
+    if player_id in accepted:
+        return Change(changed=False)
+    update = {"rematch": [*accepted, player_id], "rematch_after": live.game.id}
+    live.record.settings = settings.model_copy(update=update).model_dump()
+    return Change()
+
+
+def rematch_ready(live: LiveRoom) -> bool:
+    """Every seat is taken and every seated person has accepted the rematch (bots always accept)."""
+    seats = live.record.seats
+    accepted = set(live.rematch_accepted())
+    return all(rec.is_bot or rec.player_id in accepted for rec in seats)
+
+
+def clear_rematch(live: LiveRoom) -> None:
+    """Any change to the room voids the acceptances: they were given for the room as it was."""
+    if live.settings.rematch:
+        live.record.settings = live.settings.model_copy(update={"rematch": [], "rematch_after": None}).model_dump()
+
+
 def change(live: LiveRoom, player_id: int, msg: LobbyMessage) -> Change:
-    """Apply one lobby message from ``player_id`` to the room in memory."""
+    """Apply one lobby message from ``player_id`` to the room in memory; a change voids the rematch
+    acceptances."""
+    result = _change(live, player_id, msg)
+    if result.changed:
+        clear_rematch(live)
+    return result
+
+
+def _change(live: LiveRoom, player_id: int, msg: LobbyMessage) -> Change:
     if isinstance(msg, Sit):
         return sit(live, player_id, msg.seat)
     if isinstance(msg, Stand):

@@ -283,6 +283,13 @@ class LiveRoom:
     def seat_of(self, player_id: int) -> Seat | None:
         return self.seats_by_player().get(player_id)
 
+    def rematch_accepted(self) -> list[int]:
+        """The seated players who accepted a rematch of the finished game (empty while none is due)."""
+        settings = self.settings
+        if self.record.status != "finished" or self.game is None or settings.rematch_after != self.game.id:
+            return []
+        return list(settings.rematch)
+
     def summary(self, base_url: str) -> dict[str, Any]:
         engine = self.engine
         options = engine.parse_options(self.record.options)
@@ -319,7 +326,8 @@ class LiveRoom:
             "seats": seats,
             "spectators": spectators,
             "standings": self.standings,
-            "settings": self.settings.model_dump(exclude={"banned"}),
+            "settings": self.settings.model_dump(exclude={"banned", "rematch", "rematch_after"}),
+            "rematch": self.rematch_accepted(),
             "removed": [{"id": pid, "name": self.names.get(pid, "?")} for pid in self.settings.banned],
             "host_actions": sorted(engine.host_actions),
         }

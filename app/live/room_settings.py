@@ -17,6 +17,12 @@ class RoomSettings(BaseModel):
         default=60, ge=5, le=600, description="How long a player may be away before a bot stands in."
     )
     banned: list[int] = Field(default_factory=list, description="Players kicked from this room.")
+    rematch: list[int] = Field(
+        default_factory=list, description="Seated players who accepted a rematch of the game ``rematch_after``."
+    )
+    rematch_after: int | None = Field(
+        default=None, description="The finished game (its id) those acceptances follow: a new game voids them."
+    )
 
 
 class SettingsUpdate(BaseModel):

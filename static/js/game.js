@@ -384,6 +384,23 @@ export class GameView {
 
   // ---- result --------------------------------------------------------------------------------
 
+  /** After a result: the host starts a rematch at once; another seated player accepts one (it starts once
+   * every seated person has); anyone else waits for the host. */
+  rematchControl(isHost, mySeat) {
+    const room = this.S.room;
+    const people = room.seats.filter((s) => s.player && !s.player.bot).map((s) => s.player.id);
+    const accepted = (room.rematch || []).filter((id) => people.includes(id));
+    const count = { n: accepted.length, total: people.length };
+    const button = (label) => h("button", { type: "button", class: "btn btn-primary btn-lg", onclick: (e) => {
+      e.currentTarget.disabled = true;
+      this.send({ type: "rematch" });
+    } }, label);
+    if (isHost) return button(accepted.length ? t("room.rematch_now", count) : t("room.rematch"));
+    if (mySeat === null) return h("p", { class: "muted result-wait" }, t("room.rematch_wait"));
+    if (accepted.includes(this.S.myId())) return h("p", { class: "muted result-wait" }, t("room.rematch_accepted", count));
+    return button(accepted.length ? t("room.rematch_accept", count) : t("room.rematch"));
+  }
+
   renderResult() {
     const { state, room } = this.S;
     const outcome = state?.outcome;
@@ -434,12 +451,7 @@ export class GameView {
           h("span", { class: "result-name" }, nameOf(i)),
           h("span", { class: "result-points" }, t(outcome.scores?.[i] === 1 ? "room.point" : "room.points", { n: outcome.scores?.[i] ?? 0 }))))),
       h("div", { class: "result-actions" },
-        isHost
-          ? h("button", { type: "button", class: "btn btn-primary btn-lg", onclick: (e) => {
-            e.currentTarget.disabled = true;
-            this.send({ type: "rematch" });
-          } }, t("room.rematch"))
-          : h("p", { class: "muted result-wait" }, t("room.rematch_wait")),
+        this.rematchControl(isHost, mySeat),
         h("button", { type: "button", class: "btn btn-secondary", onclick: () => this.S.openLobby() },
           isHost ? t("room.change_game") : t("room.open_lobby")),
         replayId ? h("a", { class: "btn btn-ghost result-replay", href: `/replay/${replayId}` }, t("room.replay")) : null),

@@ -221,6 +221,11 @@ def judge(raw: str | bytes, sender: Sender, world: World) -> Verdict:
         except EngineError:
             return Verdict(True, "error", frozenset({"bad_options"}), echo)
         return Verdict(False)
+    if isinstance(msg, Rematch) and not is_host and world.status == "finished":
+        # After a game any seated player may accept a rematch (it starts once all have).
+        if sender.seat is None:
+            return Verdict(True, "error", frozenset({"not_seated"}), echo)
+        return Verdict(False)
     if isinstance(msg, Start | Rematch):
         if not is_host:
             return Verdict(True, "error", frozenset({"not_host"}), echo)

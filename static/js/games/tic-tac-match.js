@@ -310,7 +310,8 @@ function iconSvg(kind) {
     box.append(
       svg("rect", { class: "ttm-icon ttm-icon-thin", x: 22, y: 44, width: 34, height: 48, rx: 6 }),
       svg("rect", { class: "ttm-icon-card", x: 42, y: 52, width: 34, height: 48, rx: 6 }),
-      svg("text", { class: "ttm-icon-text", x: 59, y: 86, "text-anchor": "middle" }, document.createTextNode("×2")),
+      // "×2" drawn, not written: the card's text is its name alone.
+      svg("path", { class: "ttm-icon ttm-icon-thin", d: "M46 70l10 10M56 70l-10 10M61 68a5 5 0 1 1 8 5l-9 9h11" }),
     );
   }
   return box;
@@ -423,17 +424,24 @@ export function mount(root, ctx) {
     return set;
   };
 
-  /** A face-up card element. */
-  function cardEl(card, extra = "") {
+  /** What a face-up card shows in words: its corner ("X R") or its action's name. Hand cards' and cells'
+   * accessible names begin with it (axe: label-content-name-mismatch). */
+  const cardShown = (card) => (card.kind === "symbol" ? `${card.symbol} ${tr(`letter_${card.colour}`)}` : tr(card.kind));
+
+  /** A face-up card element. With `textless` (a hover preview) its corners are drawn by CSS, as the
+   * rotated corner always is: the card's text is its first corner once. */
+  function cardEl(card, extra = "", textless = false) {
     if (!card) return el("div", { class: `ttm-card ttm-back ${extra}` }, el("span", { class: "ttm-back-logo", "aria-hidden": "true" }, "TTM"));
     if (card.kind === "symbol") {
       const info = COLOURS[card.colour] || { letter: "?", pattern: "" };
+      const letter = tr(`letter_${card.colour}`);
+      const glyphs = () => [el("b", { "data-glyph": card.symbol }), el("i", { "data-glyph": letter })];
       return el(
         "div",
         { class: `ttm-card ttm-symbol ttm-${card.colour} ttm-pat-${info.pattern} ${extra}`, "data-card": card.id ?? "" },
-        el("span", { class: "ttm-corner ttm-corner-tl", "aria-hidden": "true" }, el("b", {}, card.symbol), el("i", {}, tr(`letter_${card.colour}`))),
+        el("span", { class: "ttm-corner ttm-corner-tl", "aria-hidden": "true" }, ...(textless ? glyphs() : [el("b", {}, card.symbol), " ", el("i", {}, letter)])),
         symbolSvg(card.symbol),
-        el("span", { class: "ttm-corner ttm-corner-br", "aria-hidden": "true" }, el("b", {}, card.symbol), el("i", {}, tr(`letter_${card.colour}`))),
+        el("span", { class: "ttm-corner ttm-corner-br", "aria-hidden": "true" }, ...glyphs()),
       );
     }
     return el(
@@ -547,7 +555,7 @@ export function mount(root, ctx) {
             for (let i = under; i >= 1; i -= 1) stack.append(el("div", { class: "ttm-card ttm-under", style: `--i:${i}` }));
             stack.append(cardEl(cell.top, `ttm-top${dropCells.has(key) && !reducedMotion() ? " is-dropping" : ""}`));
             parts.push(stack);
-            if (cell.height > 1) parts.push(el("span", { class: "ttm-height", "aria-hidden": "true", title: tr("high", { n: cell.height }) }, `×${cell.height}`));
+            if (cell.height > 1) parts.push(" ", el("span", { class: "ttm-height", "aria-hidden": "true", title: tr("high", { n: cell.height }) }, `×${cell.height}`));
           }
           parts.push(el("div", { class: "ttm-ghost", "aria-hidden": "true" }));
           obj.node.replaceChildren(...parts);
@@ -556,14 +564,16 @@ export function mount(root, ctx) {
         const ghostSig = legal ? String(sel.id) : "";
         if (ghost.dataset.sig !== ghostSig) {
           ghost.dataset.sig = ghostSig;
-          ghost.replaceChildren(...(legal ? [cardEl(sel, "ttm-ghost-card")] : []));
+          ghost.replaceChildren(...(legal ? [cardEl(sel, "ttm-ghost-card", true)] : []));
         }
         obj.node.classList.toggle("is-legal", Boolean(legal));
         obj.node.classList.toggle("is-win", win.has(key));
         obj.node.classList.toggle("is-last", key === lastCell && !win.size);
         obj.node.classList.toggle("is-picking", Boolean(canPick));
         obj.node.setAttribute("aria-disabled", legal ? "false" : "true");
-        const bits = [tr("cell", { where: cellName(r, c) })];
+        // Begins with what the cell shows (the top card's corner, the stack's height), then says it in words.
+        const shown = cell.top ? `${cardShown(cell.top)}${cell.height > 1 ? ` ×${cell.height}` : ""}` : null;
+        const bits = [...(shown ? [shown] : []), tr("cell", { where: cellName(r, c) })];
         bits.push(cell.top ? cardName(cell.top) : tr("cell_empty"));
         if (cell.height > 1) bits.push(tr("high", { n: cell.height }));
         if (legal) bits.push(tr("legal"));
@@ -594,8 +604,9 @@ export function mount(root, ctx) {
   }
 
   function cardLabel(card) {
+    // Begins with what the card shows ("X R", or the action's name), then says it in words.
     const bits = [cardName(card)];
-    if (card.kind === "symbol" && COLOURS[card.colour]) bits[0] += ` (${tr(`letter_${card.colour}`)}, ${tr(`pattern_${COLOURS[card.colour].pattern}`)})`;
+    if (card.kind === "symbol" && COLOURS[card.colour]) bits[0] = `${cardShown(card)}, ${cardName(card)} (${tr(`pattern_${COLOURS[card.colour].pattern}`)})`;
     if (isMyTurn()) {
       if (card.kind === "symbol") bits.push(card.cells?.length ? tr("legal_cells", { n: card.cells.length }) : tr("not_now"));
       else if (card.discardable) bits.push(tr("discard_as_play"));

@@ -311,19 +311,21 @@ function suitIcon(suit) {
     svg("path", { d: SUIT_PATHS[suit] }));
 }
 
+let faceIds = 0;
+
 function cardFaceSvg(card) {
   const suit = cardSuit(card);
   const rank = cardRankText(card);
   const node = svg("svg", { viewBox: "0 0 100 140", class: `tf-face-svg ${RED_SUITS.has(suit) ? "tf-ink-red" : "tf-ink-black"}`, "aria-hidden": "true", focusable: "false" });
   node.append(svg("rect", { class: "tf-face-bg", x: 1.5, y: 1.5, width: 97, height: 137, rx: 9 }));
-  const corner = (flip) => {
-    const g = svg("g", { transform: flip ? "rotate(180 50 70)" : null });
-    const text = svg("text", { class: `tf-index${rank === "10" ? " is-ten" : ""}`, x: 12.5, y: 24, "text-anchor": "middle" });
-    text.textContent = rank;
-    g.append(text, suitShape(suit, 5.5, 28, 14));
-    return g;
-  };
-  node.append(corner(false), corner(true));
+  // The rotated corner repeats the first through <use>: the card's visible text is its rank once, as the
+  // hand button's accessible name begins (axe: label-content-name-mismatch).
+  const id = `tf-corner-${(faceIds += 1)}`;
+  const g = svg("g", { id });
+  const text = svg("text", { class: `tf-index${rank === "10" ? " is-ten" : ""}`, x: 12.5, y: 24, "text-anchor": "middle" });
+  text.textContent = rank;
+  g.append(text, suitShape(suit, 5.5, 28, 14));
+  node.append(g, svg("use", { href: `#${id}`, transform: "rotate(180 50 70)" }));
   if (rank === "A") {
     node.append(suitShape(suit, 24, 44, 52));
   } else {
@@ -911,7 +913,9 @@ export function mount(root, ctx) {
     shownHand = hand.slice();
     const cardsEls = hand.map((card, i) => {
       const k = cardRank(card);
-      const label = `${k === 10 ? cardLabel(card) : tr("card_target", { card: cardBase(card), n: k })}${card === selected ? `, ${tr("card_selected")}` : ""}`;
+      // Begins with what the button shows (the rank and the target: "7♠ → 7"), then says it in words.
+      const shown = `${cardText(card)} ${k === 10 ? "★" : `→ ${k}`}`;
+      const label = `${shown}, ${k === 10 ? cardLabel(card) : tr("card_target", { card: cardBase(card), n: k })}${card === selected ? `, ${tr("card_selected")}` : ""}`;
       const btn = el("button", {
         type: "button",
         class: ["tf-hand-card", card === selected && "is-selected", fresh.has(card) && !reducedMotion() && "is-dealt"],

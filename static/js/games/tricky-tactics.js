@@ -543,20 +543,22 @@ export function mount(root, ctx) {
     return s;
   }
 
+  let faceIds = 0;
+
   function cardFace(card) {
     const suit = cardSuit(card);
     const rank = cardRank(card);
     const node = svg("svg", { viewBox: "0 0 100 140", class: `tk-card-svg ${RED.has(suit) ? "tk-red" : "tk-black"}`, "aria-hidden": "true", focusable: "false" });
     node.append(svg("rect", { class: "tk-card-face", x: 1, y: 1, width: 98, height: 138, rx: 9 }));
     const use = (x, y, size, rotate = null) => svg("use", { href: `#${uid}-suit-${suit}`, x, y, width: size, height: size, transform: rotate });
-    const corner = (flip) => {
-      const g = svg("g", { transform: flip ? "rotate(180 50 70)" : null });
-      const text = svg("text", { class: `tk-card-rank${rank === "10" ? " is-ten" : ""}`, x: 13, y: 25, "text-anchor": "middle" });
-      text.textContent = rank;
-      g.append(text, use(5.5, 30, 15));
-      return g;
-    };
-    node.append(corner(false), corner(true));
+    // The rotated corner repeats the first through <use>: the card's visible text is its rank once, as the
+    // hand button's accessible name begins (axe: label-content-name-mismatch).
+    const id = `${uid}-corner-${(faceIds += 1)}`;
+    const g = svg("g", { id });
+    const text = svg("text", { class: `tk-card-rank${rank === "10" ? " is-ten" : ""}`, x: 13, y: 25, "text-anchor": "middle" });
+    text.textContent = rank;
+    g.append(text, use(5.5, 30, 15));
+    node.append(g, svg("use", { href: `#${id}`, transform: "rotate(180 50 70)" }));
     if (rank === "A") {
       node.append(use(25, 45, 50));
     } else {
