@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException  # FastAPI's and app.errors.ApiError both derive from it
 
 from app.deps import HubDep, OptionalPlayer, ServicesDep, SessionDep, base_url
 from app.ratings import leaderboard

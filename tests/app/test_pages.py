@@ -25,7 +25,9 @@ def test_pages_render(sqlite_server: ServerProcess) -> None:
         assert http.get("/leaderboard/tri-tac").status_code == 200
         assert "reconstruction" in http.get("/rules/tricky-tactics").text
         assert http.get("/rules/chess").status_code == 404
-        assert http.get("/r/ZZZZZ").status_code == 404
+        missing = http.get("/r/ZZZZZ")  # the error page, in HTML like every page, not the API's JSON refusal
+        assert missing.status_code == 404 and missing.headers["content-type"].startswith("text/html")
+        assert "<title>" in missing.text and "ZZZZZ" in missing.text
         http.post("/api/me", json={"name": "Pat"})
         code = http.post("/api/rooms", json={"game": "tri-tac"}).json()["code"]
         page = http.get(f"/r/{code.lower()}")
