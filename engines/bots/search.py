@@ -193,6 +193,14 @@ class SearchBot(Bot[S]):
         return model.reward(outcome, seat) if outcome is not None else model.evaluate(state, seat)
 
 
+def top_moves(legal: list[Action], promise: Callable[[Action], float], count: int) -> list[Action]:
+    """The ``count`` legal moves that ``promise`` ranks highest, best first (all of them when there are no
+    more): the candidates of a game with too many moves to compare every one."""
+    if len(legal) <= count:
+        return legal
+    return sorted(legal, key=promise, reverse=True)[:count]
+
+
 def squash(margin: float, scale: float) -> float:
     """A score margin as a value in (0, 1): 0.5 when level, towards 1 when well ahead."""
     return 0.5 + 0.5 * math.tanh(margin / scale)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from random import Random
 
 from engines.base import Action, Seat
-from engines.bots.search import GameModel, squash
+from engines.bots.search import GameModel, squash, top_moves
 from engines.tic_tac_match import BOT, DECK_SIZE, ENGINE, TicTacMatchState
 
 CANDIDATES = 6
@@ -38,14 +38,8 @@ class TicTacMatchModel(GameModel[TicTacMatchState]):
         world.salt = rng.getrandbits(62)
         return world
 
-    def baseline(self, state: TicTacMatchState, seat: Seat, rng: Random) -> Action:
-        return BOT.choose(state, seat, rng)
-
     def candidates(self, state: TicTacMatchState, seat: Seat, rng: Random) -> list[Action]:
-        legal = ENGINE.legal_actions(state, seat)
-        if len(legal) <= CANDIDATES:
-            return legal
-        return sorted(legal, key=lambda a: BOT.score(state, seat, a), reverse=True)[:CANDIDATES]
+        return top_moves(ENGINE.legal_actions(state, seat), lambda a: BOT.score(state, seat, a), CANDIDATES)
 
     def policy(self, state: TicTacMatchState, seat: Seat, rng: Random) -> Action:
         # The normal bot itself, over a few plies: cheaper playouts miss the threats it sees and mislead.

@@ -9,7 +9,7 @@ from __future__ import annotations
 from random import Random
 
 from engines.base import Action, Seat
-from engines.bots.search import GameModel, squash
+from engines.bots.search import GameModel, squash, top_moves
 from engines.tri_tac import BOT, ENGINE, TriTacState, _gain
 
 CANDIDATES = 8
@@ -33,7 +33,7 @@ class TriTacModel(GameModel[TriTacState]):
     def candidates(self, state: TriTacState, seat: Seat, rng: Random) -> list[Action]:
         legal = ENGINE.legal_actions(state, seat)
         if len(legal) <= CANDIDATES:
-            return legal
+            return legal  # every move is compared: the greedy one among them
         opp = 1 - seat
 
         def promise(action: Action) -> float:
@@ -47,7 +47,7 @@ class TriTacModel(GameModel[TriTacState]):
                 + BOT.DENY_WEIGHT * BOT._potential(state, opp, cell)
             )
 
-        ranked = sorted(legal, key=promise, reverse=True)[:CANDIDATES]
+        ranked = top_moves(legal, promise, CANDIDATES)
         greedy = BOT.choose(state, seat, rng)
         if greedy not in ranked:
             ranked[-1] = greedy
