@@ -201,6 +201,13 @@ class RoomSocket:
         room: Message = msg["room"]
         return room
 
+    async def start_against_a_bot(self) -> None:
+        """The host sits in seat 0, seats a bot in seat 1 and starts the game (a two-seat game)."""
+        await self.send({"type": "sit", "seat": 0})
+        await self.send({"type": "add_bot", "seat": 1})
+        await self.wait_room(lambda r: r["seats"][1]["player"] is not None)
+        await self.send({"type": "start"})
+
     async def request(self, message: Message, timeout: float = 10) -> Message:
         """Send an ``act`` (or any message with an id) and wait for its ``ack`` or ``error``."""
         msg_id = message.setdefault("id", f"c{next(self._ids)}")

@@ -69,10 +69,7 @@ async def run(rooms: int, seconds: float) -> dict[str, object]:
                 code = await me.create_room("tri-tac", {"size": 7}, seed=999)
                 async with me.connect(code) as sock:
                     await sock.next(lambda m: m["type"] == "room")
-                    await sock.send({"type": "sit", "seat": 0})
-                    await sock.send({"type": "add_bot", "seat": 1})
-                    await sock.wait_room(lambda r: r["seats"][1]["player"] is not None)
-                    await sock.send({"type": "start"})
+                    await sock.start_against_a_bot()
                     await sock.wait_state()
                     moves_before = BOT_MOVES[0]
                     pings = await _pings(sock, seconds)

@@ -14,10 +14,7 @@ async def test_replay_matches_what_a_seat_was_sent_and_export_round_trips(sqlite
         code = await ann.create_room("trick-tac-foe", {"players": 2, "one_shot": True}, seed=17)
         async with ann.connect(code) as sock:
             await sock.next(lambda m: m["type"] == "room")
-            await sock.send({"type": "sit", "seat": 0})
-            await sock.send({"type": "add_bot", "seat": 1})
-            await sock.wait_room(lambda r: r["seats"][1]["player"] is not None)
-            await sock.send({"type": "start"})
+            await sock.start_against_a_bot()
             live_views: dict[int, dict] = {}
             state = await sock.wait_state()
             while True:
@@ -75,10 +72,7 @@ async def test_games_in_progress_are_not_exported(sqlite_server: ServerProcess) 
         code = await ann.create_room("tri-tac", {"size": 5}, seed=3)
         async with ann.connect(code) as sock:
             await sock.next(lambda m: m["type"] == "room")
-            await sock.send({"type": "sit", "seat": 0})
-            await sock.send({"type": "add_bot", "seat": 1})
-            await sock.wait_room(lambda r: r["seats"][1]["player"] is not None)
-            await sock.send({"type": "start"})
+            await sock.start_against_a_bot()
             await sock.wait_state()
             games = (await ann.http.get(f"/api/history/rooms/{code}")).json()
             assert games[0]["status"] == "playing"

@@ -122,10 +122,7 @@ async def test_the_owner_killed_mid_game_the_game_finishes_on_another() -> None:
                 code = await ann.create_room("tri-tac", {"size": 4}, seed=3)
                 async with ann.connect(code) as sock:
                     await sock.wait_room(lambda r: True)
-                    await sock.send({"type": "sit", "seat": 0})
-                    await sock.send({"type": "add_bot", "seat": 1})
-                    await sock.wait_room(lambda r: r["seats"][1]["player"] is not None)
-                    await sock.send({"type": "start"})
+                    await sock.start_against_a_bot()
                     state = await sock.wait_state(lambda s: s["to_act"] == [0])
                     for _ in range(3):  # Ann's move, the bot's answer
                         state = await move(sock, state)
