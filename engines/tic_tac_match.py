@@ -841,7 +841,7 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
             summary = LogEntry("tic-tac-match.result.series", {**params, **wins})
         return Outcome(
             scores=scores,
-            winners=[seat for seat in range(state.players) if seat % 2 == side],
+            winners=winners,
             ranks=ranks_from_scores(scores),
             summary=summary,
         )

@@ -737,14 +737,11 @@ class Hub:
                 if not is_bot and not live.standing_in(seat):
                     continue
                 level = parse_level(game.seats[seat].get("level", DEFAULT_LEVEL)) if is_bot else STAND_IN_LEVEL
+                if needs_worker(game.engine.name, level):
+                    level = DEFAULT_LEVEL  # the worker's answer is late or stale: the normal bot answers at once
                 bot = level_bot(game.engine.name, level)
                 if thought is not None and thought.fits(game, seat):
                     action = thought.action
-                elif bot is not None and needs_worker(game.engine.name, level):
-                    # The worker's answer is late or stale: the normal bot answers at once.
-                    fallback = level_bot(game.engine.name, DEFAULT_LEVEL)
-                    assert fallback is not None
-                    action = fallback.choose(game.state, seat, random.Random(game.version * 31 + seat))
                 elif bot is not None:
                     action = bot.choose(game.state, seat, random.Random(game.version * 31 + seat))
                 else:

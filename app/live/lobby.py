@@ -92,12 +92,11 @@ def accept_rematch(live: LiveRoom, player_id: int) -> Change:
         raise ProtocolError("not_host", "only the host can start a game before one has finished")
     if not any(rec.player_id == player_id for rec in live.record.seats):
         raise ProtocolError("not_seated", "only a seated player can accept a rematch")
-    settings = live.settings
-    accepted = settings.rematch if settings.rematch_after == live.game.id else []
+    accepted = live.rematch_accepted()
     if player_id in accepted:
         return Change(changed=False)
     update = {"rematch": [*accepted, player_id], "rematch_after": live.game.id}
-    live.record.settings = settings.model_copy(update=update).model_dump()
+    live.record.settings = live.settings.model_copy(update=update).model_dump()
     return Change()
 
 

@@ -92,7 +92,8 @@ class Thinker:
 
     def start(self) -> None:
         """Start the workers now (a game with a strong bot begins), so its first move finds them ready."""
-        self._executor().submit(_warm)
+        if self._pool is None:
+            self._executor()  # each worker warms up as it starts (the pool's initializer)
 
     async def choose(
         self, game: str, level: Level, dumped: dict[str, Any], seat: int, seed: int, deadline_at: float

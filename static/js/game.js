@@ -2,9 +2,9 @@
 // renderer (static/js/games/<game>.js, see docs/protocol.md "Browser renderers"), the log, the result.
 
 import { $, h, prefersReducedMotion } from "./dom.js";
-import { formatNumber, playerName, seatLabel, t } from "./i18n.js";
+import { formatNumber, playerName, seatLabel, t, teamName } from "./i18n.js";
 import { personMenu, renderRemoved, roomSettingsForm } from "./host.js";
-import { avatar, presence, renderStandings, teamName } from "./lobby.js";
+import { avatar, presence, renderStandings } from "./lobby.js";
 import { entryText, logContext, summaryText } from "./log.js";
 import { play } from "./sound.js";
 

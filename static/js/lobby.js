@@ -60,8 +60,6 @@ export function presence(player) {
   );
 }
 
-export { teamName };
-
 export function standingsTable(room) {
   const rows = room?.standings || [];
   if (!rows.length) return null;

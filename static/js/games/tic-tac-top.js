@@ -315,7 +315,6 @@ export function mount(root, ctx) {
   const uid = `ttt${Math.random().toString(36).slice(2, 8)}`;
 
   /** Hooks of the log (static/js/log.js): none needed, the defaults name seats by their players. */
-  const logHooks = {};
   const tr = (key, vars) => {
     let text = ctx.t ? ctx.t(key, vars) : key;
     if (text === key || text === undefined || text === null) {
@@ -1119,7 +1118,7 @@ export function mount(root, ctx) {
         el("li", { class: ["ttt-score-row", animate && "is-staged"], style: { "--d": `${i * ROW_STEP_MS}ms` } },
           el("span", { class: `ttt-part part-${row.part}`, title: tr(`tic-tac-top.part_${row.part}`) }, row.part),
           seatChip(row.seat),
-          el("span", { class: "ttt-score-text" }, phrase(row.reason, logContext(ctx.room, logHooks))),
+          el("span", { class: "ttt-score-text" }, phrase(row.reason, logContext(ctx.room))),
           el("span", { class: ["ttt-score-pts", row.points > 0 && "is-plus"] }, row.points > 0 ? `+${row.points}` : "0"))));
       const legend = el("dl", { class: "ttt-legend" }, ["A", "B", "C", "D"].flatMap((p) => [el("dt", { class: `ttt-part part-${p}` }, p), el("dd", {}, tr(`tic-tac-top.part_${p}`))]));
       return el("section", { class: "ttt-panel ttt-scoring", "data-follow-target": "" },
@@ -1310,7 +1309,5 @@ export function mount(root, ctx) {
       badges.push([seat, node]);
       return node;
     },
-    /** Optional hooks of the room page: the server's English log line and result in the page's language. */
-    ...logHooks,
   };
 }
