@@ -103,7 +103,7 @@ def js_catalogues() -> tuple[dict[str, str], dict[str, str]]:
         if path.name == "i18n.js":
             continue
         text = path.read_text()
-        game = path.stem if path.parent.name == "games" else None
+        game = path.parent.name if path.parent.parent.name == "games" else None
         for lang, target in (("en", en), ("fr", fr)):
             for m in re.finditer(rf'addStrings\(\s*"{lang}"\s*,\s*\{{', text):
                 target.update(_pairs(_block(text, m.end() - 1)))

@@ -7,10 +7,10 @@
 // Locations, the Action chooser (only the view's `pending_action` targets), round scoring Location by
 // Location and the final standings with tie-breaks. It decides no rule: the server is the judge.
 
-import { ensureStylesheet, h as el, s as svg } from "../dom.js";
-import { addStrings, phrase, playerName, seatLabel } from "../i18n.js";
-import { logContext } from "../log.js";
-import { PIPS } from "./card-pips.js";
+import { ensureStylesheet, h as el, s as svg } from "../../dom.js";
+import { addStrings, phrase, playerName, seatLabel } from "../../i18n.js";
+import { logContext } from "../../log.js";
+import { PIPS } from "../card-pips.js";
 
 const CSS_HREF = "/static/css/games/tricky-tactics.css";
 const SUITS = ["S", "H", "D", "C"];

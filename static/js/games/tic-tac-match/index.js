@@ -8,8 +8,8 @@
 // Keyboard: arrows move in the hand and on the grid, Enter/Space selects a card or plays on a cell, Escape
 // cancels.
 
-import { ensureStylesheet, h as el, s as svg } from "../dom.js";
-import { addStrings, playerName, seatLabel, teamName } from "../i18n.js";
+import { ensureStylesheet, h as el, s as svg } from "../../dom.js";
+import { addStrings, playerName, seatLabel, teamName } from "../../i18n.js";
 
 const CSS_HREF = "/static/css/games/tic-tac-match.css";
 const COLOURS = {

@@ -11,10 +11,10 @@
 // line is drawn and the grid is cleared (all instant with prefers-reduced-motion). It decides no rule: it
 // offers your hand while you have not committed and the nine cells when your wild 10 won.
 
-import { ensureStylesheet, h as el, s as svg } from "../dom.js";
-import { addStrings, playerName, seatLabel } from "../i18n.js";
-import { logContext, summaryText } from "../log.js";
-import { PIPS } from "./card-pips.js";
+import { ensureStylesheet, h as el, s as svg } from "../../dom.js";
+import { addStrings, playerName, seatLabel } from "../../i18n.js";
+import { logContext, summaryText } from "../../log.js";
+import { PIPS } from "../card-pips.js";
 
 const CSS_HREF = "/static/css/games/trick-tac-foe.css";
 const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };

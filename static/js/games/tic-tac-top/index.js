@@ -10,9 +10,9 @@
 //   with its circles and lines, "First line!", the scoring line by line (A, C, B, D) and the standings.
 // It decides no rule: the view says what is possible, the server is the judge.
 
-import { ensureStylesheet, h as el, s as svg } from "../dom.js";
-import { addStrings, phrase, seatLabel } from "../i18n.js";
-import { logContext } from "../log.js";
+import { ensureStylesheet, h as el, s as svg } from "../../dom.js";
+import { addStrings, phrase, seatLabel } from "../../i18n.js";
+import { logContext } from "../../log.js";
 
 const CSS_HREF = "/static/css/games/tic-tac-top.css";
 const RANK_SIZE = 7;

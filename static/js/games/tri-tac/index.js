@@ -5,8 +5,8 @@
 // drawn in), the last move ringed. It decides no rule: it offers empty cells on your turn, opponent markers
 // in Power Play mode, and the two ballots during a vote; the server is the judge.
 
-import { ensureStylesheet, h as el, s as svg } from "../dom.js";
-import { addStrings, playerName, seatLabel } from "../i18n.js";
+import { ensureStylesheet, h as el, s as svg } from "../../dom.js";
+import { addStrings, playerName, seatLabel } from "../../i18n.js";
 
 addStrings("en", {
   "tri-tac.board": "Tri-Tac board, {n} by {n}",
