@@ -62,8 +62,8 @@ export function mount(root, ctx) {
   const container = el("div", { class: "tf", hidden: true, "aria-describedby": `${T.uid}-summary` },
     el("h2", { class: "visually-hidden" }, t("trick-tac-foe.title")),
     // two groups for the one-screen table layout (app.css body.in-table); elsewhere they do not box
-    el("div", { class: "tf-main" }, bar, status, watchNote, table),
-    el("div", { class: "tf-side" }, hand.panel, discard.panel, legend), summary);
+    el("div", { class: "tf-main table-main" }, bar, status, watchNote, table),
+    el("div", { class: "tf-side table-side" }, hand.panel, discard.panel, legend), summary);
   root.append(container);
   ensureStylesheet(CSS_HREF).then(() => {
     container.hidden = false;

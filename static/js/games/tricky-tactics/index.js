@@ -67,9 +67,9 @@ export function mount(root, ctx) {
     el("h2", { class: "visually-hidden" }, t("tricky-tactics.title")),
     // Two groups for the one-screen table layout (app.css body.in-table; elsewhere they do not box): what
     // the move needs, and the map and scores, which at the table sit in a column or behind moreToggle.
-    el("div", { class: "tk-front" }, el("div", { class: "tk-top" }, bar, moreToggle), finalPanel, banner, players, playArea, actionPanel, hand.panel),
+    el("div", { class: "tk-front table-main" }, el("div", { class: "tk-top" }, bar, moreToggle), finalPanel, banner, players, playArea, actionPanel, hand.panel),
     // it scrolls on its own at the table, so it takes the keyboard focus (axe scrollable-region-focusable)
-    el("div", { class: "tk-back", id: `${uid}-back`, tabindex: "0", role: "region", "aria-label": t("tricky-tactics.more_toggle") }, mapPanel, scoringPanel, byRound),
+    el("div", { class: "tk-back table-side", id: `${uid}-back`, tabindex: "0", role: "region", "aria-label": t("tricky-tactics.more_toggle") }, mapPanel, scoringPanel, byRound),
     summary,
   );
   root.append(container);
