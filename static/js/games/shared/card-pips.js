@@ -12,3 +12,9 @@ export const PIPS = {
   9: [[0, 0], [2, 0], [0, 1 / 3], [2, 1 / 3], [1, 0.5], [0, 2 / 3], [2, 2 / 3], [0, 1], [2, 1]],
   10: [[0, 0], [2, 0], [1, 1 / 6], [0, 1 / 3], [2, 1 / 3], [0, 2 / 3], [2, 2 / 3], [1, 5 / 6], [0, 1], [2, 1]],
 };
+
+/** The centres of a rank's suit symbols on a card face: columns at `xs`, rows from `top` down `height`;
+ * `flip` marks those drawn upside down. */
+export function pipSpots(rank, xs, top, height) {
+  return (PIPS[rank] || []).map(([col, row]) => ({ x: xs[col], y: top + row * height, flip: row > 0.5 }));
+}
