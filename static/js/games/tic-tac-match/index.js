@@ -41,8 +41,8 @@ export function mount(root, ctx) {
   const legend = el("p", { class: "ttm-legend muted small" }, t("tic-tac-match.goal"), el("br"), t("tic-tac-match.legend"));
   // two groups for the one-screen table layout (app.css body.in-table); elsewhere they do not box
   const container = el("div", { class: "ttm", hidden: true }, label,
-    el("div", { class: "ttm-main" }, topbar.node, news.node, seats.node, tableArea),
-    el("div", { class: "ttm-side" }, hand.area, matches.node, legend), news.summary);
+    el("div", { class: "ttm-main table-main" }, topbar.node, news.node, seats.node, tableArea),
+    el("div", { class: "ttm-side table-side" }, hand.area, matches.node, legend), news.summary);
   root.append(container);
   ensureStylesheet(CSS_HREF).then(() => {
     container.hidden = false;

@@ -1,6 +1,6 @@
 // The final result: who won (or shared, or the automa), everyone's points and the tie-breaks that decided.
 import { h as el } from "../../dom.js";
-import { t } from "../../i18n.js";
+import { joinList, t } from "../../i18n.js";
 import { put, sameId, scrollRegion } from "./state.js";
 
 /** The standings best first (ties in seat order). */
@@ -8,7 +8,7 @@ const ranked = (T, st) => [...st].sort((a, b) => a.place - b.place || T.indexOf(
 
 export function finalHeadline(T, st) {
   const first = ranked(T, st).filter((s) => s.place === 0).map((s) => s.player);
-  if (first.length > 1) return t("tricky-tactics.final_share", { names: first.map((pid) => T.whoOf(pid)).join(t("tricky-tactics.and")) });
+  if (first.length > 1) return t("tricky-tactics.final_share", { names: joinList(first.map((pid) => T.whoOf(pid))) });
   if (first[0] === "automa") return t("tricky-tactics.final_automa");
   if (sameId(first[0], T.mySeat)) return t("tricky-tactics.final_you_win");
   return t("tricky-tactics.final_win", { name: T.nameOf(first[0]) });
