@@ -200,10 +200,16 @@ export function playerName(player) {
 
 const SEAT_WORDS = { North: "seat.north", East: "seat.east", South: "seat.south", West: "seat.west" };
 
-/** A seat label from the server ("Player 2", "North") in the page's language. */
-export function seatLabel(label) {
-  if (label === null || label === undefined) return "";
-  const text = String(label);
+/** A seat's name in the page's language: its compass direction where the game seats by compass ("North"),
+ * else its number ("Player 2"). `seat` is the server's data ({index, direction}, docs/protocol.md "Room
+ * summary"); an English label ("Player 2", "North") still works for a renderer that passes one. */
+export function seatLabel(seat) {
+  if (seat === null || seat === undefined) return "";
+  if (typeof seat === "object") {
+    if (seat.direction) return t(`seat.${seat.direction}`);
+    return Number.isInteger(seat.index) ? t("seat.player", { n: seat.index + 1 }) : "";
+  }
+  const text = String(seat);
   const player = /^Player (\d+)$/.exec(text);
   if (player) return t("seat.player", { n: Number(player[1]) });
   return SEAT_WORDS[text] ? t(SEAT_WORDS[text]) : text;
