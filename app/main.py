@@ -30,7 +30,7 @@ from app.live.store import Store
 from app.metrics import Metrics
 from app.network import public_base_url
 from app.origins import OriginCheck, OriginPolicy
-from app.routers import games, history, me, pages, ratings, rooms, ws
+from app.routers import games, history, i18n, me, pages, ratings, rooms, ws
 from app.security_headers import SecurityHeaders
 from app.settings import Settings, get_settings
 
@@ -129,6 +129,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(history.router)
     app.include_router(ratings.router)
     app.include_router(pages.router)
+    app.include_router(i18n.router)
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
     return app
 

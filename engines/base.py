@@ -142,10 +142,17 @@ def _is_tuple(field: FieldInfo) -> bool:
 
 @dataclass(frozen=True)
 class SeatInfo:
-    """How a seat is presented: its label ("South", "Player 1"), and its team if the game has teams."""
+    """How a seat is presented: its team if the game has teams, and its compass ``direction`` ("north",
+    a key the pages phrase) if the game seats by compass; else pages name it by number. ``label`` is the
+    engine's own English name ("South", "Player 1"), for its rules and tests: it never reaches a page."""
 
     label: str
     team: int | None = None
+    direction: str | None = None
+
+    def to_json(self, index: int) -> dict[str, JSON]:
+        """The seat as pages get it: data they phrase ("Player 2", "Nord"), not the English label."""
+        return {"index": index, "team": self.team, "direction": self.direction}
 
 
 @dataclass(frozen=True)

@@ -301,12 +301,6 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
     def _label(seat: Seat) -> str:
         return f"Player {seat + 1}"
 
-    @staticmethod
-    def side_name(state: TicTacMatchState, side: int) -> str:
-        if state.players == 4:
-            return f"Team {'AB'[side]} (Players {side + 1} & {side + 3})"
-        return f"Player {side + 1}"
-
     # ---- setting up ------------------------------------------------------------------------------
 
     def new_game(self, options: TicTacMatchOptions, seed: int) -> TicTacMatchState:
@@ -733,7 +727,6 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
             "sides": [
                 {
                     "side": side,
-                    "name": self.side_name(s, side),
                     "seats": [x for x in range(s.players) if x % 2 == side],
                     "symbol": SYMBOLS[s.side_symbol(side)],
                     "wins": s.wins[side],

@@ -103,7 +103,6 @@ def sort_cards(cards: list[str]) -> list[str]:
 DIRECTIONS: tuple[str, ...] = ("North", "East", "South", "West")
 LABELS_2P: tuple[str, ...] = ("South", "North")
 LABELS_4P: tuple[str, ...] = ("North", "East", "South", "West")
-TEAM_NAMES: tuple[str, ...] = ("Red", "Black")
 COLOURS: tuple[str, ...] = ("red", "black")
 ROTATION: dict[str, int] = {"South": 0, "East": 90, "North": 180, "West": 270}
 """Clockwise degrees to turn the North-up canonical drawing so that this seat sits at the bottom."""
@@ -347,8 +346,8 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
 
     def seats(self, options: TrickTacFoeOptions) -> list[SeatInfo]:
         if options.players == 2:
-            return [SeatInfo(label) for label in LABELS_2P]
-        return [SeatInfo(label, team_of(4, seat)) for seat, label in enumerate(LABELS_4P)]
+            return [SeatInfo(label, direction=label.lower()) for label in LABELS_2P]
+        return [SeatInfo(label, team_of(4, seat), label.lower()) for seat, label in enumerate(LABELS_4P)]
 
     def options_of(self, state: TrickTacFoeState) -> TrickTacFoeOptions:
         return state.options
@@ -621,6 +620,7 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
                 {
                     "seat": s,
                     "label": labels[s],
+                    "direction": labels[s].lower(),
                     "team": team,
                     "colour": COLOURS[team],
                     "hand_count": len(state.hands[s]),
@@ -633,7 +633,6 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
         teams: list[JSON] = [
             {
                 "team": t,
-                "name": TEAM_NAMES[t],
                 "colour": COLOURS[t],
                 "seats": [s for s in range(n) if team_of(n, s) == t],
                 "score": state.scores[t],

@@ -60,7 +60,6 @@ SUITS = ("S", "H", "D", "C")
 RANKS = ("A", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 RANK_VALUE = {r: 14 if r == "A" else int(r) for r in RANKS}
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-SUIT_NAME = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
 LOC_RANKS = ("K", "Q", "J")
 LOCATIONS = tuple(f"{lr}{s}" for s in SUITS for lr in LOC_RANKS)
 DECK = tuple(f"{r}{s}" for s in SUITS for r in RANKS)
@@ -215,9 +214,6 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
 
     def _pid(self, st: State, p: int) -> PlayerId:
         return AUTOMA if p == st["automa"] else p
-
-    def _label(self, st: State, p: int) -> str:
-        return "Automa" if p == st["automa"] else f"Player {p + 1}"
 
     def _hand_size(self, st: State, p: int) -> int:
         if p == st["automa"]:
@@ -603,7 +599,6 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
             players.append(
                 {
                     "id": self._pid(st, p),
-                    "label": self._label(st, p),
                     "automa": p == st["automa"],
                     "supply": st["supply"][p],
                     "on_map": sum(st["map"][loc][p] for loc in LOCATIONS),
@@ -635,7 +630,6 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
             areas.append(
                 {
                     "suit": suit,
-                    "name": SUIT_NAME[suit],
                     "symbol": SUIT_SYMBOL[suit],
                     "locations": locs,
                     "controller": None if whole is None else self._pid(st, whole),

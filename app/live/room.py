@@ -308,7 +308,7 @@ class LiveRoom:
                     "level": (rec.level or DEFAULT_LEVEL) if rec.is_bot else None,
                     "standin": self.standing_in(index),
                 }
-            seats.append({"index": index, "label": info.label, "team": info.team, "player": player})
+            seats.append({**info.to_json(index), "player": player})
         seated = {rec.player_id for rec in self.record.seats if rec.player_id is not None}
         spectators = [
             {"id": pid, "name": self.names.get(pid, "?"), "connected": True} for pid in sorted(connected - seated)

@@ -44,7 +44,7 @@ class ImportResult(BaseModel):
     log: list[dict[str, Any]]
     """The log entries (docs/protocol.md, "Log entries"): the client phrases them."""
     seats: list[dict[str, Any]]
-    """Each seat's label, team and player's name, to name the seats in the log."""
+    """Each seat (index, team, direction) and its player's name, to name the seats in the log."""
 
 
 async def _finished_game(session: SessionDep, game_id: GameId) -> Game:
@@ -106,12 +106,12 @@ def _imported(export: GameExport) -> ImportResult | JSONResponse:
         outcome=None if outcome is None else outcome.to_json(),
         fingerprint=run.fingerprint(),
         log=run.log_until(len(run.log)),
-        seats=[_seat_json(info, export.seats[i] if i < len(export.seats) else {}) for i, info in enumerate(infos)],
+        seats=[_seat_json(i, info, export.seats[i] if i < len(export.seats) else {}) for i, info in enumerate(infos)],
     )
 
 
-def _seat_json(info: SeatInfo, seat: dict[str, Any]) -> dict[str, Any]:
-    return {"label": info.label, "team": info.team, "name": seat.get("name"), "bot": bool(seat.get("bot"))}
+def _seat_json(index: int, info: SeatInfo, seat: dict[str, Any]) -> dict[str, Any]:
+    return {**info.to_json(index), "name": seat.get("name"), "bot": bool(seat.get("bot"))}
 
 
 @router.get("/{game_id}/replay")
@@ -133,7 +133,7 @@ async def replay_step(
         "game": export.engine,
         "step": step,
         "steps": len(run.states) - 1,
-        "seats": [{"label": info.label, "team": info.team} for info in run.engine.seats_of(state)],
+        "seats": [info.to_json(i) for i, info in enumerate(run.engine.seats_of(state))],
         "players": [s.get("name") for s in export.seats],
         "view": run.view(step, seat, reveal),
         "to_act": sorted(run.engine.to_act(state)),
@@ -152,7 +152,7 @@ async def all_views(game_id: GameId, session: SessionDep, seat: SeatQuery = None
         raise ApiError(422, "no_seat", note=f"no seat {seat}", seat=seat)
     return {
         "game": export.engine,
-        "seats": [{"label": info.label, "team": info.team} for info in run.engine.seats_of(run.final)],
+        "seats": [info.to_json(i) for i, info in enumerate(run.engine.seats_of(run.final))],
         "players": [s.get("name") for s in export.seats],
         "bots": [bool(s.get("bot")) for s in export.seats],
         "steps": await asyncio.to_thread(_every_step, run, seat),

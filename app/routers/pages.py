@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException  # FastAPI's and app.errors.ApiError both derive from it
 
+from app import i18n
 from app.deps import HubDep, OptionalPlayer, ServicesDep, SessionDep, base_url
 from app.ratings import leaderboard
 from app.routers.games import game_catalogue
@@ -18,6 +19,7 @@ from app.typography import typography
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).resolve().parents[2] / "templates"))
 TEMPLATES.env.filters["typography"] = typography
+i18n.install(TEMPLATES.env.globals)
 router = APIRouter(include_in_schema=False)
 
 
@@ -39,7 +41,7 @@ async def room_page(
         live = await find_room(services, request, code)
     except HTTPException as err:
         message = f"There is no room {code}." if err.status_code == 404 else str(err.detail)
-        key = "error.no_room" if err.status_code == 404 else None  # translated in templates/_i18n.html
+        key = "error.no_room" if err.status_code == 404 else None  # translated in static/i18n
         return TEMPLATES.TemplateResponse(
             request,
             "error.html",

@@ -241,7 +241,7 @@ export class GameView {
         h("span", { class: "player-info" },
           h("span", { class: "player-name" }, h("span", { class: "player-name-text" }, p ? playerName(p) : t("room.seat_empty"))),
           h("span", { class: "player-label" },
-            [seatLabel(seat.label), teamName(seat.team, room.game)].filter(Boolean).join(" · "),
+            [seatLabel(seat), teamName(seat.team, room.game)].filter(Boolean).join(" · "),
             seat.index === mySeat ? h("span", { class: "tag tag-you" }, t("room.you")) : null,
             p && p.bot ? h("span", { class: "tag" }, t("room.bot")) : null,
             p && p.connected === false && !p.bot ? presence(p) : null,
@@ -287,7 +287,7 @@ export class GameView {
     renderRemoved(panel, room, this.send);
     const myId = this.S.myId();
     const people = [
-      ...room.seats.filter((s) => s.player && !s.player.bot).map((s) => ({ person: s.player, seat: s.index, label: seatLabel(s.label) })),
+      ...room.seats.filter((s) => s.player && !s.player.bot).map((s) => ({ person: s.player, seat: s.index, label: seatLabel(s) })),
       ...(room.spectators || []).map((p) => ({ person: p, seat: null, label: t("room.spectating") })),
     ].filter((x) => x.person.id !== myId);
     const list = panel.querySelector(".people-list");
@@ -412,7 +412,7 @@ export class GameView {
     }
     const mySeat = this.S.mySeat();
     const seats = room.seats;
-    const nameOf = (i) => playerName(seats[i]?.player) || seatLabel(seats[i]?.label) || `#${i + 1}`;
+    const nameOf = (i) => playerName(seats[i]?.player) || seatLabel(seats[i]) || `#${i + 1}`;
     const winners = outcome.winners || [];
     let title;
     const ranks = outcome.ranks || [];

@@ -100,7 +100,7 @@ export function personMenu(S, send, person, seatIndex) {
       const who = other.player ? playerName(other.player) : t("room.seat_empty");
       items.push(
         h("button", { type: "button", role: "menuitem", onclick: () => send({ type: "move_seat", seat: seatIndex, to: other.index }) },
-          t("host.swap", { label: seatLabel(other.label), who })),
+          t("host.swap", { label: seatLabel(other), who })),
       );
     }
   }

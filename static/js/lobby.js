@@ -161,22 +161,22 @@ export class Lobby {
       const p = seat.player;
       const mine = p && p.id === myId;
       const host = p && p.id === room.host;
-      const label = [seatLabel(seat.label), teamName(seat.team, room.game)].filter(Boolean).join(" · ");
+      const label = [seatLabel(seat), teamName(seat.team, room.game)].filter(Boolean).join(" · ");
       const actions = [];
       const isHost = this.S.isHost();
       if (lobby && !p && this.S.canSit()) {
         actions.push(h("button", { type: "button", class: "btn btn-primary btn-sm", onclick: () => this.send({ type: "sit", seat: seat.index }),
-          "aria-label": `${t("room.sit")}: ${seatLabel(seat.label)}` }, t("room.sit")));
+          "aria-label": `${t("room.sit")}: ${seatLabel(seat)}` }, t("room.sit")));
         if (isHost) {
           actions.push(h("button", { type: "button", class: "btn btn-ghost btn-sm", onclick: () => this.send({ type: "add_bot", seat: seat.index }),
-            "aria-label": `${t("room.add_bot")}: ${seatLabel(seat.label)}`, title: t("room.add_bot") }, botIcon(), h("span", { class: "btn-text-sm" }, t("room.bot"))));
+            "aria-label": `${t("room.add_bot")}: ${seatLabel(seat)}`, title: t("room.add_bot") }, botIcon(), h("span", { class: "btn-text-sm" }, t("room.bot"))));
         }
       } else if (lobby && mine) {
         actions.push(h("button", { type: "button", class: "btn btn-ghost btn-sm", onclick: () => this.send({ type: "stand" }) }, t("room.stand")));
       } else if (lobby && p && p.bot && isHost && this.S.canSit()) {
-        actions.push(levelSelect(p, (level) => this.send({ type: "add_bot", seat: seat.index, level }), seatLabel(seat.label)));
+        actions.push(levelSelect(p, (level) => this.send({ type: "add_bot", seat: seat.index, level }), seatLabel(seat)));
         actions.push(h("button", { type: "button", class: "btn btn-ghost btn-sm", onclick: () => this.send({ type: "remove_bot", seat: seat.index }),
-          "aria-label": `${t("room.remove_bot")}: ${seatLabel(seat.label)}` }, t("room.remove_bot")));
+          "aria-label": `${t("room.remove_bot")}: ${seatLabel(seat)}` }, t("room.remove_bot")));
       }
       if (isHost && this.S.canSit()) {
         const menu = personMenu(this.S, this.send, p, seat.index);

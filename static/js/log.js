@@ -4,17 +4,17 @@
 
 import { phrase, playerName, seatLabel, t, teamName } from "./i18n.js";
 
-/** How a seat is named in a sentence: the player's name, with the seat's label where it tells something
+/** How a seat is named in a sentence: the player's name, with the seat's direction where it has one
  * ("Ada (South)"); a renderer's seatName(index, name) hook says what matters in its game ("Ada (X)"). */
 export function seatName(room, renderer, index) {
   const seat = room?.seats?.[index];
-  const label = seatLabel(seat?.label);
+  const label = seatLabel(seat);
   const name = playerName(seat?.player) || label || t("seat.player", { n: Number(index) + 1 });
   if (renderer?.seatName) {
     const named = renderer.seatName(index, name);
     if (named) return named;
   }
-  if (!label || name === label || /^Player \d+$/.test(String(seat?.label))) return name;
+  if (!seat?.direction || name === label) return name; // "Ada (Player 1)" would tell nothing
   return t("log.seat_label", { name, label });
 }
 

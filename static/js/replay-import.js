@@ -38,8 +38,8 @@ input.addEventListener("change", async () => {
     game: body.engine,
     seats: seats.map((seat, index) => ({
       index,
-      label: seat.label ?? `Player ${index + 1}`,
       team: seat.team ?? null,
+      direction: seat.direction ?? null,
       player: seat.name ? { id: null, name: seat.name, bot: Boolean(seat.bot), connected: true } : null,
     })),
   };

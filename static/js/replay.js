@@ -27,10 +27,9 @@ function fakeRoom(data) {
     host_actions: [],
     options: {},
     seats: data.seats.map((info, index) => ({
+      ...info,
       index,
-      label: info.label,
-      team: info.team,
-      player: { id: null, name: data.players[index] || info.label, connected: true, bot: Boolean(data.bots?.[index]) },
+      player: { id: null, name: data.players[index] || seatLabel({ ...info, index }), connected: true, bot: Boolean(data.bots?.[index]) },
     })),
     spectators: [],
     standings: [],
@@ -73,7 +72,7 @@ async function mountAll(choice) {
     const title = document.createElement("h2");
     title.className = "panel-title";
     title.textContent =
-      seat === null ? t("room.spectator") : `${playerName(room.seats[seat].player)} — ${seatLabel(meta.seats[seat].label)}`;
+      seat === null ? t("room.spectator") : `${playerName(room.seats[seat].player)} — ${seatLabel(room.seats[seat])}`;
     const el = document.createElement("div");
     frame.append(title, el);
     boards.append(frame);
@@ -113,7 +112,7 @@ async function start() {
   slider.max = String(spectator.steps.length - 1);
   const options = [
     ["spectator", t("replay.spectator")],
-    ...spectator.seats.map((info, i) => [String(i), `${playerName(fakeRoom(spectator).seats[i].player)} (${seatLabel(info.label)})`]),
+    ...fakeRoom(spectator).seats.map((seat) => [String(seat.index), `${playerName(seat.player)} (${seatLabel(seat)})`]),
     ["all", t("replay.everything")],
   ];
   seatSelect.replaceChildren(

@@ -1,12 +1,11 @@
-"""Every user-visible string has a French translation.
+"""Every user-visible string has a French translation, in one catalogue per language.
 
 The catalogues are read straight from the sources (no browser, no server):
-- the scripts' shell catalogue (`const en` / `const fr` in static/js/i18n.js);
-- each game renderer's strings: `addStrings("en"|"fr", {...})` blocks, or a renderer's `const EN = {...}`
-  fallback table (keys prefixed with "<game>." at run time, as the renderers do);
-- the templates' catalogue (`CATALOGS` in templates/_i18n.html);
-- the French titles, hints and choices of every game option ("opt.<game>.<field>"), checked against the
-  options schema each engine publishes;
+- static/i18n/<lang>/*.json, merged by app/i18n.py: what the templates and the scripts both read;
+- strings a game renderer still registers itself: `addStrings("en"|"fr", {...})` blocks, or a renderer's
+  `const EN = {...}` fallback table (keys prefixed with "<game>." at run time, as the renderers do);
+- the titles, hints and choices of every game option ("opt.<game>.<field>"), checked against the options
+  schema each engine publishes;
 - the rules pages (templates/rules/en/*.html each need templates/rules/fr/*.html).
 
 A French string identical to the English one fails unless it has no letters outside its {placeholders}
@@ -20,11 +19,13 @@ from pathlib import Path
 
 import pytest
 
+from app import i18n
 from app.routers.games import game_catalogue
 from app.routers.pages import TEMPLATES as APP_TEMPLATES
 
 ROOT = Path(__file__).resolve().parents[2]
 JS = ROOT / "static" / "js"
+CATALOGUES = ROOT / "static" / "i18n"
 TEMPLATES = ROOT / "templates"
 GAMES = ("tri-tac", "trick-tac-foe", "tic-tac-match", "tricky-tactics", "tic-tac-top")
 
@@ -93,15 +94,11 @@ def _object_after(text: str, pattern: str) -> dict[str, str] | None:
     return _pairs(_block(text, m.end() - 1)) if m else None
 
 
-def js_catalogues() -> tuple[dict[str, str], dict[str, str]]:
-    """(English, French) for every string the scripts show."""
-    shell = (JS / "i18n.js").read_text()
-    en = _object_after(shell, r"\nconst en = \{")
-    fr = _object_after(shell, r"\nconst fr = \{")
-    assert en and fr, "static/js/i18n.js must define `const en = {...}` and `const fr = {...}`"
+def registered_by_scripts() -> tuple[dict[str, str], dict[str, str]]:
+    """(English, French) strings the scripts add to the catalogue themselves (addStrings, renderer tables)."""
+    en: dict[str, str] = {}
+    fr: dict[str, str] = {}
     for path in sorted(JS.rglob("*.js")):
-        if path.name == "i18n.js":
-            continue
         text = path.read_text()
         game = path.parent.name if path.parent.parent.name == "games" else None
         for lang, target in (("en", en), ("fr", fr)):
@@ -114,16 +111,17 @@ def js_catalogues() -> tuple[dict[str, str], dict[str, str]]:
     return en, fr
 
 
+def catalogues() -> tuple[dict[str, str], dict[str, str]]:
+    """(English, French): every string a page or a script shows."""
+    en, fr = (dict(i18n.catalogue(lang)) for lang in ("en", "fr"))
+    added_en, added_fr = registered_by_scripts()
+    return {**en, **added_en}, {**fr, **added_fr}
+
+
 def _part(key: str) -> str:
     """Which part of the interface a key belongs to: a game's renderer ("<game>.…") or the shell."""
     head = key.split(".", 1)[0]
     return head if head in GAMES else "shell"
-
-
-def template_catalogues() -> dict[str, dict[str, str]]:
-    env = APP_TEMPLATES.env  # the app's own: its filters included
-    module = env.get_template("_i18n.html").make_module({"request": None})
-    return dict(module.CATALOGS)  # type: ignore[attr-defined]
 
 
 def _letters(text: str) -> str:
@@ -160,9 +158,9 @@ PENDING: set[str] = set()
 
 
 @pytest.mark.parametrize("part", ["shell", *GAMES])
-def test_scripts_french_catalogue_is_complete(part: str) -> None:
-    en, fr = js_catalogues()
-    assert len(en) > 300, "the parser found too few strings: has the catalogue format changed?"
+def test_french_catalogue_is_complete(part: str) -> None:
+    en, fr = catalogues()
+    assert len(en) > 400, "the parser found too few strings: has the catalogue format changed?"
     mine = {k: v for k, v in en.items() if _part(k) == part}
     assert mine, f"no strings found for {part}"
     problems = _problems(mine, fr, part)
@@ -171,27 +169,58 @@ def test_scripts_french_catalogue_is_complete(part: str) -> None:
     assert not problems, "\n".join(problems)
 
 
-def test_templates_french_catalogue_is_complete() -> None:
-    catalogues = template_catalogues()
-    assert set(catalogues) >= {"en", "fr"}
-    problems = _problems(catalogues["en"], catalogues["fr"], "templates")
-    assert not problems, "\n".join(problems)
+def test_both_languages_have_the_same_files_and_keys() -> None:
+    """A key lives in the same file in both languages, so a translator finds it where the English is."""
+    names = {lang: [p.name for p in i18n.files(lang)] for lang in i18n.LANGUAGES}
+    assert names["en"], "no catalogue files"
+    assert all(found == names["en"] for found in names.values()), names
+    for name in names["en"]:
+        tables = {lang: json.loads((CATALOGUES / lang / name).read_text()) for lang in i18n.LANGUAGES}
+        for lang, table in tables.items():
+            assert all(isinstance(v, str) for v in table.values()), f"{lang}/{name}: a value is not text"
+        english = set(tables["en"])
+        for lang, table in tables.items():
+            assert set(table) == english, f"{lang}/{name}: {sorted(set(table) ^ english)}"
 
 
-def test_every_game_option_has_french_text() -> None:
-    _, fr = js_catalogues()
+def test_a_key_lives_in_one_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for lang in i18n.LANGUAGES:
+        assert i18n.catalogue(lang)  # loads: no key is in two of its files
+    (tmp_path / "xx").mkdir()
+    (tmp_path / "xx" / "a.json").write_text('{"k": "one"}')
+    (tmp_path / "xx" / "b.json").write_text('{"k": "two"}')
+    monkeypatch.setattr(i18n, "FOLDER", tmp_path)
+    with pytest.raises(i18n.DuplicateKey, match=r"a\.json and b\.json"):
+        i18n.catalogue.__wrapped__("xx")
+
+
+def test_scripts_add_no_second_text_for_a_catalogue_key() -> None:
+    """addStrings never overwrites: a key both in static/i18n and in a script would show the first text."""
+    for lang, added in zip(("en", "fr"), registered_by_scripts(), strict=True):
+        twice = sorted(set(added) & set(i18n.catalogue(lang)))
+        assert not twice, f"{lang}: in static/i18n and added by a script: {twice}"
+
+
+def test_every_game_option_has_text_in_both_languages() -> None:
+    """French titles, hints and choices; the English ones are the schema's own (and name the choices the
+    schema leaves bare), so a changed English text shows here, with its French to revisit."""
+    en, fr = catalogues()
     problems = []
     for game in game_catalogue():
         schema = game.options_schema
         for field, prop in (schema.get("properties") or {}).items():
             base = f"opt.{game.name}.{field}"
-            if base not in fr:
-                problems.append(f"{base}: no French title for {prop.get('title')!r}")
-            if prop.get("description") and f"{base}.hint" not in fr:
-                problems.append(f"{base}.hint: no French hint for {prop['description']!r}")
+            texts = {base: prop.get("title")}
+            if prop.get("description"):
+                texts[f"{base}.hint"] = prop["description"]
+            for key, english in texts.items():
+                if en.get(key) != english:
+                    problems.append(f"{key}: English {en.get(key)!r}, the schema says {english!r}")
             for value in prop.get("enum") or []:
-                if isinstance(value, str) and f"{base}.{value}" not in fr:
-                    problems.append(f"{base}.{value}: no French name for the choice {value!r}")
+                if isinstance(value, str):
+                    texts[f"{base}.{value}"] = value
+            problems += [f"{key}: no French for {english!r}" for key, english in texts.items() if key not in fr]
+            problems += [f"{key}: no English name for a choice" for key in texts if key not in en]
     assert not problems, "\n".join(problems)
 
 
@@ -210,49 +239,45 @@ _TEMPLATE_CALL = re.compile(r"""i18n\.t\(\s*['"]([a-z][\w-]*(?:\.[\w-]+)+)['"]""
 
 def test_every_key_the_code_asks_for_exists() -> None:
     """A t("key") with no English entry would show the raw key to players."""
-    en, _ = js_catalogues()
+    en, _ = catalogues()
     missing = []
     for path in sorted(JS.rglob("*.js")):
+        game = path.parent.name if path.parent.parent.name == "games" else path.stem
         for key in _T_CALL.findall(path.read_text()):
-            game = path.stem
             if key not in en and f"{game}.{key}" not in en:
                 missing.append(f"{path.relative_to(ROOT)}: {key}")
-    templates = template_catalogues()["en"]
     for path in sorted(TEMPLATES.rglob("*.html")):
         for key in _TEMPLATE_CALL.findall(path.read_text()):
-            if key not in templates:
+            if key not in i18n.catalogue("en"):
                 missing.append(f"{path.relative_to(ROOT)}: {key}")
     assert not missing, "\n".join(missing)
+
+
+class _Request:
+    def __init__(self, cookies: dict[str, str], headers: dict[str, str]) -> None:
+        self.cookies = cookies
+        self.headers = headers
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_templates_pick_the_language(lang: str) -> None:
     """The cookie wins; without it, the browser's Accept-Language; else English."""
-
-    class Request:
-        def __init__(self, cookies: dict[str, str], headers: dict[str, str]) -> None:
-            self.cookies = cookies
-            self.headers = headers
-
-    env = APP_TEMPLATES.env  # the app's own: its filters included
-    template = env.get_template("_i18n.html")
+    template = APP_TEMPLATES.env.get_template("_i18n.html")  # the app's own: its globals included
     other = "fr" if lang == "en" else "en"
-    by_cookie = template.make_module({"request": Request({"tf_lang": lang}, {"accept-language": other})})
+    by_cookie = template.make_module({"request": _Request({"tf_lang": lang}, {"accept-language": other})})
     assert by_cookie.lang == lang  # type: ignore[attr-defined]
-    by_header = template.make_module({"request": Request({}, {"accept-language": f"{lang}-CA,{other};q=0.5"})})
+    by_header = template.make_module({"request": _Request({}, {"accept-language": f"{lang}-CA,{other};q=0.5"})})
     assert by_header.lang == lang  # type: ignore[attr-defined]
-    assert template.make_module({"request": Request({}, {"accept-language": "de-DE"})}).lang == "en"  # type: ignore[attr-defined]
+    assert template.make_module({"request": _Request({}, {"accept-language": "de-DE"})}).lang == "en"  # type: ignore[attr-defined]
+    assert template.make_module({"request": None}).lang == "en"  # type: ignore[attr-defined]
 
 
-def test_no_key_has_two_texts() -> None:
-    """A key the scripts and the templates both need has one text per language, whichever catalogue the
-    page reads it from (issue 22: one catalogue per language, as far as the two are shared)."""
-    scripts = dict(zip(("en", "fr"), js_catalogues(), strict=True))
-    templates = template_catalogues()
-    differ = [
-        f"{lang} {key}: {scripts[lang][key]!r} (static/js/i18n.js) vs {templates[lang][key]!r} (templates/_i18n.html)"
-        for lang in ("en", "fr")
-        for key in sorted(set(scripts[lang]) & set(templates[lang]))
-        if scripts[lang][key] != templates[lang][key]
-    ]
-    assert not differ, "\n".join(differ)
+def test_templates_phrase_from_the_catalogue() -> None:
+    """French typography applies to the catalogue's text, not to the values put in it; numbers follow the
+    language."""
+    french = APP_TEMPLATES.env.get_template("_i18n.html").make_module({"request": _Request({"tf_lang": "fr"}, {})})
+    assert str(french.t("me.saved", name="Ada !")) == "Nom enregistré. Bonjour, Ada !\u202f!"  # type: ignore[attr-defined]
+    assert str(french.num(1234.5, 1)) == "1\u202f234,5"  # type: ignore[attr-defined]
+    assert i18n.t("en", "home.seats", min=2, max=4) == "2–4 players"
+    assert i18n.t("fr", "no.such.key") == "no.such.key"
+    assert french.catalogue_url == i18n.catalogue_url("fr")  # type: ignore[attr-defined]

@@ -24,7 +24,7 @@ import pytest
 
 from engines.base import Engine, EngineError, IllegalAction, InvalidOptions
 from engines.registry import all_engines, get_bot
-from tests.app.test_i18n_catalogues import js_catalogues
+from tests.app.test_i18n_catalogues import catalogues
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 GAMES = ["tri-tac", "trick-tac-foe", "tic-tac-match", "tricky-tactics", "tic-tac-top"]
@@ -185,7 +185,7 @@ def _ours(key: str, game: str) -> bool:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_key_a_game_produces_has_english_and_french(game: str) -> None:
-    en, fr = js_catalogues()
+    en, fr = catalogues()
     keys = produced(game)
     assert all(_ours(k, game) or k.startswith("action.") for k in keys), sorted(keys)
     assert not sorted(k for k in keys if k not in en), "keys without English"
@@ -194,7 +194,7 @@ def test_every_key_a_game_produces_has_english_and_french(game: str) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_catalogue_entry_of_a_game_is_produced(game: str) -> None:
-    en, fr = js_catalogues()
+    en, fr = catalogues()
     written = {k for k in {*en, *fr} if _ours(k, game)}
     assert written, f"{game} has no log words in the catalogues"
     assert not sorted(written - produced(game) - set(RARE)), "catalogue entries no play produced"
@@ -210,7 +210,7 @@ def test_a_rare_key_has_its_engine_test(key: str) -> None:
 
 
 def test_every_shared_refusal_is_produced() -> None:
-    en, fr = js_catalogues()
+    en, fr = catalogues()
     shared = {k for k in {*en, *fr} if k.startswith("action.")}
     met = set().union(*(produced(game) for game in GAMES))
     assert not sorted(shared - met), "shared refusals no play produced"

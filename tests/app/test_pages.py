@@ -72,3 +72,19 @@ def test_french_pages_keep_marks_with_their_words(sqlite_server: ServerProcess) 
             text = " ".join(reader.parts)
             breakable = re.findall(r".{0,20}[ \t\n][;:!?»].{0,5}|«[ \t\n].{0,20}", text)
             assert not breakable, (path, breakable[:5])
+
+
+def test_a_page_links_its_language_catalogue(sqlite_server: ServerProcess) -> None:
+    """The scripts' catalogue: the page's language, named by its content, so a browser keeps it for good; an
+    old name (a page from before a deploy) still gets the catalogue, not to be kept."""
+    for lang, word in (("en", "Sit here"), ("fr", "S’asseoir ici")):
+        with httpx.Client(base_url=sqlite_server.url, cookies={"tf_lang": lang}) as http:
+            found = re.search(r'<link rel="preload" id="i18n-catalogue" href="([^"]+)"', http.get("/").text)
+            assert found and found.group(1).startswith(f"/i18n/{lang}/"), found
+            answer = http.get(found.group(1))
+            assert answer.status_code == 200 and answer.headers["content-type"] == "application/json"
+            assert "immutable" in answer.headers["cache-control"]
+            assert answer.json()["room.sit"] == word
+            old = http.get(f"/i18n/{lang}/0123456789abcdef.json")
+            assert old.json() == answer.json() and old.headers["cache-control"] == "no-cache"
+            assert http.get("/i18n/de/0123456789abcdef.json").status_code == 404

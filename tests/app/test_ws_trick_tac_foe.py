@@ -268,10 +268,15 @@ async def test_full_four_player_game_with_two_bots(sqlite_server: ServerProcess)
             await north.send({"type": "add_bot", "seat": 3})
             room = await watcher.wait_room(lambda r: all(s["player"] is not None for s in r["seats"]))
             assert [s["team"] for s in room["seats"]] == [0, 0, 1, 1]
+            # Seats are data the pages phrase (docs/protocol.md "Room summary"), never an English label.
+            assert [s["direction"] for s in room["seats"]] == ["north", "east", "south", "west"]
+            assert all(set(s) == {"index", "team", "direction", "player"} for s in room["seats"])
             assert [s["player"]["bot"] for s in room["seats"]] == [False, False, True, True]
             await north.send({"type": "start"})
             start = await watcher.wait_state(lambda s: s["version"] == 0)
             view = start["view"]
+            assert [s["direction"] for s in view["seats"]] == ["north", "east", "south", "west"]
+            assert [set(t) for t in view["teams"]] == [{"team", "colour", "seats", "score"}] * 2
             assert view["players"] == 4 and view["tricks_in_round"] == 10 and view["rounds"] == 3
             assert view["first_pair"] == view["order"][0] and view["start_seat"] in view["first_pair"]
 

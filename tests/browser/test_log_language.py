@@ -18,7 +18,7 @@ import pytest
 from playwright.async_api import Page, WebSocketRoute, expect
 
 from app.client import ThreefoldClient
-from tests.app.test_i18n_catalogues import js_catalogues
+from tests.app.test_i18n_catalogues import catalogues
 from tests.browser.conftest import NewPlayer
 from tests.browser.tables import open_table, token_of
 from tests.support.server import ServerProcess
@@ -37,8 +37,8 @@ _PLACEHOLDER = re.compile(r"\{\w+, plural,(?:\s*[\w=]+\s*\{[^{}]*\})+\s*\}|\{\w+
 
 def phrases(game: str, lang: str) -> set[str]:
     """The pieces of text the page would show only in ``lang``."""
-    catalogues = dict(zip(("en", "fr"), js_catalogues(), strict=True))
-    mine, other = catalogues[lang], catalogues["fr" if lang == "en" else "en"]
+    by_language = dict(zip(("en", "fr"), catalogues(), strict=True))
+    mine, other = by_language[lang], by_language["fr" if lang == "en" else "en"]
     keys = [k for k in mine if k.startswith((f"{game}.log.", f"{game}.result.", f"{game}.reason.", "log."))]
     found: set[str] = set()
     for key in keys:
