@@ -8,7 +8,6 @@
 // Keyboard: arrows move in the hand and on the grid, Enter/Space selects a card or plays on a cell, Escape
 // cancels. This module wires the parts: each one draws a piece of the table from the shared model.
 
-import "./strings.js";
 import { ensureStylesheet, h as el } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { createGrid } from "./grid.js";

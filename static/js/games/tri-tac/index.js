@@ -6,7 +6,6 @@
 // in Power Play mode, and the two ballots during a vote; the server is the judge. This module wires the
 // parts: each one draws a piece from the shared model.
 
-import "./strings.js";
 import { ensureStylesheet, h as el, prefersReducedMotion, s as svg } from "../../dom.js";
 import { createBoard } from "./board.js";
 import { createLines } from "./lines.js";

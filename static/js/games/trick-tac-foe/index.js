@@ -10,7 +10,6 @@
 // timeline.js). It decides no rule: it offers your hand while you have not committed and the nine cells
 // when your wild 10 won. This module wires the pieces: mount, update, destroy and the room page's hooks.
 
-import "./strings.js";
 import { ensureStylesheet, h as el } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { tokenBadge } from "./art.js";

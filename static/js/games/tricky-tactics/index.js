@@ -8,7 +8,6 @@
 // Location and the final standings with tie-breaks. It decides no rule: the server is the judge. This module
 // wires the pieces: mount, update, destroy and the room page's hooks.
 
-import "./strings.js";
 import { ensureStylesheet, h as el } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { drawAction } from "./action.js";
