@@ -166,6 +166,43 @@ async def test_tic_tac_top_tv_mode_through_a_turn(new_player: NewPlayer, sqlite_
             await expect(tv.locator("body")).not_to_have_class(re.compile(r"\btv-mode\b"))
 
 
+async def test_a_seated_hosts_tv_shows_the_table_as_a_spectator_sees_it(
+    new_player: NewPlayer, sqlite_server: ServerProcess
+) -> None:
+    """A host who sits at the table and turns TV mode on: the TV shows the public table, never their seat's
+    cards or words, while their phone (another page of the same player) still plays the seat."""
+    tv = await new_player("Ada", viewport={"width": 1280, "height": 720})
+    await tv.emulate_media(reduced_motion="reduce")
+    code = await open_table(tv, sqlite_server.url, "tic-tac-top", {"players": 3}, seed=3, seat=0)
+    board = tv.locator("#board")
+    # Ada leads the first turn: her page shows the two themes' words, which only she may see.
+    await expect(board.locator(".ttt-offer:not(.is-facedown)")).to_have_count(2)
+    await expect(board.locator(".ttt-offer-words").first).to_be_visible()
+    spectator = await new_player("Sam", viewport={"width": 1280, "height": 720})
+    await spectator.goto(f"/r/{code}")
+    await expect(spectator.locator("#board .ttt-offer.is-facedown")).to_have_count(2)
+    public = await spectator.evaluate("() => JSON.stringify(window.threefold.S.state.view)")
+
+    await tv.locator("#tv-toggle").click()
+    await expect(tv.locator("body")).to_have_class(re.compile(r"\btv-mode\b"))
+    await expect(board.locator(".ttt")).to_have_class(re.compile("ttt-tv"))
+    await expect(board.locator(".ttt-offer.is-facedown")).to_have_count(2)
+    await expect(board.locator(".ttt-offer-words")).to_have_count(0)
+    assert await tv.evaluate("() => JSON.stringify(window.threefold.S.state.view)") == public
+
+    # Her phone still plays the seat: she picks the theme there; the TV shows the words everyone may see.
+    phone = await tv.context.new_page()
+    await phone.set_viewport_size({"width": 390, "height": 844})
+    await phone.goto(f"/r/{code}")
+    await phone.locator("#board .ttt-offer:not(.is-facedown)").first.click()
+    await expect(phone.locator("#board .ttt-ranker")).to_be_visible()
+    await expect(board.locator(".ttt-wordboard")).to_be_visible()
+    await expect(board.locator(".ttt-ranker, .ttt-own, .ttt-chip")).to_have_count(0)
+    # The leader's draft ranking stays on her phone: the TV's view has none.
+    assert await tv.evaluate("() => window.threefold.S.state.view.draft") is None
+    await phone.close()
+
+
 async def test_a_phone_sees_the_reveal(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
     """A writer on a phone who scrolled down to lock their grid: when the (bot) Leader submits, the announced
     word and the steps come into view and take the focus."""
