@@ -75,10 +75,11 @@ class ThreefoldClient:
         data: Message = r.json()
         return data
 
-    def connect(self, code: str) -> RoomSocket:
-        """The token goes in a header, never in the URL: URLs are written to access logs."""
+    def connect(self, code: str, *, watch: bool = False) -> RoomSocket:
+        """The token goes in a header, never in the URL: URLs are written to access logs. With ``watch``, a
+        shared screen's socket: the public view, whatever seat the player holds (docs/protocol.md)."""
         ws_base = "ws" + self.base_url[len("http") :]
-        return RoomSocket(f"{ws_base}/ws/{code}", self._headers())
+        return RoomSocket(f"{ws_base}/ws/{code}" + ("?watch=1" if watch else ""), self._headers())
 
 
 LOG_WINDOW = 60

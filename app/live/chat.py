@@ -28,7 +28,7 @@ def check(live: LiveRoom, conn: Connection, msg: Chat, max_length: int) -> ChatR
         raise ProtocolError("rate_limited", "you are chatting too fast")
     team = None
     if msg.team:
-        team = live.team_of_seat(live.seat_of(conn.player_id))
+        team = live.team_of_seat(live.seat_of_socket(conn))
         if team is None:
             raise ProtocolError("bad_message", "team chat needs a seat in a team game")
     return ChatRecord(0, conn.player_id, live.names.get(conn.player_id, "?"), text, team, time.time())
@@ -50,5 +50,5 @@ def show(live: LiveRoom, line: ChatRecord) -> None:
     else:  # rare: only with several processes
         live.chat = deque(sorted([*live.chat, kept_line], key=lambda kept: kept[0]), maxlen=live.chat.maxlen)
     for other in live.connections:
-        if line.team is None or live.team_of_seat(live.seat_of(other.player_id)) == line.team:
+        if line.team is None or live.team_of_seat(live.seat_of_socket(other)) == line.team:
             other.send(payload)

@@ -97,6 +97,9 @@ class Connection:
         """Set when the socket took nothing for ``stuck_seconds`` and was dropped."""
         self.via: str | None = None
         """The process relaying this socket from its client (app.routers.ws), if it came through one."""
+        self.watching = False
+        """A shared screen (the room page's TV mode, ``/ws/{code}?watch=1``): it gets the public view, as a
+        spectator does, even when its player holds a seat, so no seat's hand or words reach the TV."""
 
     async def close(self) -> None:
         self._gone = True

@@ -20,14 +20,14 @@ class Fanout:
 
     def welcome(self, live: LiveRoom, conn: Connection) -> bytes:
         """Who the socket is in this room; remembered on the connection (see ``welcomes``)."""
-        name, seat = live.names.get(conn.player_id, "?"), live.seat_of(conn.player_id)
+        name, seat = live.names.get(conn.player_id, "?"), live.seat_of_socket(conn)
         host = live.record.host_id == conn.player_id
         conn.welcomed = (name, seat, host)
         return encode({"type": "welcome", "you": {"id": conn.player_id, "name": name, "seat": seat, "host": host}})
 
     def changed_welcome(self, live: LiveRoom, conn: Connection) -> bytes | None:
         """The socket's ``welcome`` if who it is changed since the last one (a rematch changes nobody's)."""
-        name, seat = live.names.get(conn.player_id, "?"), live.seat_of(conn.player_id)
+        name, seat = live.names.get(conn.player_id, "?"), live.seat_of_socket(conn)
         if conn.welcomed == (name, seat, live.record.host_id == conn.player_id):
             return None
         return self.welcome(live, conn)
@@ -77,7 +77,7 @@ class Fanout:
         """Each seat's payload and its frame: framed once, however many sockets get it."""
         seats = live.seats_by_player()
         for conn in live.connections:
-            seat = seats.get(conn.player_id)
+            seat = None if conn.watching else seats.get(conn.player_id)
             prepared = cache.get(seat)
             if prepared is None:
                 payload = message_for(seat)
@@ -103,5 +103,5 @@ class Fanout:
         """What a socket that fell behind needs to be up to date again."""
         fresh = [self.welcome(live, conn), self.room_message(live)]
         if live.game is not None:
-            fresh.append(live.game.state_message(live.seat_of(conn.player_id), []))
+            fresh.append(live.game.state_message(live.seat_of_socket(conn), []))
         return fresh

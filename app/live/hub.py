@@ -300,8 +300,8 @@ class Hub:
             live.away_since.pop(conn.player_id, None)
             conn.send(self.fanout.welcome(live, conn))
             if live.game is not None:
-                conn.send(live.game.state_message(live.seat_of(conn.player_id), []))
-            team = live.team_of_seat(live.seat_of(conn.player_id))
+                conn.send(live.game.state_message(live.seat_of_socket(conn), []))
+            team = live.team_of_seat(live.seat_of_socket(conn))
             for _line_id, line_team, payload in live.chat:
                 if line_team is None or line_team == team:
                     conn.send(payload)
@@ -388,7 +388,7 @@ class Hub:
             elif isinstance(msg, Sync):
                 async with live.lock:
                     if live.game is not None and (msg.version is None or msg.version != live.game.version):
-                        conn.send(live.game.state_message(live.seat_of(conn.player_id), []))
+                        conn.send(live.game.state_message(live.seat_of_socket(conn), []))
                     conn.send(self.fanout.room_message(live))
             else:
                 await self._handle_locked(live, conn, msg)
@@ -511,7 +511,7 @@ class Hub:
         game = live.game
         if game is None or live.record.status != "playing":
             raise ProtocolError("not_playing", "no game is in progress", msg.id)
-        seat = live.seat_of(conn.player_id)
+        seat = live.seat_of_socket(conn)
         actor = "player"
         if seat is None and self._is_host_action(live, conn, msg.action):
             # The host paces the show from the shared screen: act for the seat the game is waiting on.

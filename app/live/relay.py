@@ -18,6 +18,9 @@ from fastapi import WebSocket
 
 from app.live.leases import Elsewhere
 
+WATCH = "watch"
+"""The query parameter (``/ws/{code}?watch=1``) of a shared screen's socket (``Connection.watching``)."""
+
 RELAY_HEADER = "x-threefold-relay"
 """Sent to the owner with the relaying process' bus origin: if that process falls silent, the owner drops
 the sockets it relayed instead of showing their players connected."""
@@ -26,10 +29,13 @@ OWNER_GONE = frozenset({1001, 1006, 1011, 1012, 1013})
 """Close codes from the owner that mean it went away or let the room go, not that it refused this client."""
 
 
-async def relay(websocket: WebSocket, owner: Elsewhere, code: str, token: str, origin: str) -> bool:
+async def relay(
+    websocket: WebSocket, owner: Elsewhere, code: str, token: str, origin: str, *, watching: bool = False
+) -> bool:
     """Pass frames both ways until one side closes. True if the owner went away (claim the room again);
-    False if the client left or the owner closed the socket for good (its close code was passed on)."""
-    url = "ws" + owner.address.removeprefix("http") + f"/ws/{code}"
+    False if the client left or the owner closed the socket for good (its close code was passed on). A
+    shared screen's socket (``watching``) stays one at the owner."""
+    url = "ws" + owner.address.removeprefix("http") + f"/ws/{code}" + (f"?{WATCH}=1" if watching else "")
     headers = {"Authorization": f"Bearer {token}", RELAY_HEADER: origin}
     try:
         upstream = await websockets.connect(

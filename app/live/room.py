@@ -283,6 +283,10 @@ class LiveRoom:
     def seat_of(self, player_id: int) -> Seat | None:
         return self.seats_by_player().get(player_id)
 
+    def seat_of_socket(self, conn: Connection) -> Seat | None:
+        """The seat a socket sees and plays as: its player's, except on a shared screen (``watching``)."""
+        return None if conn.watching else self.seat_of(conn.player_id)
+
     def rematch_accepted(self) -> list[int]:
         """The seated players who accepted a rematch of the finished game (empty while none is due)."""
         settings = self.settings

@@ -16,7 +16,7 @@ from app.identity import COOKIE, MAX_TOKEN_LENGTH, bearer_token, hash_token
 from app.live.connection import Connection
 from app.live.leases import Elsewhere
 from app.live.messages import ProtocolError, error, message_id, parse
-from app.live.relay import RELAY_HEADER, relay
+from app.live.relay import RELAY_HEADER, WATCH, relay
 from app.ws_protocol import frame_writer
 
 if TYPE_CHECKING:
@@ -110,6 +110,7 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
     )
     conn.chat_rate, conn.chat_burst = settings.chats_per_second, settings.chat_burst
     conn.via = websocket.headers.get(RELAY_HEADER)
+    conn.watching = websocket.query_params.get(WATCH) == "1"
     # Again if the hub unloads the room (idle) between finding it and attaching the socket, and after the
     # owner of a room relayed to went away (app.live.relay).
     while True:
@@ -117,7 +118,7 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         if isinstance(found, Elsewhere):
             assert token is not None and hub.store.leases is not None
             hub.metrics.relayed.inc()
-            if await relay(websocket, found, normal, token, hub.store.leases.owner):
+            if await relay(websocket, found, normal, token, hub.store.leases.owner, watching=conn.watching):
                 continue
             return
         live = found

@@ -35,6 +35,7 @@ export class RoomClient {
   constructor(code, { url = null } = {}) {
     this.code = code;
     this.url = url;
+    this.watch = false; // a shared screen's socket: the public view, whatever seat the player holds
     this.ws = null;
     this.lastVersion = null;
     this.status = "idle";
@@ -84,7 +85,7 @@ export class RoomClient {
   socketUrl() {
     if (this.url) return this.url;
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    return `${proto}//${location.host}/ws/${encodeURIComponent(this.code)}`;
+    return `${proto}//${location.host}/ws/${encodeURIComponent(this.code)}${this.watch ? "?watch=1" : ""}`;
   }
 
   connect() {

@@ -25,6 +25,7 @@ const S = {
   clockOffset: 0, // server clock − local clock, if the server tells us its time
   connected: false,
   lobbyView: false, // after a game: looking at the lobby (seats, game, options) instead of the result
+  watching: false, // TV mode: the page is a shared screen and shows the table as a spectator sees it
   openLobby() {
     this.lobbyView = true;
     render();
@@ -34,6 +35,7 @@ const S = {
     return this.you?.id ?? this.me?.id ?? null;
   },
   mySeat() {
+    if (this.watching) return null;
     const id = this.myId();
     const seat = this.room?.seats?.find((s) => s.player && s.player.id === id);
     if (seat) return seat.index;
@@ -187,6 +189,7 @@ function errorText(msg) {
 
 function connect() {
   client = new RoomClient(code);
+  client.watch = S.watching;
   client.on("status", (st) => {
     S.connected = st.status === "online";
     renderConnection(st);
@@ -339,6 +342,16 @@ function setTvMode(on, { fullscreen = false } = {}) {
   if (on) url.searchParams.set("tv", "1");
   else url.searchParams.delete("tv");
   history.replaceState(history.state, "", url);
+  // The TV's socket is a spectator's (docs/protocol.md, `?watch=1`): a seated host's hand or words never
+  // reach the shared screen, and their phone still plays. Switching reconnects; the board waits for it.
+  if (S.watching !== on) {
+    S.watching = on;
+    if (client) {
+      client.watch = on;
+      game.destroy();
+      client.restart();
+    }
+  }
   try {
     if (on && fullscreen && !document.fullscreenElement) document.documentElement.requestFullscreen?.().catch(() => {});
     if (!on && document.fullscreenElement) document.exitFullscreen?.().catch(() => {});

@@ -31,6 +31,7 @@ def sqlite_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPr
 
 
 VIEWPORTS = [(1366, 768), (1280, 720), (390, 844), (360, 740)]
+TV_VIEWPORTS = [(1920, 1080), (1280, 720)]
 TABLES: list[tuple[str, dict[str, Any]]] = [
     ("tri-tac", {"size": 5}),
     ("trick-tac-foe", {"players": 2}),
@@ -117,11 +118,12 @@ async def test_a_game_in_play_fits_one_screen(
 
 
 async def test_tic_tac_top_tv_mode_through_a_turn(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
-    """The host's TV: before the game the code and QR fill it; every phase of a bot turn fits 1280x720 with
-    the code in the corner."""
+    """The host's TV: before the game the code and QR fill it; every phase of a bot turn fits 1920x1080 and
+    1280x720, its buttons and "Next in…" line included, with the code in the corner."""
     tv = await new_player("Host", viewport={"width": 1280, "height": 720})
     await tv.emulate_media(reduced_motion="reduce")
-    options = {"players": 3, "reveal_pause": 1, "score_pause": 3}
+    # Paced slowly enough to measure each phase at two sizes before the show moves on.
+    options = {"players": 3, "reveal_pause": 3, "score_pause": 8}
     async with ThreefoldClient(sqlite_server.url, token=await token_of(tv)) as me:
         code = await me.create_room("tic-tac-top", options, seed=7)
         async with me.connect(code) as sock:
@@ -141,22 +143,64 @@ async def test_tic_tac_top_tv_mode_through_a_turn(new_player: NewPlayer, sqlite_
             screen = tv.locator("#board .ttt")
             await expect(screen).to_have_class(re.compile("ttt-tv"))
             # What the room watches in each phase: the words and who has finished, the announced word and
-            # the grids, the turn's scoring and the standings.
+            # the grids, the turn's scoring and the standings; from the reveal on, the host's Next button
+            # and the "Next in…" line under it.
+            pace = [".ttt-next", ".ttt-clock-auto"]
             shown = {
                 "write": [".ttt-wordboard", ".ttt-writers"],
-                "reveal": [".ttt-announce", ".ttt-reveal-grids"],
-                "score": [".ttt-scoring", ".ttt-standings"],
+                "reveal": [".ttt-announce", ".ttt-reveal-grids", *pace],
+                "score": [".ttt-scoring", ".ttt-standings", *pace],
             }
             for phase, parts in shown.items():
                 await expect(screen).to_have_attribute("data-phase", phase, timeout=30_000)
                 for part in parts:
                     await expect(screen.locator(part).first).to_be_visible()
-                await assert_one_screen(tv, f"TV, {phase} phase", ["#players", ".ttt-head", "#tv-corner", *parts])
+                for width, height in TV_VIEWPORTS:
+                    await tv.set_viewport_size({"width": width, "height": height})
+                    where = f"TV, {phase} phase, {width}x{height}"
+                    await assert_one_screen(tv, where, ["#players", ".ttt-head", "#tv-corner", *parts])
                 await expect(tv.locator("#tv-corner")).to_contain_text(code)
             await expect(screen.locator(".ttt-turn")).to_have_text(re.compile("Turn 2"), timeout=30_000)
             await assert_one_screen(tv, "TV, second turn", ["#players", ".ttt-main", ".ttt-head", "#tv-corner"])
             await tv.locator("#tv-exit").click()
             await expect(tv.locator("body")).not_to_have_class(re.compile(r"\btv-mode\b"))
+
+
+async def test_a_seated_hosts_tv_shows_the_table_as_a_spectator_sees_it(
+    new_player: NewPlayer, sqlite_server: ServerProcess
+) -> None:
+    """A host who sits at the table and turns TV mode on: the TV shows the public table, never their seat's
+    cards or words, while their phone (another page of the same player) still plays the seat."""
+    tv = await new_player("Ada", viewport={"width": 1280, "height": 720})
+    await tv.emulate_media(reduced_motion="reduce")
+    code = await open_table(tv, sqlite_server.url, "tic-tac-top", {"players": 3}, seed=3, seat=0)
+    board = tv.locator("#board")
+    # Ada leads the first turn: her page shows the two themes' words, which only she may see.
+    await expect(board.locator(".ttt-offer:not(.is-facedown)")).to_have_count(2)
+    await expect(board.locator(".ttt-offer-words").first).to_be_visible()
+    spectator = await new_player("Sam", viewport={"width": 1280, "height": 720})
+    await spectator.goto(f"/r/{code}")
+    await expect(spectator.locator("#board .ttt-offer.is-facedown")).to_have_count(2)
+    public = await spectator.evaluate("() => JSON.stringify(window.threefold.S.state.view)")
+
+    await tv.locator("#tv-toggle").click()
+    await expect(tv.locator("body")).to_have_class(re.compile(r"\btv-mode\b"))
+    await expect(board.locator(".ttt")).to_have_class(re.compile("ttt-tv"))
+    await expect(board.locator(".ttt-offer.is-facedown")).to_have_count(2)
+    await expect(board.locator(".ttt-offer-words")).to_have_count(0)
+    assert await tv.evaluate("() => JSON.stringify(window.threefold.S.state.view)") == public
+
+    # Her phone still plays the seat: she picks the theme there; the TV shows the words everyone may see.
+    phone = await tv.context.new_page()
+    await phone.set_viewport_size({"width": 390, "height": 844})
+    await phone.goto(f"/r/{code}")
+    await phone.locator("#board .ttt-offer:not(.is-facedown)").first.click()
+    await expect(phone.locator("#board .ttt-ranker")).to_be_visible()
+    await expect(board.locator(".ttt-wordboard")).to_be_visible()
+    await expect(board.locator(".ttt-ranker, .ttt-own, .ttt-chip")).to_have_count(0)
+    # The leader's draft ranking stays on her phone: the TV's view has none.
+    assert await tv.evaluate("() => window.threefold.S.state.view.draft") is None
+    await phone.close()
 
 
 async def test_a_phone_sees_the_reveal(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
