@@ -5,7 +5,7 @@
 // untranslated. Placeholders: t("room.waiting_players", {n: 2}) replaces "{n}".
 
 export const LANGUAGES = ["en", "fr"];
-/** Language → key → text: the page's language from the server, plus what renderers add (addStrings). */
+/** Language → key → text: the page's language, from the server. */
 const CATALOGS = {};
 
 const COOKIE = "tf_lang";
@@ -57,15 +57,6 @@ export function setLanguage(lang) {
   current = lang;
   document.cookie = `${COOKIE}=${encodeURIComponent(lang)}; path=/; max-age=31536000; SameSite=Lax`;
   document.documentElement.lang = lang;
-}
-
-/** Add strings to a language's catalogue (a renderer's own "<game>.*" keys, until they move to
- * static/i18n/<lang>/<game>.json). Keys the catalogue already has are not overwritten. */
-export function addStrings(lang, dict) {
-  if (!CATALOGS[lang]) CATALOGS[lang] = {};
-  for (const [key, value] of Object.entries(dict)) {
-    if (!(key in CATALOGS[lang])) CATALOGS[lang][key] = value;
-  }
 }
 
 /** French: the space before : ; ! ? and inside « » does not break (as app/typography.py does for the

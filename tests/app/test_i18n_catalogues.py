@@ -1,9 +1,8 @@
 """Every user-visible string has a French translation, in one catalogue per language.
 
 The catalogues are read straight from the sources (no browser, no server):
-- static/i18n/<lang>/*.json, merged by app/i18n.py: what the templates and the scripts both read;
-- strings a game renderer still registers itself: `addStrings("en"|"fr", {...})` blocks, or a renderer's
-  `const EN = {...}` fallback table (keys prefixed with "<game>." at run time, as the renderers do);
+- static/i18n/<lang>/*.json, merged by app/i18n.py: what the templates and the scripts both read (no script
+  keeps a table of its own: a test fails on one);
 - the titles, hints and choices of every game option ("opt.<game>.<field>"), checked against the options
   schema each engine publishes;
 - the rules pages (templates/rules/en/*.html each need templates/rules/fr/*.html).
@@ -50,72 +49,14 @@ SAME_IN_BOTH = {
     "tricky-tactics.automa",  # Automa
 }
 
-_KEY_VALUE = re.compile(r'(?:"([^"\\]+)"|([A-Za-z_$][\w$]*))\s*:\s*"((?:[^"\\]|\\.)*)"')
-
-
-def _block(text: str, start: int) -> str:
-    """The text of the {...} literal whose opening brace is at or after `start` (strings and comments aware)."""
-    i = text.index("{", start)
-    depth = 0
-    j = i
-    while j < len(text):
-        ch = text[j]
-        if ch in "\"'`":
-            quote = ch
-            j += 1
-            while text[j] != quote:
-                j += 2 if text[j] == "\\" else 1
-        elif text.startswith("//", j):
-            j = text.index("\n", j)
-        elif text.startswith("/*", j):
-            j = text.index("*/", j) + 1
-        elif ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth == 0:
-                return text[i + 1 : j]
-        j += 1
-    raise AssertionError("unbalanced object literal")
-
-
-def _pairs(block: str) -> dict[str, str]:
-    # Drop // comments so that a commented-out entry does not count.
-    lines = [line for line in block.splitlines() if not line.strip().startswith("//")]
-    out: dict[str, str] = {}
-    for m in _KEY_VALUE.finditer("\n".join(lines)):
-        key = m.group(1) or m.group(2)
-        out[key] = json.loads(f'"{m.group(3)}"')
-    return out
-
-
-def _object_after(text: str, pattern: str) -> dict[str, str] | None:
-    m = re.search(pattern, text)
-    return _pairs(_block(text, m.end() - 1)) if m else None
-
-
-def registered_by_scripts() -> tuple[dict[str, str], dict[str, str]]:
-    """(English, French) strings the scripts add to the catalogue themselves (addStrings, renderer tables)."""
-    en: dict[str, str] = {}
-    fr: dict[str, str] = {}
-    for path in sorted(JS.rglob("*.js")):
-        text = path.read_text()
-        game = path.parent.name if path.parent.parent.name == "games" else None
-        for lang, target in (("en", en), ("fr", fr)):
-            for m in re.finditer(rf'addStrings\(\s*"{lang}"\s*,\s*\{{', text):
-                target.update(_pairs(_block(text, m.end() - 1)))
-        table = _object_after(text, r"\nconst EN = \{")
-        if table and game:
-            # A renderer's fallback table: bare keys are looked up as "<game>.<key>".
-            en.update({k if k.startswith(f"{game}.") else f"{game}.{k}": v for k, v in table.items()})
-    return en, fr
+# A script's own string table: a second catalogue beside static/i18n, which is what this module forbids.
+_SCRIPT_TABLE = re.compile(r"addStrings\(|\n(?:export )?const (?:EN|FR|en|fr) = \{")
 
 
 def catalogues() -> tuple[dict[str, str], dict[str, str]]:
     """(English, French): every string a page or a script shows."""
     en, fr = (dict(i18n.catalogue(lang)) for lang in ("en", "fr"))
-    added_en, added_fr = registered_by_scripts()
-    return {**en, **added_en}, {**fr, **added_fr}
+    return en, fr
 
 
 def _part(key: str) -> str:
@@ -194,11 +135,10 @@ def test_a_key_lives_in_one_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         i18n.catalogue.__wrapped__("xx")
 
 
-def test_scripts_add_no_second_text_for_a_catalogue_key() -> None:
-    """addStrings never overwrites: a key both in static/i18n and in a script would show the first text."""
-    for lang, added in zip(("en", "fr"), registered_by_scripts(), strict=True):
-        twice = sorted(set(added) & set(i18n.catalogue(lang)))
-        assert not twice, f"{lang}: in static/i18n and added by a script: {twice}"
+def test_no_script_keeps_a_string_table_of_its_own() -> None:
+    """Every string lives in static/i18n/<lang>/*.json; a table in a script would be a second catalogue."""
+    tables = [str(path.relative_to(JS)) for path in sorted(JS.rglob("*.js")) if _SCRIPT_TABLE.search(path.read_text())]
+    assert not tables, f"string tables in scripts (move them to static/i18n/<lang>/): {tables}"
 
 
 def test_every_game_option_has_text_in_both_languages() -> None:

@@ -11,7 +11,6 @@
 // It decides no rule: the view says what is possible, the server is the judge.
 // This file wires the phases' modules together: mount, render, update, destroy and the room page's hooks.
 
-import "./strings.js";
 import { ensureStylesheet, h as el } from "../../dom.js";
 import { seatBadge, repaintBadges } from "./badges.js";
 import { reducedMotion } from "./bits.js";
