@@ -46,6 +46,10 @@ class IllegalAction(EngineError):
         return {"key": self.code, "params": dict(self.params)}
 
 
+class InvalidState(EngineError):
+    """Data that ``Engine.load`` cannot read as a state of that game: a damaged or foreign snapshot."""
+
+
 class InvalidOptions(EngineError):
     """The game options are out of bounds or inconsistent.
 
@@ -364,9 +368,19 @@ class Engine(ABC, Generic[S, OptionsT]):
     def dump(self, state: S) -> dict[str, JSON]:
         """Canonical JSON of the full state (secrets included: for persistence only, never a view)."""
 
-    @abstractmethod
     def load(self, data: Mapping[str, JSON]) -> S:
-        """Inverse of ``dump``: ``dump(load(dump(s))) == dump(s)``."""
+        """Inverse of ``dump``: ``dump(load(dump(s))) == dump(s)``; ``InvalidState`` if ``data`` is not one."""
+        try:
+            return self.read_state(data)
+        except InvalidState:
+            raise
+        except (KeyError, IndexError, TypeError, ValueError) as err:
+            raise InvalidState(f"not a {self.title} state: {err!r}") from None
+
+    @abstractmethod
+    def read_state(self, data: Mapping[str, JSON]) -> S:
+        """``load`` without its error handling: any KeyError, IndexError, TypeError or ValueError raised
+        here (a key missing, a value of the wrong kind) becomes ``InvalidState``."""
 
     # ---- helpers shared by every game --------------------------------------------------------
 

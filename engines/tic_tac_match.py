@@ -51,10 +51,10 @@ from engines.base import (
     Action,
     Bot,
     Engine,
-    EngineError,
     Event,
     GameOptions,
     IllegalAction,
+    InvalidState,
     LogEntry,
     Outcome,
     Seat,
@@ -63,7 +63,6 @@ from engines.base import (
     check_seat,
     ranks_from_scores,
 )
-from engines.registry import register
 
 COLOURS = ("blue", "green", "red", "yellow")
 SYMBOLS = ("X", "O")
@@ -917,30 +916,27 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
             "results": _plain(s.results),
         }
 
-    def load(self, data: Mapping[str, JSON]) -> TicTacMatchState:
-        try:
-            state = TicTacMatchState(
-                players=int(data["players"]),
-                series=int(data["series"]),
-                salt=int(data["salt"]),
-                match=int(data["match"]),
-                dealer=int(data["dealer"]),
-                wins=[int(w) for w in data["wins"]],
-                id_symbol=int(data["id_symbol"]),
-                draw=[int(c) for c in data["draw"]],
-                discard=[int(c) for c in data["discard"]],
-                cells=[[int(c) for c in stack] for stack in data["cells"]],
-                hands=[[int(c) for c in hand] for hand in data["hands"]],
-                turn=None if data["turn"] is None else int(data["turn"]),
-                plays_left=int(data["plays_left"]),
-                shuffles=int(data["shuffles"]),
-                results=_plain(data["results"]),
-            )
-        except (KeyError, TypeError, ValueError) as err:
-            raise EngineError(f"not a Tic Tac Match state: {err}") from None
+    def read_state(self, data: Mapping[str, JSON]) -> TicTacMatchState:
+        state = TicTacMatchState(
+            players=int(data["players"]),
+            series=int(data["series"]),
+            salt=int(data["salt"]),
+            match=int(data["match"]),
+            dealer=int(data["dealer"]),
+            wins=[int(w) for w in data["wins"]],
+            id_symbol=int(data["id_symbol"]),
+            draw=[int(c) for c in data["draw"]],
+            discard=[int(c) for c in data["discard"]],
+            cells=[[int(c) for c in stack] for stack in data["cells"]],
+            hands=[[int(c) for c in hand] for hand in data["hands"]],
+            turn=None if data["turn"] is None else int(data["turn"]),
+            plays_left=int(data["plays_left"]),
+            shuffles=int(data["shuffles"]),
+            results=_plain(data["results"]),
+        )
         every = state.draw + state.discard + [c for st in state.cells for c in st] + [c for h in state.hands for c in h]
         if sorted(every) != list(range(DECK_SIZE)) or len(state.cells) != 9 or len(state.hands) != state.players:
-            raise EngineError("not a Tic Tac Match state: the cards do not make up one deck")
+            raise InvalidState("not a Tic Tac Match state: the cards do not make up one deck")
         return state
 
 
@@ -1089,4 +1085,3 @@ class TicTacMatchBot(Bot[TicTacMatchState]):
 
 ENGINE = TicTacMatchEngine()
 BOT = TicTacMatchBot(ENGINE)
-register(ENGINE, BOT)

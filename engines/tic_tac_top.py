@@ -79,7 +79,6 @@ from engines.base import (
     action_type,
     ranks_from_scores,
 )
-from engines.registry import register
 
 Phase = Literal["choose", "write", "reveal", "score", "over"]
 
@@ -951,7 +950,7 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
             "history": copy.deepcopy(state.history),
         }
 
-    def load(self, data: Mapping[str, JSON]) -> TicTacTopState:
+    def read_state(self, data: Mapping[str, JSON]) -> TicTacTopState:
         def theme(raw: Any) -> Theme:
             return Theme(str(raw["name"]), tuple(str(w) for w in raw["words"]))
 
@@ -1062,4 +1061,3 @@ class TicTacTopBot(Bot[TicTacTopState]):
 
 ENGINE = TicTacTopEngine()
 BOT = TicTacTopBot(ENGINE)
-register(ENGINE, BOT)

@@ -42,6 +42,7 @@ from engines.base import (
     Event,
     GameOptions,
     IllegalAction,
+    InvalidState,
     LogEntry,
     Outcome,
     Seat,
@@ -51,7 +52,6 @@ from engines.base import (
     check_seat,
     ranks_from_scores,
 )
-from engines.registry import register
 
 Cell = tuple[int, int]
 Row = tuple[int | None, ...]
@@ -675,10 +675,10 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
             "ring_seed": state.ring_seed,
         }
 
-    def load(self, data: Mapping[str, JSON]) -> TriTacState:
+    def read_state(self, data: Mapping[str, JSON]) -> TriTacState:
         phase = data["phase"]
         if phase not in ("turn", "vote", "over"):
-            raise ValueError(f"bad phase {phase!r}")
+            raise InvalidState(f"bad phase {phase!r}")
         board = _board([None if v is None else int(v) for v in row] for row in data["board"])
         return TriTacState(
             options=TriTacOptions.model_validate(data["options"]),
@@ -859,4 +859,3 @@ class TriTacBot(Bot[TriTacState]):
 
 ENGINE = TriTacEngine()
 BOT = TriTacBot(ENGINE)
-register(ENGINE, BOT)

@@ -53,6 +53,7 @@ from engines.base import (
     Event,
     GameOptions,
     IllegalAction,
+    InvalidState,
     LogEntry,
     Outcome,
     Seat,
@@ -62,7 +63,6 @@ from engines.base import (
     check_seat,
     ranks_from_scores,
 )
-from engines.registry import register
 
 Cell = tuple[int, int]
 Phase = Literal["commit", "wild", "over"]
@@ -789,10 +789,10 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
             "history": _copy_records(state.history),
         }
 
-    def load(self, data: Mapping[str, JSON]) -> TrickTacFoeState:
+    def read_state(self, data: Mapping[str, JSON]) -> TrickTacFoeState:
         phase = data["phase"]
         if phase not in ("commit", "wild", "over"):
-            raise ValueError(f"bad phase {phase!r}")
+            raise InvalidState(f"bad phase {phase!r}")
 
         def opt_int(v: Any) -> int | None:
             return None if v is None else int(v)
@@ -928,4 +928,3 @@ class TrickTacFoeBot(Bot[TrickTacFoeState]):
 
 ENGINE = TrickTacFoeEngine()
 BOT = TrickTacFoeBot(ENGINE)
-register(ENGINE, BOT)

@@ -44,6 +44,7 @@ from engines.base import (
     Event,
     GameOptions,
     IllegalAction,
+    InvalidState,
     LogEntry,
     Outcome,
     Seat,
@@ -51,7 +52,6 @@ from engines.base import (
     action_type,
     check_seat,
 )
-from engines.registry import register
 
 State = dict[str, Any]
 PlayerId = int | str
@@ -762,11 +762,11 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
     def dump(self, state: State) -> dict[str, JSON]:
         return copy.deepcopy(state)
 
-    def load(self, data: Mapping[str, JSON]) -> State:
+    def read_state(self, data: Mapping[str, JSON]) -> State:
         st = copy.deepcopy(dict(data))
         missing = {"options", "n", "automa", "map", "hands", "phase"} - set(st)
         if missing:
-            raise ValueError(f"not a Tricky Tactics state: missing {sorted(missing)}")
+            raise InvalidState(f"not a Tricky Tactics state: missing {sorted(missing)}")
         return st
 
     def log_entries(
@@ -1027,4 +1027,3 @@ def _suit_worth(
 
 ENGINE = TrickyTactics()
 BOT = TrickyTacticsBot()
-register(ENGINE, BOT)
