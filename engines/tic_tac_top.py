@@ -55,9 +55,9 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, Strict, model_validator
 
 from engines.base import (
     GRID_LINES as LINES,
@@ -65,6 +65,8 @@ from engines.base import (
 from engines.base import (
     JSON,
     Action,
+    ActionModel,
+    Actions,
     Bot,
     Engine,
     Event,
@@ -73,10 +75,10 @@ from engines.base import (
     InvalidOptions,
     LogEntry,
     Outcome,
+    Refusal,
     Seat,
     SeatInfo,
     Timer,
-    action_type,
     ranks_from_scores,
 )
 
@@ -368,40 +370,58 @@ def score_turn(ranking: Sequence[str], grids: Sequence[Sequence[str | None] | No
 
 # ---- action parsing -----------------------------------------------------------------------------
 
-ACTION_FIELDS: dict[str, frozenset[str]] = {
-    "choose_theme": frozenset({"index"}),
-    "draft": frozenset({"words"}),
-    "rank": frozenset({"words"}),
-    "place": frozenset({"cell", "word"}),
-    "clear": frozenset({"cell"}),
-    "done": frozenset(),
-    "lock": frozenset(),
-    "next": frozenset(),
-}
-LEADER_WRITE = frozenset({"draft", "rank"})
-PLAYER_WRITE = frozenset({"place", "clear", "done", "lock"})
+
+def _integer(name: str) -> Refusal:
+    return Refusal("tic-tac-top.error.not_integer", f"{name!r} must be an integer", {"field": name})
 
 
-def _int_field(action: Action, key: str) -> int:
-    value = action.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalAction(f"{key!r} must be an integer", "tic-tac-top.error.not_integer", {"field": key})
-    return value
+_WORDS = Refusal("tic-tac-top.error.bad_words", "'words' must be a list of words")
+Words = Annotated[tuple[Annotated[str, Strict()], ...], Strict(False)]
+"""A JSON array of words, as a tuple (see ``engines.base.Pair``)."""
 
 
-def _words_field(action: Action) -> list[str]:
-    value = action.get("words")
-    if not isinstance(value, list) or not all(isinstance(w, str) for w in value):
-        raise IllegalAction("'words' must be a list of words", "tic-tac-top.error.bad_words")
-    return list(value)
+class ChooseTheme(ActionModel):
+    type: Literal["choose_theme"]
+    index: Annotated[int, _integer("index")]
 
 
-def _check_shape(action: Any) -> str:
-    kind = action_type(action, ACTION_FIELDS)
-    missing = ACTION_FIELDS[kind] - set(action)
-    if missing:
-        raise IllegalAction(f"{kind!r} needs {sorted(missing)}", "action.missing_fields", {"fields": sorted(missing)})
-    return kind
+class Draft(ActionModel):
+    type: Literal["draft"]
+    words: Annotated[Words, _WORDS]
+
+
+class Rank(ActionModel):
+    type: Literal["rank"]
+    words: Annotated[Words, _WORDS]
+
+
+class PlaceWord(ActionModel):
+    type: Literal["place"]
+    cell: Annotated[int, _integer("cell")]
+    word: Annotated[str, Refusal("tic-tac-top.error.bad_word", "'word' must be a string")]
+
+
+class Clear(ActionModel):
+    type: Literal["clear"]
+    cell: Annotated[int, _integer("cell")]
+
+
+class Done(ActionModel):
+    type: Literal["done"]
+
+
+class Lock(ActionModel):
+    type: Literal["lock"]
+
+
+class Next(ActionModel):
+    type: Literal["next"]
+
+
+TicTacTopAction = ChooseTheme | Draft | Rank | PlaceWord | Clear | Done | Lock | Next
+ACTIONS = Actions[TicTacTopAction](ChooseTheme, Draft, Rank, PlaceWord, Clear, Done, Lock, Next, missing_fields=True)
+LEADER_WRITE = (Draft, Rank)
+PLAYER_WRITE = (PlaceWord, Clear, Done, Lock)
 
 
 # ---- the engine ---------------------------------------------------------------------------------
@@ -492,7 +512,11 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
     # ---- applying -------------------------------------------------------------------------------
 
     def apply(self, state: TicTacTopState, seat: Seat, action: Action) -> tuple[TicTacTopState, list[Event]]:
-        kind = _check_shape(action)
+        return self.play(state, seat, ACTIONS.parse(action))
+
+    def play(self, state: TicTacTopState, seat: Seat, action: TicTacTopAction) -> tuple[TicTacTopState, list[Event]]:
+        """``apply`` of an action already parsed."""
+        kind = action.type
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
             raise IllegalAction(f"no seat {seat!r} in this game", "action.no_seat")
         if state.phase == "over":
@@ -508,12 +532,12 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
                     "only the Leader chooses the theme", "tic-tac-top.error.leader_chooses", {"seat": leader}
                 )
         elif state.phase == "write":
-            if kind in LEADER_WRITE:
+            if isinstance(action, LEADER_WRITE):
                 if seat != leader:
                     raise IllegalAction("only the Leader ranks words", "tic-tac-top.error.leader_ranks")
                 if state.ranking:
                     raise IllegalAction("your ranking is already submitted", "tic-tac-top.error.ranked_already")
-            elif kind in PLAYER_WRITE:
+            elif isinstance(action, PLAYER_WRITE):
                 if seat == leader:
                     raise IllegalAction("the Leader has no grid", "tic-tac-top.error.leader_no_grid")
                 if state.finished[seat] is not None:
@@ -529,15 +553,15 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
 
         new = copy.deepcopy(state)
         events: list[Event] = []
-        if kind == "choose_theme":
-            self._choose(new, _int_field(action, "index"), events)
-        elif kind in LEADER_WRITE:
-            self._rank(new, _words_field(action), kind == "rank", events)
-        elif kind == "place":
-            self._place(new, seat, _int_field(action, "cell"), action.get("word"), events)
-        elif kind == "clear":
-            self._clear(new, seat, _int_field(action, "cell"), events)
-        elif kind in ("done", "lock"):
+        if isinstance(action, ChooseTheme):
+            self._choose(new, action.index, events)
+        elif isinstance(action, LEADER_WRITE):
+            self._rank(new, list(action.words), isinstance(action, Rank), events)
+        elif isinstance(action, PlaceWord):
+            self._place(new, seat, action.cell, action.word, events)
+        elif isinstance(action, Clear):
+            self._clear(new, seat, action.cell, events)
+        elif isinstance(action, Done | Lock):
             new.finished[seat] = "done" if kind == "done" else "locked"
             events.append(
                 Event(
@@ -608,12 +632,10 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
         )
         self._maybe_close(new, events)
 
-    def _place(self, new: TicTacTopState, seat: Seat, cell: int, word: Any, events: list[Event]) -> None:
+    def _place(self, new: TicTacTopState, seat: Seat, cell: int, word: str, events: list[Event]) -> None:
         assert new.theme is not None
         if not 0 <= cell < CELLS:
             raise IllegalAction(f"cell {cell} is off the grid", "tic-tac-top.error.bad_cell")
-        if not isinstance(word, str):
-            raise IllegalAction("'word' must be a string", "tic-tac-top.error.bad_word")
         if word not in new.theme.words:
             raise IllegalAction(
                 f"{word!r} is not one of the theme's words", "tic-tac-top.error.not_theme_word", {"word": word}

@@ -32,13 +32,15 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
 from engines.base import (
     JSON,
     Action,
+    ActionModel,
+    Actions,
     Bot,
     Engine,
     Event,
@@ -47,9 +49,9 @@ from engines.base import (
     InvalidState,
     LogEntry,
     Outcome,
+    Refusal,
     Seat,
     SeatInfo,
-    action_type,
     check_seat,
 )
 
@@ -86,11 +88,40 @@ def sort_hand(cards: list[str]) -> list[str]:
 # ---- options -------------------------------------------------------------------------------------
 
 
-_ACTION_FIELDS: dict[str, frozenset[str]] = {
-    "play": frozenset({"card"}),
-    "add": frozenset({"location"}),
-    "remove": frozenset({"location", "owner"}),
-}
+def _one_of(choices: tuple[str, ...], what: str) -> AfterValidator:
+    def check(value: str) -> str:
+        if value not in choices:
+            raise ValueError(f"{value!r} is not a {what}")
+        return value
+
+    return AfterValidator(check)
+
+
+_LOCATION = Annotated[
+    str, _one_of(LOCATIONS, "Location"), Refusal("tricky-tactics.error.bad_location", "not a Location")
+]
+
+
+class PlayCard(ActionModel):
+    type: Literal["play"]
+    card: Annotated[str, _one_of(DECK, "card"), Refusal("tricky-tactics.error.bad_card", "not a card")]
+
+
+class Add(ActionModel):
+    type: Literal["add"]
+    location: _LOCATION
+
+
+class Remove(ActionModel):
+    type: Literal["remove"]
+    location: _LOCATION
+    owner: Annotated[
+        int | str, Refusal("tricky-tactics.error.bad_owner", f'"owner" must be a seat number or "{AUTOMA}"')
+    ]
+
+
+TrickyTacticsAction = PlayCard | Add | Remove
+ACTIONS = Actions[TrickyTacticsAction](PlayCard, Add, Remove)
 
 
 class TrickyTacticsOptions(GameOptions):
@@ -512,7 +543,10 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
         return actions
 
     def apply(self, state: State, seat: Seat, action: Action) -> tuple[State, list[Event]]:
-        kind = action_type(action, _ACTION_FIELDS)
+        return self.play(state, seat, ACTIONS.parse(action))
+
+    def play(self, state: State, seat: Seat, action: TrickyTacticsAction) -> tuple[State, list[Event]]:
+        """``apply`` of an action already parsed."""
         check_seat(seat, len(self.seats_of(state)))
         if state["phase"] == "over":
             raise IllegalAction("the game is over", "action.game_over")
@@ -520,22 +554,16 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
             raise IllegalAction("it is not your turn", "action.not_your_turn")
         st = copy.deepcopy(state)
         events: list[Event] = []
-        if kind == "play":
-            self._apply_play(st, seat, action, events)
+        if isinstance(action, PlayCard):
+            self._apply_play(st, seat, action.card, events)
         else:
             self._apply_action(st, seat, action, events)
         self._run(st, events)
         return st, events
 
-    def _apply_play(self, st: State, seat: int, action: Action, events: list[Event]) -> None:
+    def _apply_play(self, st: State, seat: int, card: str, events: list[Event]) -> None:
         if st["phase"] != "play":
             raise IllegalAction("you won the trick: choose your Action first", "tricky-tactics.error.action_first")
-        extra = sorted(set(action) - {"type", "card"})
-        if extra:
-            raise IllegalAction(f"unexpected field(s) {extra}", "action.unexpected_fields", {"fields": extra})
-        card = action.get("card")
-        if not isinstance(card, str) or card not in DECK:
-            raise IllegalAction(f"{card!r} is not a card", "tricky-tactics.error.bad_card")
         if card not in st["hands"][seat]:
             raise IllegalAction(f"{card} is not in your hand", "tricky-tactics.error.not_in_hand", {"card": card})
         led = self._led_suit(st)
@@ -550,33 +578,26 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
         public: dict[str, JSON] = {"player": seat, "card": card}
         events.append(Event("play", public=public))
 
-    def _apply_action(self, st: State, seat: int, action: Action, events: list[Event]) -> None:
+    def _apply_action(self, st: State, seat: int, action: Add | Remove, events: list[Event]) -> None:
         if st["phase"] != "action":
             raise IllegalAction("an Action comes only right after winning a trick", "tricky-tactics.error.no_action")
         suit: str = st["pending"]["suit"]
-        kind = action["type"]
-        allowed = {"type", "location"} | ({"owner"} if kind == "remove" else set())
-        extra = sorted(set(action) - allowed)
-        if extra:
-            raise IllegalAction(f"unexpected field(s) {extra}", "action.unexpected_fields", {"fields": extra})
-        loc = action.get("location")
-        if not isinstance(loc, str) or loc not in LOCATIONS:
-            raise IllegalAction(f"{loc!r} is not a Location", "tricky-tactics.error.bad_location")
+        loc = action.location
         if loc[1] != suit:
             raise IllegalAction(
                 f"the Action must be in the {suit} Area",
                 "tricky-tactics.error.wrong_area",
                 {"suit": suit, "location": loc},
             )
-        if kind == "add":
+        if isinstance(action, Add):
             if st["supply"][seat] <= 0:
                 raise IllegalAction("no cubes left in the supply", "tricky-tactics.error.no_supply")
             self._do_add(st, seat, loc)
             self._record_action(st, events, seat, "add", loc, None, None)
         else:
-            owner = self._player_from_json(st, action.get("owner"))
+            owner = self._player_from_json(st, action.owner)
             if owner is None:
-                raise IllegalAction(f"{action.get('owner')!r} is not a player", "tricky-tactics.error.bad_owner")
+                raise IllegalAction(f"{action.owner!r} is not a player", "tricky-tactics.error.bad_owner")
             if owner == seat:
                 raise IllegalAction("you may only remove an opponent's cube", "tricky-tactics.error.own_cube")
             if st["map"][loc][owner] <= 0:
