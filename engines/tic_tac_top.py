@@ -239,20 +239,35 @@ _EMPTY_GRID: Grid = (None,) * CELLS
 @dataclass(frozen=True)
 class TicTacTopState:
     """The full game state, immutable: ``apply`` returns a new one (``dataclasses.replace``) that shares
-    what did not change."""
+    what did not change. The defaults are those of a game before its first turn: ``at_turn(1)`` starts it."""
 
     options: TicTacTopOptions
     offers: tuple[tuple[Theme, ...], ...]  # per turn, dealt when the game starts (future offers are secret)
-    turn: int  # 1-based
-    phase: Phase
-    theme: Theme | None  # the chosen theme of the current turn
-    draft: tuple[str, ...]  # the Leader's saved partial ranking
-    ranking: tuple[str, ...]  # the Leader's submitted ranking (7 words) or ()
-    grids: tuple[Grid, ...]  # per seat, 9 cells; the Leader's stays blank
-    finished: tuple[str | None, ...]  # per seat: None (writing), "done" or "locked"
-    announced: int  # how many ranked words have been announced
-    scores: tuple[int, ...]
-    history: tuple[Mapping[str, JSON], ...]  # one public record per finished turn, never changed once made
+    turn: int = 0  # 1-based
+    phase: Phase = "choose"
+    theme: Theme | None = None  # the chosen theme of the current turn
+    draft: tuple[str, ...] = ()  # the Leader's saved partial ranking
+    ranking: tuple[str, ...] = ()  # the Leader's submitted ranking (7 words) or ()
+    grids: tuple[Grid, ...] = ()  # per seat, 9 cells; the Leader's stays blank
+    finished: tuple[str | None, ...] = ()  # per seat: None (writing), "done" or "locked"
+    announced: int = 0  # how many ranked words have been announced
+    scores: tuple[int, ...] = ()
+    history: tuple[Mapping[str, JSON], ...] = ()  # one public record per finished turn, never changed once made
+
+    def at_turn(self, turn: int) -> TicTacTopState:
+        """This game at the start of ``turn``: its Leader chooses a theme, every grid is blank."""
+        n = self.players
+        return replace(
+            self,
+            turn=turn,
+            phase="choose",
+            theme=None,
+            draft=(),
+            ranking=(),
+            grids=(_EMPTY_GRID,) * n,
+            finished=(None,) * n,
+            announced=0,
+        )
 
     def with_grid(self, seat: Seat, grid: Grid) -> TicTacTopState:
         return replace(self, grids=_with(self.grids, seat, grid))
@@ -473,20 +488,7 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
                 if len(deck) < need:
                     raise InvalidOptions(f"the {options.language!r} deck has only {len(deck)} themes")
                 pool += rng.sample(deck, need)
-        return TicTacTopState(
-            options=options,
-            offers=deal_offers(pool, n),
-            turn=1,
-            phase="choose",
-            theme=None,
-            draft=(),
-            ranking=(),
-            grids=(_EMPTY_GRID,) * n,
-            finished=(None,) * n,
-            announced=0,
-            scores=(0,) * n,
-            history=(),
-        )
+        return TicTacTopState(options=options, offers=deal_offers(pool, n), scores=(0,) * n).at_turn(1)
 
     # ---- whose turn -----------------------------------------------------------------------------
 
@@ -759,18 +761,7 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
         return replace(new, phase="score")
 
     def _start_turn(self, state: TicTacTopState, turn: int, events: list[Event]) -> TicTacTopState:
-        n = state.players
-        new = replace(
-            state,
-            turn=turn,
-            phase="choose",
-            theme=None,
-            draft=(),
-            ranking=(),
-            grids=(_EMPTY_GRID,) * n,
-            finished=(None,) * n,
-            announced=0,
-        )
+        new = state.at_turn(turn)
         offered = new.offers[turn - 1]
         events.append(
             Event(
