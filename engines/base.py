@@ -14,11 +14,11 @@ once with its ``Actions`` (a discriminated union of ``ActionModel``s) and its ru
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Generic, TypeVar, Union, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, Field, Strict, TypeAdapter, ValidationError, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict, TypeAdapter, ValidationError, model_validator
 from pydantic.fields import FieldInfo
 
 JSON = Any
@@ -262,6 +262,17 @@ class ActionModel(BaseModel):
     def to_json(self) -> Action:
         """The action as the protocol carries it (tuples as arrays)."""
         return self.model_dump(mode="json")
+
+
+def one_of(choices: Collection[str], what: str) -> AfterValidator:
+    """An ``Annotated`` check that a text field is one of ``choices`` (its ``Refusal`` says what if not)."""
+
+    def check(value: str) -> str:
+        if value not in choices:
+            raise ValueError(f"{value!r} is not a {what}")
+        return value
+
+    return AfterValidator(check)
 
 
 Pair = Annotated[tuple[Annotated[int, Strict()], Annotated[int, Strict()]], Strict(False)]

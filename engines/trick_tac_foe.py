@@ -43,7 +43,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field
+from pydantic import Field
 
 from engines.base import (
     JSON,
@@ -63,6 +63,7 @@ from engines.base import (
     SeatInfo,
     Timer,
     check_seat,
+    one_of,
     ranks_from_scores,
 )
 
@@ -308,17 +309,11 @@ def _order_for(players: int, start: Seat | None) -> list[list[Seat]]:
 # ---- action parsing -------------------------------------------------------------------------------------
 
 
-def _a_card(value: str) -> str:
-    if value not in CARD_SET:
-        raise ValueError(f"{value!r} is not a card")
-    return value
-
-
 class Commit(ActionModel):
     type: Literal["commit"]
     card: Annotated[
         str,
-        AfterValidator(_a_card),
+        one_of(CARD_SET, "card"),
         Refusal("trick-tac-foe.error.bad_card", '\'card\' must be a card code such as "7S" or "10H"'),
     ]
 
