@@ -968,3 +968,17 @@ def test_bot_beats_random_play() -> None:
         bot_wins += 0 in out.winners
     assert bot_total > 1.5 * rand_total
     assert bot_wins > games // 2
+
+
+def test_the_dump_keeps_the_shape_stored_games_have() -> None:
+    """Stored snapshots were written when the state was a plain dict: the typed state dumps the same keys,
+    in the same order, and reads them back to an equal state."""
+    st = ENGINE.new_game(ENGINE.parse_options({}), 5)
+    data = ENGINE.dump(st)
+    assert list(data) == [
+        "options", "n", "automa", "deal_seeds", "round", "dealer", "leader", "turn", "phase", "hands",
+        "automa_deck", "automa_row", "automa_last", "set_aside", "trick", "tricks", "last_trick", "pending",
+        "map", "supply", "scores", "round_points", "last_scoring", "controlled", "secret_discards",
+    ]  # fmt: skip
+    assert data["options"] == ENGINE.parse_options({}).model_dump()
+    assert ENGINE.load(orjson.loads(orjson.dumps(data))) == st
