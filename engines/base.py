@@ -5,7 +5,10 @@ Engines are pure: no I/O, no clock, no global randomness. All randomness comes f
 later), so ``seed + action log`` replays any game exactly.
 
 Seats are small integers ``0 .. n-1``. ``None`` as a seat means a spectator (public information only).
-Actions and views are JSON-compatible ``dict``s: they are the public protocol (docs/protocol.md).
+Actions and views are JSON-compatible ``dict``s: they are the public protocol (docs/protocol.md). Actions
+cross an engine's edge as that JSON, both ways: ``apply`` and ``log_entries`` take it, and ``legal_actions``,
+``timeout_action`` and bots return it (it is what the app stores and replays). Inside, each engine parses it
+once with its ``Actions`` (a discriminated union of ``ActionModel``s) and its rules see only typed values.
 """
 
 from __future__ import annotations
@@ -13,9 +16,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar, get_origin
+from typing import Annotated, Any, ClassVar, Generic, TypeVar, Union, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict, TypeAdapter, ValidationError, model_validator
 from pydantic.fields import FieldInfo
 
 JSON = Any
@@ -44,6 +47,10 @@ class IllegalAction(EngineError):
     def reason(self) -> dict[str, JSON]:
         """The refusal as the protocol sends it: ``{"key": code, "params": {...}}``."""
         return {"key": self.code, "params": dict(self.params)}
+
+
+class InvalidState(EngineError):
+    """Data that ``Engine.load`` cannot read as a state of that game: a damaged or foreign snapshot."""
 
 
 class InvalidOptions(EngineError):
@@ -117,11 +124,14 @@ def invalid_options(err: ValidationError, game: str | None = None) -> InvalidOpt
     return InvalidOptions(note, field, problem, params, game)
 
 
+_STRICT = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
 class GameOptions(BaseModel):
     """Base of every game's options model: immutable, unknown keys refused, and strict like the messages
     that carry options: no value is coerced (``"5"`` and ``6.0`` are not integers, ``1`` is no boolean)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    model_config = _STRICT
 
     @model_validator(mode="before")
     @classmethod
@@ -232,26 +242,117 @@ GRID_LINES: tuple[tuple[int, int, int], ...] = (
 """The eight lines of a 3×3 grid, cells numbered 0–8 row by row."""
 
 
-def action_type(action: object, fields: Mapping[str, Collection[str]]) -> str:
-    """Check an action's shape and return its type: a JSON object whose ``"type"`` is a key of ``fields``
-    and whose other keys are among that type's fields (``"type"`` itself may be listed or not). Missing
-    fields are the game's to report, with its own wording."""
-    if not isinstance(action, Mapping):
-        raise IllegalAction("an action must be a JSON object", "action.not_object")
-    kind = action.get("type")
-    if not isinstance(kind, str) or kind not in fields:
-        expected = list(fields)
-        raise IllegalAction(
-            f"unknown action type {kind!r}; expected one of: {', '.join(expected)}",
-            "action.unknown_type",
-            {"type": kind if isinstance(kind, str) else None, "expected": expected},
-        )
-    extra = sorted(map(str, set(action) - {"type"} - set(fields[kind])))
-    if extra:
-        raise IllegalAction(
-            f"unexpected field(s) for {kind!r}: {', '.join(extra)}", "action.unexpected_fields", {"fields": extra}
-        )
+@dataclass(frozen=True)
+class Refusal:
+    """How an action with this field malformed (missing, of the wrong kind, out of its fixed range) is
+    refused: put it in the field's ``Annotated[...]`` of an ``ActionModel``."""
+
+    code: str
+    note: str
+    params: Mapping[str, JSON] = field(default_factory=dict)
+
+    def error(self) -> IllegalAction:
+        return IllegalAction(self.note, self.code, self.params)
+
+
+class ActionModel(BaseModel):
+    """Base of one kind of a game's actions, strict like the options: ``type`` is a ``Literal`` of its name,
+    and every other field is ``Annotated`` with the ``Refusal`` that says what is wrong when it is missing or
+    malformed. Checks that depend on the state (the cell is on this board, the card is in this hand) stay
+    with the rules. An array is a tuple field marked ``Strict(False)`` with strict items (see ``Pair``): the
+    options' way, a validator of the whole model, would cost every action of a bot's search."""
+
+    model_config = _STRICT
+
+    type: str
+
+    def to_json(self) -> Action:
+        """The action as the protocol carries it (tuples as arrays)."""
+        return self.model_dump(mode="json")
+
+
+def one_of(choices: Collection[str], what: str) -> AfterValidator:
+    """An ``Annotated`` check that a text field is one of ``choices`` (its ``Refusal`` says what if not)."""
+
+    def check(value: str) -> str:
+        if value not in choices:
+            raise ValueError(f"{value!r} is not a {what}")
+        return value
+
+    return AfterValidator(check)
+
+
+Pair = Annotated[tuple[Annotated[int, Strict()], Annotated[int, Strict()]], Strict(False)]
+"""A JSON array of two integers (a cell's ``[row, column]``) as a tuple; its items are never coerced."""
+
+A = TypeVar("A", bound=ActionModel)
+
+
+class Actions(Generic[A]):
+    """One game's actions: a discriminated union on ``type`` of its ``ActionModel``s, parsed at the engine's
+    public entry so that its rules only ever see typed values.
+
+    A malformed action is refused, in this order, as: not a JSON object (``action.not_object``), an unknown
+    ``type`` (``action.unknown_type``), fields its kind does not have (``action.unexpected_fields``), with
+    ``missing_fields`` fields it lacks (``action.missing_fields``), then the ``Refusal`` of its first malformed
+    field in the model's order."""
+
+    def __init__(self, *models: type[A], missing_fields: bool = False) -> None:
+        self.kinds: dict[str, type[A]] = {_kind_of(model): model for model in models}
+        self.fields: dict[str, frozenset[str]] = {
+            kind: frozenset(model.model_fields) - {"type"} for kind, model in self.kinds.items()
+        }
+        self._refusals: dict[str, dict[str, Refusal]] = {
+            kind: {name: _refusal_of(model, name) for name in self.fields[kind]} for kind, model in self.kinds.items()
+        }
+        self.missing_fields = missing_fields
+        union: Any = Union[models] if len(models) > 1 else models[0]  # noqa: UP007 (built at run time)
+        self._adapter: TypeAdapter[A] = TypeAdapter(Annotated[union, Field(discriminator="type")])
+
+    def parse(self, raw: object) -> A:
+        """``raw`` (the action's JSON) as its typed value, or ``IllegalAction`` saying what is wrong."""
+        try:
+            return self._adapter.validate_python(raw)
+        except ValidationError as err:
+            raise self._refusal(raw, err) from None
+
+    def _refusal(self, raw: object, err: ValidationError) -> IllegalAction:
+        if not isinstance(raw, Mapping):
+            return IllegalAction("an action must be a JSON object", "action.not_object")
+        kind = raw.get("type")
+        if not isinstance(kind, str) or kind not in self.kinds:
+            expected = list(self.kinds)
+            return IllegalAction(
+                f"unknown action type {kind!r}; expected one of: {', '.join(expected)}",
+                "action.unknown_type",
+                {"type": kind if isinstance(kind, str) else None, "expected": expected},
+            )
+        extra = sorted(map(str, set(raw) - {"type"} - self.fields[kind]))
+        if extra:
+            return IllegalAction(
+                f"unexpected field(s) for {kind!r}: {', '.join(extra)}", "action.unexpected_fields", {"fields": extra}
+            )
+        missing = sorted(self.fields[kind] - set(raw))
+        if missing and self.missing_fields:
+            return IllegalAction(f"{kind!r} needs {missing}", "action.missing_fields", {"fields": missing})
+        refusals = self._refusals[kind]
+        for error in err.errors():
+            loc = error["loc"]
+            if len(loc) > 1 and loc[1] in refusals:
+                return refusals[str(loc[1])].error()
+        return IllegalAction(f"malformed {kind!r}: {err}")
+
+
+def _kind_of(model: type[ActionModel]) -> str:
+    (kind,) = get_args(model.model_fields["type"].annotation)
+    assert isinstance(kind, str), f"{model.__name__}.type must be a Literal of one name"
     return kind
+
+
+def _refusal_of(model: type[ActionModel], name: str) -> Refusal:
+    found = [m for m in model.model_fields[name].metadata if isinstance(m, Refusal)]
+    assert found, f"{model.__name__}.{name} needs a Refusal in its Annotated[...]"
+    return found[0]
 
 
 def check_seat(seat: object, count: int) -> int:
@@ -371,9 +472,19 @@ class Engine(ABC, Generic[S, OptionsT]):
     def dump(self, state: S) -> dict[str, JSON]:
         """Canonical JSON of the full state (secrets included: for persistence only, never a view)."""
 
-    @abstractmethod
     def load(self, data: Mapping[str, JSON]) -> S:
-        """Inverse of ``dump``: ``dump(load(dump(s))) == dump(s)``."""
+        """Inverse of ``dump``: ``dump(load(dump(s))) == dump(s)``; ``InvalidState`` if ``data`` is not one."""
+        try:
+            return self.read_state(data)
+        except InvalidState:
+            raise
+        except (KeyError, IndexError, TypeError, ValueError) as err:
+            raise InvalidState(f"not a {self.title} state: {err!r}") from None
+
+    @abstractmethod
+    def read_state(self, data: Mapping[str, JSON]) -> S:
+        """``load`` without its error handling: any KeyError, IndexError, TypeError or ValueError raised
+        here (a key missing, a value of the wrong kind) becomes ``InvalidState``."""
 
     # ---- helpers shared by every game --------------------------------------------------------
 

@@ -1,9 +1,15 @@
-"""Every game engine, by name. Import engines here and nowhere else in the app."""
+"""Every game engine, by name. Import engines here and nowhere else in the app.
+
+``GAMES`` is the one list of games: a game is playable once its module is listed here, and a listed module
+that cannot be imported is an error at start-up (never a game silently missing from the lobby).
+"""
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any
 
+from engines import tic_tac_match, tic_tac_top, tri_tac, trick_tac_foe, tricky_tactics
 from engines.base import Bot, Engine, EngineError
 
 
@@ -11,18 +17,26 @@ class UnknownGame(EngineError):
     """No engine has that name."""
 
 
-_ENGINES: dict[str, Engine[Any, Any]] = {}
-_BOTS: dict[str, Bot[Any]] = {}
+GAMES: tuple[ModuleType, ...] = (tri_tac, trick_tac_foe, tic_tac_match, tricky_tactics, tic_tac_top)
+"""Each game's module, in the lobby's order: it defines ``ENGINE`` and its normal ``BOT``."""
 
 
-def register(engine: Engine[Any, Any], bot: Bot[Any] | None = None) -> None:
-    _ENGINES[engine.name] = engine
-    if bot is not None:
-        _BOTS[engine.name] = bot
+def _by_name(games: tuple[ModuleType, ...]) -> tuple[dict[str, Engine[Any, Any]], dict[str, Bot[Any]]]:
+    engines: dict[str, Engine[Any, Any]] = {}
+    bots: dict[str, Bot[Any]] = {}
+    for module in games:
+        engine: Engine[Any, Any] = module.ENGINE
+        if engine.name in engines:
+            raise RuntimeError(f"two games are named {engine.name!r}")
+        engines[engine.name] = engine
+        bots[engine.name] = module.BOT
+    return engines, bots
+
+
+_ENGINES, _BOTS = _by_name(GAMES)
 
 
 def get_engine(name: str) -> Engine[Any, Any]:
-    _load_all()
     try:
         return _ENGINES[name]
     except KeyError:
@@ -30,29 +44,8 @@ def get_engine(name: str) -> Engine[Any, Any]:
 
 
 def get_bot(name: str) -> Bot[Any] | None:
-    _load_all()
     return _BOTS.get(name)
 
 
 def all_engines() -> list[Engine[Any, Any]]:
-    _load_all()
     return list(_ENGINES.values())
-
-
-_loaded = False
-
-
-def _load_all() -> None:
-    """Import each game module once; each registers itself."""
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    import importlib
-
-    for module in ("tri_tac", "trick_tac_foe", "tic_tac_match", "tricky_tactics", "tic_tac_top"):
-        try:
-            importlib.import_module(f"engines.{module}")
-        except ModuleNotFoundError as err:
-            if err.name != f"engines.{module}":
-                raise

@@ -39,9 +39,9 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
 from engines.base import (
     GRID_LINES as LINES,
@@ -49,21 +49,23 @@ from engines.base import (
 from engines.base import (
     JSON,
     Action,
+    ActionModel,
+    Actions,
     Bot,
     Engine,
-    EngineError,
     Event,
     GameOptions,
     IllegalAction,
+    InvalidState,
     LogEntry,
     Outcome,
+    Pair,
+    Refusal,
     Seat,
     SeatInfo,
-    action_type,
     check_seat,
     ranks_from_scores,
 )
-from engines.registry import register
 
 COLOURS = ("blue", "green", "red", "yellow")
 SYMBOLS = ("X", "O")
@@ -78,15 +80,6 @@ CENTRE = 4
 LINES_THROUGH: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
     tuple(line for line in LINES if cell in line) for cell in range(9)
 )
-ACTION_KEYS: dict[str, frozenset[str]] = {
-    "play": frozenset({"type", "card", "cell"}),
-    "flip": frozenset({"type", "card"}),
-    "wipeout": frozenset({"type", "card", "target"}),
-    "double": frozenset({"type", "card"}),
-    "discard": frozenset({"type", "card"}),
-    "forfeit": frozenset({"type"}),
-}
-
 CardKind = Literal["symbol", "flip", "wipeout", "double"]
 
 
@@ -256,10 +249,6 @@ def in_fallback(state: TicTacMatchState) -> bool:
     )
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _plain(value: Any) -> Any:
     """A deep copy of plain JSON data (lists for tuples)."""
     if isinstance(value, Mapping):
@@ -280,6 +269,54 @@ def _last_card(result: Mapping[str, JSON]) -> dict[str, JSON]:
 
 
 # ---- the engine ------------------------------------------------------------------------------------
+
+
+_CARD = Refusal("tic-tac-match.error.bad_card", '"card" must be the integer id of a card in your hand')
+
+
+def _on_grid(cell: tuple[int, int]) -> tuple[int, int]:
+    if not all(0 <= v <= 2 for v in cell):
+        raise ValueError(f"{list(cell)} is off the grid")
+    return cell
+
+
+class Play(ActionModel):
+    type: Literal["play"]
+    card: Annotated[int, _CARD]
+    cell: Annotated[
+        Pair,
+        AfterValidator(_on_grid),
+        Refusal("tic-tac-match.error.bad_cell", '"cell" must be [row, column] with both from 0 to 2'),
+    ]
+
+
+class Flip(ActionModel):
+    type: Literal["flip"]
+    card: Annotated[int, _CARD]
+
+
+class Wipeout(ActionModel):
+    type: Literal["wipeout"]
+    card: Annotated[int, _CARD]
+    target: Annotated[int, Refusal("tic-tac-match.error.bad_target", '"target" must be a seat number')]
+
+
+class Double(ActionModel):
+    type: Literal["double"]
+    card: Annotated[int, _CARD]
+
+
+class Discard(ActionModel):
+    type: Literal["discard"]
+    card: Annotated[int, _CARD]
+
+
+class Forfeit(ActionModel):
+    type: Literal["forfeit"]
+
+
+TicTacMatchAction = Play | Flip | Wipeout | Double | Discard | Forfeit
+ACTIONS = Actions[TicTacMatchAction](Play, Flip, Wipeout, Double, Discard, Forfeit)
 
 
 class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
@@ -544,9 +581,8 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
                 actions.append({"type": "double", "card": card})
         return actions
 
-    def _validate(self, state: TicTacMatchState, seat: Seat, action: Action) -> str:
-        """Check the action's shape, the turn and the phase; return the action type."""
-        kind = action_type(action, ACTION_KEYS)
+    def _validate(self, state: TicTacMatchState, seat: Seat, kind: str) -> None:
+        """Check the turn and the phase for an action of type ``kind``."""
         if state.turn is None:
             raise IllegalAction("the game is over", "action.game_over")
         check_seat(seat, state.players)
@@ -574,12 +610,9 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
             )
         elif kind in ("play", "flip") and in_fallback(state):
             raise IllegalAction("you have no legal Symbol or Flip play", "tic-tac-match.error.no_symbol_play")
-        return kind
 
-    def _parse_card(self, state: TicTacMatchState, seat: Seat, action: Action, kinds: tuple[str, ...]) -> int:
-        card = action.get("card")
-        if not isinstance(card, int) or isinstance(card, bool):
-            raise IllegalAction('"card" must be the integer id of a card in your hand', "tic-tac-match.error.bad_card")
+    @staticmethod
+    def _in_hand(state: TicTacMatchState, seat: Seat, card: int, kinds: tuple[str, ...]) -> int:
         if card not in state.hands[seat]:
             raise IllegalAction(f"card {card} is not in your hand", "tic-tac-match.error.not_in_hand")
         if card_kind(card) not in kinds:
@@ -588,19 +621,18 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
             )
         return card
 
-    @staticmethod
-    def _parse_cell(action: Action) -> int:
-        cell = action.get("cell")
-        if not isinstance(cell, (list, tuple)) or len(cell) != 2 or not all(_is_int(v) and 0 <= v <= 2 for v in cell):
-            raise IllegalAction('"cell" must be [row, column] with both from 0 to 2', "tic-tac-match.error.bad_cell")
-        return int(cell[0]) * 3 + int(cell[1])
-
     def apply(self, state: TicTacMatchState, seat: Seat, action: Action) -> tuple[TicTacMatchState, list[Event]]:
-        kind = self._validate(state, seat, action)
-        if kind == "play":
+        return self.play(state, seat, ACTIONS.parse(action))
+
+    def play(
+        self, state: TicTacMatchState, seat: Seat, action: TicTacMatchAction
+    ) -> tuple[TicTacMatchState, list[Event]]:
+        """``apply`` of an action already parsed."""
+        self._validate(state, seat, action.type)
+        if isinstance(action, Play):
             return self._play(state, seat, action)
-        if kind == "flip":
-            card = self._parse_card(state, seat, action, ("flip",))
+        if isinstance(action, Flip):
+            card = self._in_hand(state, seat, action.card, ("flip",))
             s = state.copy()
             s.hands[seat].remove(card)
             s.discard.append(card)
@@ -608,10 +640,10 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
             events = [Event("flip", public={"seat": seat, "card": card_json(card), "ids": self._ids(s)})]
             self._after_play(s, seat, events)
             return s, events
-        if kind == "wipeout":
+        if isinstance(action, Wipeout):
             return self._wipeout(state, seat, action)
-        if kind == "double":
-            card = self._parse_card(state, seat, action, ("double",))
+        if isinstance(action, Double):
+            card = self._in_hand(state, seat, action.card, ("double",))
             rest = list(state.hands[seat])
             rest.remove(card)
             if not has_symbol_or_flip_play(state, rest):
@@ -625,8 +657,8 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
             s.plays_left = 2
             return s, [Event("double", public={"seat": seat, "card": card_json(card)})]
         s = state.copy()
-        if kind == "discard":
-            card = self._parse_card(state, seat, action, ("wipeout", "double"))
+        if isinstance(action, Discard):
+            card = self._in_hand(state, seat, action.card, ("wipeout", "double"))
             s.hands[seat].remove(card)
             s.discard.append(card)
             events = [Event("discard", public={"seat": seat, "card": card_json(card)})]
@@ -635,9 +667,9 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
         self._end_turn(s, seat, events)
         return s, events
 
-    def _play(self, state: TicTacMatchState, seat: Seat, action: Action) -> tuple[TicTacMatchState, list[Event]]:
-        card = self._parse_card(state, seat, action, ("symbol",))
-        cell = self._parse_cell(action)
+    def _play(self, state: TicTacMatchState, seat: Seat, action: Play) -> tuple[TicTacMatchState, list[Event]]:
+        card = self._in_hand(state, seat, action.card, ("symbol",))
+        cell = action.cell[0] * 3 + action.cell[1]
         stack = state.cells[cell]
         if stack and not can_stack(card, stack[-1]):
             top = stack[-1]
@@ -671,10 +703,10 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
             self._after_play(s, seat, events)
         return s, events
 
-    def _wipeout(self, state: TicTacMatchState, seat: Seat, action: Action) -> tuple[TicTacMatchState, list[Event]]:
-        card = self._parse_card(state, seat, action, ("wipeout",))
-        target = action.get("target")
-        if not isinstance(target, int) or isinstance(target, bool) or not 0 <= target < state.players:
+    def _wipeout(self, state: TicTacMatchState, seat: Seat, action: Wipeout) -> tuple[TicTacMatchState, list[Event]]:
+        card = self._in_hand(state, seat, action.card, ("wipeout",))
+        target = action.target
+        if not 0 <= target < state.players:
             raise IllegalAction(
                 f'"target" must be a seat number from 0 to {state.players - 1}', "tic-tac-match.error.bad_target"
             )
@@ -910,30 +942,27 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
             "results": _plain(s.results),
         }
 
-    def load(self, data: Mapping[str, JSON]) -> TicTacMatchState:
-        try:
-            state = TicTacMatchState(
-                players=int(data["players"]),
-                series=int(data["series"]),
-                salt=int(data["salt"]),
-                match=int(data["match"]),
-                dealer=int(data["dealer"]),
-                wins=[int(w) for w in data["wins"]],
-                id_symbol=int(data["id_symbol"]),
-                draw=[int(c) for c in data["draw"]],
-                discard=[int(c) for c in data["discard"]],
-                cells=[[int(c) for c in stack] for stack in data["cells"]],
-                hands=[[int(c) for c in hand] for hand in data["hands"]],
-                turn=None if data["turn"] is None else int(data["turn"]),
-                plays_left=int(data["plays_left"]),
-                shuffles=int(data["shuffles"]),
-                results=_plain(data["results"]),
-            )
-        except (KeyError, TypeError, ValueError) as err:
-            raise EngineError(f"not a Tic Tac Match state: {err}") from None
+    def read_state(self, data: Mapping[str, JSON]) -> TicTacMatchState:
+        state = TicTacMatchState(
+            players=int(data["players"]),
+            series=int(data["series"]),
+            salt=int(data["salt"]),
+            match=int(data["match"]),
+            dealer=int(data["dealer"]),
+            wins=[int(w) for w in data["wins"]],
+            id_symbol=int(data["id_symbol"]),
+            draw=[int(c) for c in data["draw"]],
+            discard=[int(c) for c in data["discard"]],
+            cells=[[int(c) for c in stack] for stack in data["cells"]],
+            hands=[[int(c) for c in hand] for hand in data["hands"]],
+            turn=None if data["turn"] is None else int(data["turn"]),
+            plays_left=int(data["plays_left"]),
+            shuffles=int(data["shuffles"]),
+            results=_plain(data["results"]),
+        )
         every = state.draw + state.discard + [c for st in state.cells for c in st] + [c for h in state.hands for c in h]
         if sorted(every) != list(range(DECK_SIZE)) or len(state.cells) != 9 or len(state.hands) != state.players:
-            raise EngineError("not a Tic Tac Match state: the cards do not make up one deck")
+            raise InvalidState("not a Tic Tac Match state: the cards do not make up one deck")
         return state
 
 
@@ -1082,4 +1111,3 @@ class TicTacMatchBot(Bot[TicTacMatchState]):
 
 ENGINE = TicTacMatchEngine()
 BOT = TicTacMatchBot(ENGINE)
-register(ENGINE, BOT)

@@ -53,11 +53,11 @@ import hashlib
 import json
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, Strict, model_validator
 
 from engines.base import (
     GRID_LINES as LINES,
@@ -65,6 +65,8 @@ from engines.base import (
 from engines.base import (
     JSON,
     Action,
+    ActionModel,
+    Actions,
     Bot,
     Engine,
     Event,
@@ -73,13 +75,12 @@ from engines.base import (
     InvalidOptions,
     LogEntry,
     Outcome,
+    Refusal,
     Seat,
     SeatInfo,
     Timer,
-    action_type,
     ranks_from_scores,
 )
-from engines.registry import register
 
 Phase = Literal["choose", "write", "reveal", "score", "over"]
 
@@ -231,22 +232,45 @@ def load_deck(language: str) -> tuple[Theme, ...]:
 # ---- state --------------------------------------------------------------------------------------
 
 
-@dataclass
+Grid = tuple[str | None, ...]
+_EMPTY_GRID: Grid = (None,) * CELLS
+
+
+@dataclass(frozen=True)
 class TicTacTopState:
-    """The full game state. Treat as immutable outside this module: ``apply`` returns a fresh copy."""
+    """The full game state, immutable: ``apply`` returns a new one (``dataclasses.replace``) that shares
+    what did not change. The defaults are those of a game before its first turn: ``at_turn(1)`` starts it."""
 
     options: TicTacTopOptions
-    offers: list[list[Theme]]  # per turn, dealt when the game starts (future offers are secret)
-    turn: int  # 1-based
-    phase: Phase
-    theme: Theme | None  # the chosen theme of the current turn
-    draft: list[str]  # the Leader's saved partial ranking
-    ranking: list[str]  # the Leader's submitted ranking (7 words) or []
-    grids: list[list[str | None]]  # per seat, 9 cells; the Leader's stays blank
-    finished: list[str | None]  # per seat: None (writing), "done" or "locked"
-    announced: int  # how many ranked words have been announced
-    scores: list[int]
-    history: list[dict[str, JSON]]  # one public record per finished turn
+    offers: tuple[tuple[Theme, ...], ...]  # per turn, dealt when the game starts (future offers are secret)
+    turn: int = 0  # 1-based
+    phase: Phase = "choose"
+    theme: Theme | None = None  # the chosen theme of the current turn
+    draft: tuple[str, ...] = ()  # the Leader's saved partial ranking
+    ranking: tuple[str, ...] = ()  # the Leader's submitted ranking (7 words) or ()
+    grids: tuple[Grid, ...] = ()  # per seat, 9 cells; the Leader's stays blank
+    finished: tuple[str | None, ...] = ()  # per seat: None (writing), "done" or "locked"
+    announced: int = 0  # how many ranked words have been announced
+    scores: tuple[int, ...] = ()
+    history: tuple[Mapping[str, JSON], ...] = ()  # one public record per finished turn, never changed once made
+
+    def at_turn(self, turn: int) -> TicTacTopState:
+        """This game at the start of ``turn``: its Leader chooses a theme, every grid is blank."""
+        n = self.players
+        return replace(
+            self,
+            turn=turn,
+            phase="choose",
+            theme=None,
+            draft=(),
+            ranking=(),
+            grids=(_EMPTY_GRID,) * n,
+            finished=(None,) * n,
+            announced=0,
+        )
+
+    def with_grid(self, seat: Seat, grid: Grid) -> TicTacTopState:
+        return replace(self, grids=_with(self.grids, seat, grid))
 
     @property
     def players(self) -> int:
@@ -257,16 +281,24 @@ class TicTacTopState:
         return (self.turn - 1) % self.options.players
 
 
-def deal_offers(pool: Sequence[Theme], turns: int) -> list[list[Theme]]:
+T = TypeVar("T")
+
+
+def _with(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    """``items`` with one item replaced."""
+    return (*items[:index], value, *items[index + 1 :])
+
+
+def deal_offers(pool: Sequence[Theme], turns: int) -> tuple[tuple[Theme, ...], ...]:
     """Pairs while there are enough themes for every later turn to get one, then single themes."""
     pairs = max(0, min(turns, len(pool) - turns))
-    offers: list[list[Theme]] = []
+    offers: list[tuple[Theme, ...]] = []
     i = 0
     for t in range(turns):
         k = 2 if t < pairs else 1
-        offers.append(list(pool[i : i + k]))
+        offers.append(tuple(pool[i : i + k]))
         i += k
-    return offers
+    return tuple(offers)
 
 
 # ---- scoring (pure) -----------------------------------------------------------------------------
@@ -369,40 +401,58 @@ def score_turn(ranking: Sequence[str], grids: Sequence[Sequence[str | None] | No
 
 # ---- action parsing -----------------------------------------------------------------------------
 
-ACTION_FIELDS: dict[str, frozenset[str]] = {
-    "choose_theme": frozenset({"index"}),
-    "draft": frozenset({"words"}),
-    "rank": frozenset({"words"}),
-    "place": frozenset({"cell", "word"}),
-    "clear": frozenset({"cell"}),
-    "done": frozenset(),
-    "lock": frozenset(),
-    "next": frozenset(),
-}
-LEADER_WRITE = frozenset({"draft", "rank"})
-PLAYER_WRITE = frozenset({"place", "clear", "done", "lock"})
+
+def _integer(name: str) -> Refusal:
+    return Refusal("tic-tac-top.error.not_integer", f"{name!r} must be an integer", {"field": name})
 
 
-def _int_field(action: Action, key: str) -> int:
-    value = action.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalAction(f"{key!r} must be an integer", "tic-tac-top.error.not_integer", {"field": key})
-    return value
+_WORDS = Refusal("tic-tac-top.error.bad_words", "'words' must be a list of words")
+Words = Annotated[tuple[Annotated[str, Strict()], ...], Strict(False)]
+"""A JSON array of words, as a tuple (see ``engines.base.Pair``)."""
 
 
-def _words_field(action: Action) -> list[str]:
-    value = action.get("words")
-    if not isinstance(value, list) or not all(isinstance(w, str) for w in value):
-        raise IllegalAction("'words' must be a list of words", "tic-tac-top.error.bad_words")
-    return list(value)
+class ChooseTheme(ActionModel):
+    type: Literal["choose_theme"]
+    index: Annotated[int, _integer("index")]
 
 
-def _check_shape(action: Any) -> str:
-    kind = action_type(action, ACTION_FIELDS)
-    missing = ACTION_FIELDS[kind] - set(action)
-    if missing:
-        raise IllegalAction(f"{kind!r} needs {sorted(missing)}", "action.missing_fields", {"fields": sorted(missing)})
-    return kind
+class Draft(ActionModel):
+    type: Literal["draft"]
+    words: Annotated[Words, _WORDS]
+
+
+class Rank(ActionModel):
+    type: Literal["rank"]
+    words: Annotated[Words, _WORDS]
+
+
+class PlaceWord(ActionModel):
+    type: Literal["place"]
+    cell: Annotated[int, _integer("cell")]
+    word: Annotated[str, Refusal("tic-tac-top.error.bad_word", "'word' must be a string")]
+
+
+class Clear(ActionModel):
+    type: Literal["clear"]
+    cell: Annotated[int, _integer("cell")]
+
+
+class Done(ActionModel):
+    type: Literal["done"]
+
+
+class Lock(ActionModel):
+    type: Literal["lock"]
+
+
+class Next(ActionModel):
+    type: Literal["next"]
+
+
+TicTacTopAction = ChooseTheme | Draft | Rank | PlaceWord | Clear | Done | Lock | Next
+ACTIONS = Actions[TicTacTopAction](ChooseTheme, Draft, Rank, PlaceWord, Clear, Done, Lock, Next, missing_fields=True)
+LEADER_WRITE = (Draft, Rank)
+PLAYER_WRITE = (PlaceWord, Clear, Done, Lock)
 
 
 # ---- the engine ---------------------------------------------------------------------------------
@@ -438,20 +488,7 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
                 if len(deck) < need:
                     raise InvalidOptions(f"the {options.language!r} deck has only {len(deck)} themes")
                 pool += rng.sample(deck, need)
-        return TicTacTopState(
-            options=options,
-            offers=deal_offers(pool, n),
-            turn=1,
-            phase="choose",
-            theme=None,
-            draft=[],
-            ranking=[],
-            grids=[[None] * CELLS for _ in range(n)],
-            finished=[None] * n,
-            announced=0,
-            scores=[0] * n,
-            history=[],
-        )
+        return TicTacTopState(options=options, offers=deal_offers(pool, n), scores=(0,) * n).at_turn(1)
 
     # ---- whose turn -----------------------------------------------------------------------------
 
@@ -493,7 +530,11 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
     # ---- applying -------------------------------------------------------------------------------
 
     def apply(self, state: TicTacTopState, seat: Seat, action: Action) -> tuple[TicTacTopState, list[Event]]:
-        kind = _check_shape(action)
+        return self.play(state, seat, ACTIONS.parse(action))
+
+    def play(self, state: TicTacTopState, seat: Seat, action: TicTacTopAction) -> tuple[TicTacTopState, list[Event]]:
+        """``apply`` of an action already parsed."""
+        kind = action.type
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
             raise IllegalAction(f"no seat {seat!r} in this game", "action.no_seat")
         if state.phase == "over":
@@ -509,12 +550,12 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
                     "only the Leader chooses the theme", "tic-tac-top.error.leader_chooses", {"seat": leader}
                 )
         elif state.phase == "write":
-            if kind in LEADER_WRITE:
+            if isinstance(action, LEADER_WRITE):
                 if seat != leader:
                     raise IllegalAction("only the Leader ranks words", "tic-tac-top.error.leader_ranks")
                 if state.ranking:
                     raise IllegalAction("your ranking is already submitted", "tic-tac-top.error.ranked_already")
-            elif kind in PLAYER_WRITE:
+            elif isinstance(action, PLAYER_WRITE):
                 if seat == leader:
                     raise IllegalAction("the Leader has no grid", "tic-tac-top.error.leader_no_grid")
                 if state.finished[seat] is not None:
@@ -528,53 +569,48 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
                 "only the Leader or the host moves the show on", "tic-tac-top.error.leader_paces", {"seat": leader}
             )
 
-        new = copy.deepcopy(state)
         events: list[Event] = []
-        if kind == "choose_theme":
-            self._choose(new, _int_field(action, "index"), events)
-        elif kind in LEADER_WRITE:
-            self._rank(new, _words_field(action), kind == "rank", events)
-        elif kind == "place":
-            self._place(new, seat, _int_field(action, "cell"), action.get("word"), events)
-        elif kind == "clear":
-            self._clear(new, seat, _int_field(action, "cell"), events)
-        elif kind in ("done", "lock"):
-            new.finished[seat] = "done" if kind == "done" else "locked"
-            events.append(
-                Event(
-                    "finished",
-                    {"seat": seat, "how": new.finished[seat], "filled": CELLS - new.grids[seat].count(None)},
-                )
-            )
-            self._maybe_close(new, events)
-        elif new.phase == "reveal":
-            self._announce(new, events)
+        if isinstance(action, ChooseTheme):
+            new = self._choose(state, action.index, events)
+        elif isinstance(action, LEADER_WRITE):
+            new = self._rank(state, action.words, isinstance(action, Rank), events)
+        elif isinstance(action, PlaceWord):
+            new = self._place(state, seat, action.cell, action.word, events)
+        elif isinstance(action, Clear):
+            new = self._clear(state, seat, action.cell, events)
+        elif isinstance(action, Done | Lock):
+            how = "done" if kind == "done" else "locked"
+            new = replace(state, finished=_with(state.finished, seat, how))
+            events.append(Event("finished", {"seat": seat, "how": how, "filled": CELLS - new.grids[seat].count(None)}))
+            new = self._maybe_close(new, events)
+        elif state.phase == "reveal":
+            new = self._announce(state, events)
         else:
-            self._start_turn(new, new.turn + 1, events)
+            new = self._start_turn(state, state.turn + 1, events)
         return new, events
 
-    def _choose(self, new: TicTacTopState, index: int, events: list[Event]) -> None:
-        offered = new.offers[new.turn - 1]
+    def _choose(self, state: TicTacTopState, index: int, events: list[Event]) -> TicTacTopState:
+        offered = state.offers[state.turn - 1]
         if not 0 <= index < len(offered):
             raise IllegalAction(
                 "'index' is not an offered theme", "tic-tac-top.error.bad_theme", {"themes": len(offered)}
             )
-        new.theme = offered[index]
-        new.phase = "write"
+        theme = offered[index]
         events.append(
             Event(
                 "theme_chosen",
                 {
-                    "turn": new.turn,
-                    "leader": new.leader,
-                    "theme": new.theme.to_json(),
+                    "turn": state.turn,
+                    "leader": state.leader,
+                    "theme": theme.to_json(),
                     "discarded": [t.name for i, t in enumerate(offered) if i != index],
                 },
             )
         )
+        return replace(state, theme=theme, phase="write")
 
-    def _check_words(self, new: TicTacTopState, words: list[str], exact: bool) -> None:
-        assert new.theme is not None
+    def _check_words(self, state: TicTacTopState, words: tuple[str, ...], exact: bool) -> None:
+        assert state.theme is not None
         if exact and len(words) != RANK_SIZE:
             raise IllegalAction(
                 f"a ranking has exactly {RANK_SIZE} words", "tic-tac-top.error.ranking_size", {"size": RANK_SIZE}
@@ -584,45 +620,41 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
                 f"a ranking has at most {RANK_SIZE} words", "tic-tac-top.error.ranking_too_long", {"size": RANK_SIZE}
             )
         for w in words:
-            if w not in new.theme.words:
+            if w not in state.theme.words:
                 raise IllegalAction(
                     f"{w!r} is not one of the theme's words", "tic-tac-top.error.not_theme_word", {"word": w}
                 )
         if len(set(words)) != len(words):
             raise IllegalAction("a ranking cannot hold the same word twice", "tic-tac-top.error.word_twice")
 
-    def _rank(self, new: TicTacTopState, words: list[str], submit: bool, events: list[Event]) -> None:
-        self._check_words(new, words, exact=submit)
-        new.draft = words
-        seat = new.leader
+    def _rank(self, state: TicTacTopState, words: tuple[str, ...], submit: bool, events: list[Event]) -> TicTacTopState:
+        self._check_words(state, words, exact=submit)
+        seat = state.leader
         if not submit:
-            events.append(Event("leader_drafting", {"seat": seat}, {seat: {"draft": words}}))
-            return
-        new.ranking = words
-        writing = any(new.finished[s] is None for s in range(new.players) if s != seat)
+            events.append(Event("leader_drafting", {"seat": seat}, {seat: {"draft": list(words)}}))
+            return replace(state, draft=words)
+        writing = any(state.finished[s] is None for s in range(state.players) if s != seat)
         events.append(
             Event(
                 "ranked",
                 {"seat": seat, "countdown": COUNTDOWN_SECONDS if writing else None},
-                {seat: {"ranking": words}},
+                {seat: {"ranking": list(words)}},
             )
         )
-        self._maybe_close(new, events)
+        return self._maybe_close(replace(state, draft=words, ranking=words), events)
 
-    def _place(self, new: TicTacTopState, seat: Seat, cell: int, word: Any, events: list[Event]) -> None:
-        assert new.theme is not None
+    def _place(self, state: TicTacTopState, seat: Seat, cell: int, word: str, events: list[Event]) -> TicTacTopState:
+        assert state.theme is not None
         if not 0 <= cell < CELLS:
             raise IllegalAction(f"cell {cell} is off the grid", "tic-tac-top.error.bad_cell")
-        if not isinstance(word, str):
-            raise IllegalAction("'word' must be a string", "tic-tac-top.error.bad_word")
-        if word not in new.theme.words:
+        if word not in state.theme.words:
             raise IllegalAction(
                 f"{word!r} is not one of the theme's words", "tic-tac-top.error.not_theme_word", {"word": word}
             )
-        grid = new.grids[seat]
+        grid = state.grids[seat]
         if word in grid:
             raise IllegalAction(f"{word!r} is already in your grid", "tic-tac-top.error.word_in_grid", {"word": word})
-        grid[cell] = word
+        grid = _with(grid, cell, word)
         events.append(
             Event(
                 "wrote",
@@ -630,22 +662,23 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
                 {seat: {"cell": cell, "word": word}},
             )
         )
+        return state.with_grid(seat, grid)
 
-    def _clear(self, new: TicTacTopState, seat: Seat, cell: int, events: list[Event]) -> None:
+    def _clear(self, state: TicTacTopState, seat: Seat, cell: int, events: list[Event]) -> TicTacTopState:
         if not 0 <= cell < CELLS:
             raise IllegalAction(f"cell {cell} is off the grid", "tic-tac-top.error.bad_cell")
-        grid = new.grids[seat]
+        grid = state.grids[seat]
         if grid[cell] is None:
             raise IllegalAction(f"cell {cell} is already empty", "tic-tac-top.error.cell_empty")
-        grid[cell] = None
+        grid = _with(grid, cell, None)
         events.append(Event("erased", {"seat": seat, "filled": CELLS - grid.count(None)}, {seat: {"cell": cell}}))
+        return state.with_grid(seat, grid)
 
-    def _maybe_close(self, new: TicTacTopState, events: list[Event]) -> None:
-        writers = [s for s in range(new.players) if s != new.leader]
-        if not new.ranking or any(new.finished[s] is None for s in writers):
-            return
-        new.phase = "reveal"
-        new.announced = 0
+    def _maybe_close(self, state: TicTacTopState, events: list[Event]) -> TicTacTopState:
+        writers = [s for s in range(state.players) if s != state.leader]
+        if not state.ranking or any(state.finished[s] is None for s in writers):
+            return state
+        new = replace(state, phase="reveal", announced=0)
         events.append(
             Event(
                 "writing_closed",
@@ -655,9 +688,11 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
                 },
             )
         )
+        return new
 
-    def _announce(self, new: TicTacTopState, events: list[Event]) -> None:
-        k = new.announced + 1
+    def _announce(self, state: TicTacTopState, events: list[Event]) -> TicTacTopState:
+        k = state.announced + 1
+        new = replace(state, announced=k)
         word = new.ranking[k - 1]
         before = new.ranking[: k - 1]
         after = new.ranking[:k]
@@ -675,7 +710,6 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
         first: JSON = None
         if lines and not had_first:
             first = {"index": k, "word": word, "seats": sorted({int(x["seat"]) for x in lines})}
-        new.announced = k
         events.append(
             Event(
                 "announce",
@@ -689,31 +723,28 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
                 },
             )
         )
-        if k == RANK_SIZE:
-            self._score(new, events)
+        return self._score(new, events) if k == RANK_SIZE else new
 
-    def _score(self, new: TicTacTopState, events: list[Event]) -> None:
-        assert new.theme is not None
-        scoring = score_turn(new.ranking, new.grids, new.leader)
+    def _score(self, state: TicTacTopState, events: list[Event]) -> TicTacTopState:
+        assert state.theme is not None
+        scoring = score_turn(state.ranking, state.grids, state.leader)
         points = scoring["points"]
         assert isinstance(points, list)
-        for s in range(new.players):
-            new.scores[s] += int(points[s])
-        scoring["totals"] = list(new.scores)
-        new.history.append(
-            {
-                "turn": new.turn,
-                "leader": new.leader,
-                "theme": new.theme.name,
-                "ranking": list(new.ranking),
-                "scoring": scoring,
-            }
-        )
+        scores = tuple(total + int(gained) for total, gained in zip(state.scores, points, strict=True))
+        scoring["totals"] = list(scores)
+        record = {
+            "turn": state.turn,
+            "leader": state.leader,
+            "theme": state.theme.name,
+            "ranking": list(state.ranking),
+            "scoring": scoring,
+        }
+        new = replace(state, scores=scores, history=(*state.history, record))
         events.append(Event("turn_scored", {"turn": new.turn, "scoring": scoring}))
         last = new.turn >= new.players
         quick = new.options.quick_game and max(new.scores) >= QUICK_TARGET
         if last or quick:
-            new.phase = "over"
+            new = replace(new, phase="over")
             outcome = self.outcome(new)
             assert outcome is not None
             events.append(
@@ -726,18 +757,11 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
                     },
                 )
             )
-        else:
-            new.phase = "score"
+            return new
+        return replace(new, phase="score")
 
-    def _start_turn(self, new: TicTacTopState, turn: int, events: list[Event]) -> None:
-        new.turn = turn
-        new.phase = "choose"
-        new.theme = None
-        new.draft = []
-        new.ranking = []
-        new.grids = [[None] * CELLS for _ in range(new.players)]
-        new.finished = [None] * new.players
-        new.announced = 0
+    def _start_turn(self, state: TicTacTopState, turn: int, events: list[Event]) -> TicTacTopState:
+        new = state.at_turn(turn)
         offered = new.offers[turn - 1]
         events.append(
             Event(
@@ -746,6 +770,7 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
                 {new.leader: {"offered_themes": [t.to_json() for t in offered]}},
             )
         )
+        return new
 
     # ---- what each seat sees --------------------------------------------------------------------
 
@@ -756,7 +781,7 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
         is_leader = seat == leader
         role = "spectator" if seat is None else "leader" if is_leader else "player"
         revealed = state.phase in ("reveal", "score", "over")
-        announced = state.ranking[: state.announced] if revealed else []
+        announced = list(state.ranking[: state.announced]) if revealed else []
         offered: JSON = None
         if state.phase == "choose":
             offered = [t.to_json() if is_leader else {"name": t.name} for t in state.offers[state.turn - 1]]
@@ -948,26 +973,26 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
             "finished": list(state.finished),
             "announced": state.announced,
             "scores": list(state.scores),
-            "history": copy.deepcopy(state.history),
+            "history": [copy.deepcopy(dict(record)) for record in state.history],
         }
 
-    def load(self, data: Mapping[str, JSON]) -> TicTacTopState:
+    def read_state(self, data: Mapping[str, JSON]) -> TicTacTopState:
         def theme(raw: Any) -> Theme:
             return Theme(str(raw["name"]), tuple(str(w) for w in raw["words"]))
 
         return TicTacTopState(
             options=TicTacTopOptions.model_validate(data["options"]),
-            offers=[[theme(t) for t in pair] for pair in data["offers"]],
+            offers=tuple(tuple(theme(t) for t in pair) for pair in data["offers"]),
             turn=int(data["turn"]),
             phase=data["phase"],
             theme=theme(data["theme"]) if data["theme"] is not None else None,
-            draft=[str(w) for w in data["draft"]],
-            ranking=[str(w) for w in data["ranking"]],
-            grids=[[None if w is None else str(w) for w in g] for g in data["grids"]],
-            finished=[None if f is None else str(f) for f in data["finished"]],
+            draft=tuple(str(w) for w in data["draft"]),
+            ranking=tuple(str(w) for w in data["ranking"]),
+            grids=tuple(tuple(None if w is None else str(w) for w in g) for g in data["grids"]),
+            finished=tuple(None if f is None else str(f) for f in data["finished"]),
             announced=int(data["announced"]),
-            scores=[int(x) for x in data["scores"]],
-            history=copy.deepcopy(list(data["history"])),
+            scores=tuple(int(x) for x in data["scores"]),
+            history=tuple(copy.deepcopy(dict(record)) for record in data["history"]),
         )
 
 
@@ -1062,4 +1087,3 @@ class TicTacTopBot(Bot[TicTacTopState]):
 
 ENGINE = TicTacTopEngine()
 BOT = TicTacTopBot(ENGINE)
-register(ENGINE, BOT)

@@ -30,28 +30,31 @@ import functools
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import Field
 
 from engines.base import (
     JSON,
     Action,
+    ActionModel,
+    Actions,
     Bot,
     Engine,
     Event,
     GameOptions,
     IllegalAction,
+    InvalidState,
     LogEntry,
     Outcome,
+    Pair,
+    Refusal,
     Seat,
     SeatInfo,
     Timer,
-    action_type,
     check_seat,
     ranks_from_scores,
 )
-from engines.registry import register
 
 Cell = tuple[int, int]
 Row = tuple[int | None, ...]
@@ -284,33 +287,45 @@ def _cells_json(cells: list[Cell] | set[Cell]) -> list[list[int]]:
     return [[r, c] for r, c in sorted(cells)] if isinstance(cells, set) else [[r, c] for r, c in cells]
 
 
-def _parse_cell(action: Action, size: int) -> Cell:
-    raw = action.get("cell")
-    if type(raw) is list and len(raw) == 2:  # the usual shape, checked first (exact types: no bools)
-        r, c = raw
-        if type(r) is int and type(c) is int and 0 <= r < size and 0 <= c < size:
-            return (r, c)
-    if not isinstance(raw, list | tuple) or len(raw) != 2:
-        raise IllegalAction('"cell" must be a list of two integers [row, column]', "tri-tac.error.bad_cell")
-    r, c = raw
-    if not isinstance(r, int) or isinstance(r, bool) or not isinstance(c, int) or isinstance(c, bool):
-        raise IllegalAction('"cell" must be a list of two integers [row, column]', "tri-tac.error.bad_cell")
+def _on_board(cell: Cell, size: int) -> Cell:
+    r, c = cell
     if not (0 <= r < size and 0 <= c < size):
         raise IllegalAction(
             f"cell [{r}, {c}] is outside the {size}×{size} board", "tri-tac.error.off_board", {"size": size}
         )
-    return (r, c)
+    return cell
+
+
+# ---- actions --------------------------------------------------------------------------------------
+
+_BAD_CELL = Refusal("tri-tac.error.bad_cell", '"cell" must be a list of two integers [row, column]')
+
+
+class Place(ActionModel):
+    type: Literal["place"]
+    cell: Annotated[Pair, _BAD_CELL]
+
+
+class Power(ActionModel):
+    type: Literal["power"]
+    cell: Annotated[Pair, _BAD_CELL]
+
+
+class Pass(ActionModel):
+    type: Literal["pass"]
+
+
+class Vote(ActionModel):
+    type: Literal["vote"]
+    expand: Annotated[bool, Refusal("tri-tac.error.bad_vote", '"expand" must be true or false')]
+
+
+TriTacAction = Place | Power | Vote | Pass
+ACTIONS = Actions[TriTacAction](Place, Power, Vote, Pass)
 
 
 _ONLY = (frozenset({0}), frozenset({1}))  # to_act on a turn, made once
 _SEATS = (SeatInfo("Player 1"), SeatInfo("Player 2"))  # immutable: every call shares them
-
-_ALLOWED_KEYS: dict[str, frozenset[str]] = {
-    "place": frozenset({"type", "cell"}),
-    "power": frozenset({"type", "cell"}),
-    "vote": frozenset({"type", "expand"}),
-    "pass": frozenset({"type"}),
-}
 
 
 class TriTacEngine(Engine[TriTacState, TriTacOptions]):
@@ -387,25 +402,25 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
         return actions
 
     def apply(self, state: TriTacState, seat: Seat, action: Action) -> tuple[TriTacState, list[Event]]:
-        # A well-formed action passes this quick check; anything else gets the shared one and its messages.
-        kind = action.get("type") if type(action) is dict else None
-        if type(kind) is not str or kind not in _ALLOWED_KEYS or not action.keys() <= _ALLOWED_KEYS[kind]:
-            kind = action_type(action, _ALLOWED_KEYS)
+        return self.play(state, seat, ACTIONS.parse(action))
+
+    def play(self, state: TriTacState, seat: Seat, action: TriTacAction) -> tuple[TriTacState, list[Event]]:
+        """``apply`` of an action already parsed."""
         check_seat(seat, 2)
         if state.phase == "over":
             raise IllegalAction("the game is over", "action.game_over")
-        if kind == "vote":
-            return self._vote(state, seat, action)
+        if isinstance(action, Vote):
+            return self._vote(state, seat, action.expand)
         if state.phase == "vote":
             raise IllegalAction("the board is full: vote whether to add a ring of cells", "tri-tac.error.vote_now")
         if seat != state.to_move:
             raise IllegalAction(f"it is seat {state.to_move}'s turn", "action.turn_of", {"seat": state.to_move})
-        if kind == "pass":
+        if isinstance(action, Pass):
             return self._pass(state, seat)
-        cell = _parse_cell(action, state.size)
+        cell = _on_board(action.cell, state.size)
         r, c = cell
         occupant = state.board[r][c]
-        if kind == "place":
+        if isinstance(action, Place):
             if occupant is not None:
                 raise IllegalAction(f"cell {cell} is already taken", "tri-tac.error.cell_taken", {"cell": [r, c]})
         else:
@@ -429,7 +444,7 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
                 )
             if occupant == seat:
                 raise IllegalAction(f"cell {cell} holds your own marker", "tri-tac.error.power_own", {"cell": [r, c]})
-        return self._mark(state, seat, cell, power=(kind == "power"))
+        return self._mark(state, seat, cell, power=isinstance(action, Power))
 
     def _mark(self, state: TriTacState, seat: Seat, cell: Cell, *, power: bool) -> tuple[TriTacState, list[Event]]:
         new = state.copy()
@@ -500,10 +515,7 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
         new.to_move = 1 - seat
         return new, [Event("pass", {"seat": seat})]
 
-    def _vote(self, state: TriTacState, seat: Seat, action: Action) -> tuple[TriTacState, list[Event]]:
-        expand = action.get("expand")
-        if not isinstance(expand, bool):
-            raise IllegalAction('"expand" must be true or false', "tri-tac.error.bad_vote")
+    def _vote(self, state: TriTacState, seat: Seat, expand: bool) -> tuple[TriTacState, list[Event]]:
         if state.phase != "vote":
             raise IllegalAction("no vote is being held now", "tri-tac.error.no_vote")
         if state.votes[seat] is not None:
@@ -675,10 +687,10 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
             "ring_seed": state.ring_seed,
         }
 
-    def load(self, data: Mapping[str, JSON]) -> TriTacState:
+    def read_state(self, data: Mapping[str, JSON]) -> TriTacState:
         phase = data["phase"]
         if phase not in ("turn", "vote", "over"):
-            raise ValueError(f"bad phase {phase!r}")
+            raise InvalidState(f"bad phase {phase!r}")
         board = _board([None if v is None else int(v) for v in row] for row in data["board"])
         return TriTacState(
             options=TriTacOptions.model_validate(data["options"]),
@@ -859,4 +871,3 @@ class TriTacBot(Bot[TriTacState]):
 
 ENGINE = TriTacEngine()
 BOT = TriTacBot(ENGINE)
-register(ENGINE, BOT)

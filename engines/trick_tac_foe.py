@@ -41,28 +41,31 @@ import copy
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
 from engines.base import (
     JSON,
     Action,
+    ActionModel,
+    Actions,
     Bot,
     Engine,
     Event,
     GameOptions,
     IllegalAction,
+    InvalidState,
     LogEntry,
     Outcome,
+    Refusal,
     Seat,
     SeatInfo,
     Timer,
-    action_type,
     check_seat,
+    one_of,
     ranks_from_scores,
 )
-from engines.registry import register
 
 Cell = tuple[int, int]
 Phase = Literal["commit", "wild", "over"]
@@ -304,23 +307,25 @@ def _order_for(players: int, start: Seat | None) -> list[list[Seat]]:
 
 # ---- action parsing -------------------------------------------------------------------------------------
 
-_ALLOWED_KEYS: dict[str, set[str]] = {"commit": {"type", "card"}, "wild": {"type", "number"}}
+
+class Commit(ActionModel):
+    type: Literal["commit"]
+    card: Annotated[
+        str,
+        one_of(CARD_SET, "card"),
+        Refusal("trick-tac-foe.error.bad_card", '\'card\' must be a card code such as "7S" or "10H"'),
+    ]
 
 
-def _parse_card(value: Any) -> str:
-    if not isinstance(value, str):
-        raise IllegalAction('\'card\' must be a card code such as "7S" or "10H"', "trick-tac-foe.error.bad_card")
-    if value not in CARD_SET:
-        raise IllegalAction(f"{value!r} is not a card", "trick-tac-foe.error.bad_card")
-    return value
+class Wild(ActionModel):
+    type: Literal["wild"]
+    number: Annotated[
+        int, Field(ge=1, le=9), Refusal("trick-tac-foe.error.bad_number", "'number' must be a whole number 1–9")
+    ]
 
 
-def _parse_number(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalAction("'number' must be a whole number 1–9", "trick-tac-foe.error.bad_number")
-    if not 1 <= value <= 9:
-        raise IllegalAction(f"there is no cell {value}", "trick-tac-foe.error.bad_number")
-    return value
+TrickTacFoeAction = Commit | Wild
+ACTIONS = Actions[TrickTacFoeAction](Commit, Wild)
 
 
 _RESOLVED: dict[tuple[bool, str], str] = {
@@ -403,13 +408,18 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
         return [{"type": "commit", "card": card} for card in sort_cards(state.hands[seat])]
 
     def apply(self, state: TrickTacFoeState, seat: Seat, action: Action) -> tuple[TrickTacFoeState, list[Event]]:
-        kind = action_type(action, _ALLOWED_KEYS)
+        return self.play(state, seat, ACTIONS.parse(action))
+
+    def play(
+        self, state: TrickTacFoeState, seat: Seat, action: TrickTacFoeAction
+    ) -> tuple[TrickTacFoeState, list[Event]]:
+        """``apply`` of an action already parsed."""
         check_seat(seat, state.players)
         if state.phase == "over":
             raise IllegalAction("the game is over", "action.game_over")
         who = self.label(state, seat)
-        if kind == "commit":
-            card = _parse_card(action.get("card"))
+        if isinstance(action, Commit):
+            card = action.card
             if state.phase != "commit":
                 chooser = state.wild_seat or 0
                 raise IllegalAction(
@@ -432,7 +442,7 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
                 self._run(new, events)
             return new, events
         # wild
-        number = _parse_number(action.get("number"))
+        number = action.number
         if state.phase != "wild" or state.wild_seat is None:
             raise IllegalAction("there is no wild 10 to resolve now", "trick-tac-foe.error.no_wild")
         if seat != state.wild_seat:
@@ -788,10 +798,10 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
             "history": _copy_records(state.history),
         }
 
-    def load(self, data: Mapping[str, JSON]) -> TrickTacFoeState:
+    def read_state(self, data: Mapping[str, JSON]) -> TrickTacFoeState:
         phase = data["phase"]
         if phase not in ("commit", "wild", "over"):
-            raise ValueError(f"bad phase {phase!r}")
+            raise InvalidState(f"bad phase {phase!r}")
 
         def opt_int(v: Any) -> int | None:
             return None if v is None else int(v)
@@ -927,4 +937,3 @@ class TrickTacFoeBot(Bot[TrickTacFoeState]):
 
 ENGINE = TrickTacFoeEngine()
 BOT = TrickTacFoeBot(ENGINE)
-register(ENGINE, BOT)

@@ -32,29 +32,33 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Mapping
-from typing import Any, Literal
+from dataclasses import dataclass, fields, replace
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
 from engines.base import (
     JSON,
     Action,
+    ActionModel,
+    Actions,
     Bot,
     Engine,
     Event,
     GameOptions,
     IllegalAction,
+    InvalidState,
     LogEntry,
     Outcome,
+    Refusal,
     Seat,
     SeatInfo,
-    action_type,
     check_seat,
+    one_of,
 )
-from engines.registry import register
 
-State = dict[str, Any]
 PlayerId = int | str
+Phase = Literal["play", "action", "over"]
 
 SUITS = ("S", "H", "D", "C")
 RANKS = ("A", "10", "9", "8", "7", "6", "5", "4", "3", "2")
@@ -85,11 +89,31 @@ def sort_hand(cards: list[str]) -> list[str]:
 # ---- options -------------------------------------------------------------------------------------
 
 
-_ACTION_FIELDS: dict[str, frozenset[str]] = {
-    "play": frozenset({"card"}),
-    "add": frozenset({"location"}),
-    "remove": frozenset({"location", "owner"}),
-}
+_LOCATION = Annotated[
+    str, one_of(LOCATIONS, "Location"), Refusal("tricky-tactics.error.bad_location", "not a Location")
+]
+
+
+class PlayCard(ActionModel):
+    type: Literal["play"]
+    card: Annotated[str, one_of(DECK, "card"), Refusal("tricky-tactics.error.bad_card", "not a card")]
+
+
+class Add(ActionModel):
+    type: Literal["add"]
+    location: _LOCATION
+
+
+class Remove(ActionModel):
+    type: Literal["remove"]
+    location: _LOCATION
+    owner: Annotated[
+        int | str, Refusal("tricky-tactics.error.bad_owner", f'"owner" must be a seat number or "{AUTOMA}"')
+    ]
+
+
+TrickyTacticsAction = PlayCard | Add | Remove
+ACTIONS = Actions[TrickyTacticsAction](PlayCard, Add, Remove)
 
 
 class TrickyTacticsOptions(GameOptions):
@@ -103,6 +127,79 @@ class TrickyTacticsOptions(GameOptions):
     value_j: int = Field(1, ge=0, le=20, description="points for controlling a J Location")
     area_bonus: bool = Field(True, description="bonus for controlling all three Locations of a suit")
     area_bonus_points: int = Field(2, ge=0, le=20, description="size of the area bonus")
+
+
+# ---- state ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class State:
+    """The full game state; ``dump`` writes its fields under these names. Players are numbered ``0 .. n-1``,
+    the automa included (``automa`` is its number, or None). The records (``tricks``, ``pending``, the
+    ``last_*``) are the JSON they are dumped as. ``apply`` changes a ``copy()``, never the state it is given."""
+
+    options: TrickyTacticsOptions
+    n: int
+    automa: int | None
+    deal_seeds: list[int]
+    round: int
+    dealer: int
+    leader: int
+    turn: int | None
+    phase: Phase
+    hands: list[list[str]]
+    automa_deck: list[str]
+    automa_row: list[str]
+    automa_last: dict[str, Any] | None
+    set_aside: list[str]
+    trick: list[list[Any]]  # [player, card] in play order
+    tricks: list[dict[str, Any]]  # this round's finished tricks
+    last_trick: dict[str, Any] | None
+    pending: dict[str, Any] | None  # the Action a trick's winner owes: {"player", "suit"}
+    map: dict[str, list[int]]  # cubes per Location, per player
+    supply: list[int]
+    scores: list[int]
+    round_points: list[list[int]]
+    last_scoring: dict[str, Any] | None
+    controlled: list[int]
+    secret_discards: list[str]
+
+    @property
+    def owed(self) -> dict[str, Any]:
+        """The Action owed now (``pending``, which is set while ``phase`` is "action")."""
+        assert self.pending is not None
+        return self.pending
+
+    def copy(self) -> State:
+        """A copy that shares nothing the rules change in place: lists and the trick records are copied;
+        records replaced whole (``pending``, the ``last_*``) and the deal seeds are shared."""
+        return replace(
+            self,
+            hands=[list(hand) for hand in self.hands],
+            automa_deck=list(self.automa_deck),
+            automa_row=list(self.automa_row),
+            set_aside=list(self.set_aside),
+            trick=list(self.trick),
+            tricks=[dict(record) for record in self.tricks],
+            map={loc: list(counts) for loc, counts in self.map.items()},
+            supply=list(self.supply),
+            scores=list(self.scores),
+            round_points=list(self.round_points),
+            controlled=list(self.controlled),
+            secret_discards=list(self.secret_discards),
+        )
+
+    def to_json(self) -> dict[str, JSON]:
+        data = {f.name: copy.deepcopy(getattr(self, f.name)) for f in fields(self) if f.name != "options"}
+        return {"options": self.options.model_dump(), **data}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> State:
+        missing = {f.name for f in fields(cls)} - set(data)
+        if missing:
+            raise InvalidState(f"not a Tricky Tactics state: missing {sorted(missing)}")
+        values = {f.name: copy.deepcopy(data[f.name]) for f in fields(cls) if f.name != "options"}
+        return cls(options=TrickyTacticsOptions.model_validate(data["options"]), **values)
 
 
 # ---- the engine ----------------------------------------------------------------------------------
@@ -120,7 +217,7 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
         return [SeatInfo(label=f"Player {i + 1}") for i in range(humans)]
 
     def options_of(self, state: State) -> TrickyTacticsOptions:
-        return TrickyTacticsOptions.model_validate(state["options"])
+        return state.options
 
     # ---- setup -------------------------------------------------------------------------------
 
@@ -129,81 +226,81 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
         humans = len(self.seats(options))
         automa = humans if options.mode == "automa" else None
         n = humans + (1 if automa is not None else 0)
-        st: State = {
-            "options": options.model_dump(),
-            "n": n,
-            "automa": automa,
-            "deal_seeds": [rng.getrandbits(64) for _ in range(options.rounds)],
-            "round": 0,
-            "dealer": rng.randrange(n),
-            "leader": 0,
-            "turn": None,
-            "phase": "play",
-            "hands": [[] for _ in range(n)],
-            "automa_deck": [],
-            "automa_row": [],
-            "automa_last": None,
-            "set_aside": [],
-            "trick": [],
-            "tricks": [],
-            "last_trick": None,
-            "pending": None,
-            "map": {loc: [0] * n for loc in LOCATIONS},
-            "supply": [options.cubes] * n,
-            "scores": [0] * n,
-            "round_points": [],
-            "last_scoring": None,
-            "controlled": [0] * n,
-            "secret_discards": [],
-        }
+        st = State(
+            options=options,
+            n=n,
+            automa=automa,
+            deal_seeds=[rng.getrandbits(64) for _ in range(options.rounds)],
+            round=0,
+            dealer=rng.randrange(n),
+            leader=0,
+            turn=None,
+            phase="play",
+            hands=[[] for _ in range(n)],
+            automa_deck=[],
+            automa_row=[],
+            automa_last=None,
+            set_aside=[],
+            trick=[],
+            tricks=[],
+            last_trick=None,
+            pending=None,
+            map={loc: [0] * n for loc in LOCATIONS},
+            supply=[options.cubes] * n,
+            scores=[0] * n,
+            round_points=[],
+            last_scoring=None,
+            controlled=[0] * n,
+            secret_discards=[],
+        )
         events: list[Event] = []
         self._start_round(st, events, first=True)
         self._run(st, events)
         return st
 
     def _start_round(self, st: State, events: list[Event], first: bool = False) -> None:
-        n: int = st["n"]
+        n: int = st.n
         if not first:
-            st["dealer"] = (st["dealer"] + 1) % n
-        st["round"] += 1
+            st.dealer = (st.dealer + 1) % n
+        st.round += 1
         deck = list(DECK)
-        random.Random(st["deal_seeds"][st["round"] - 1]).shuffle(deck)
-        automa = st["automa"]
+        random.Random(st.deal_seeds[st.round - 1]).shuffle(deck)
+        automa = st.automa
         hands: list[list[str]] = [[] for _ in range(n)]
-        st["automa_deck"] = []
-        st["automa_row"] = []
-        st["automa_last"] = None
-        st["set_aside"] = []
+        st.automa_deck = []
+        st.automa_row = []
+        st.automa_last = None
+        st.set_aside = []
         if automa is not None:
             for p in range(n):
                 if p != automa:
                     hands[p] = sort_hand(deck[:12])
                     deck = deck[12:]
-            st["automa_deck"] = deck  # its 12 plus the 4: 16 face down, top first
+            st.automa_deck = deck  # its 12 plus the 4: 16 face down, top first
         elif n == 3:
             for p in range(n):
                 hands[p] = sort_hand(deck[:12])
                 deck = deck[12:]
-            st["set_aside"] = deck
+            st.set_aside = deck
         else:
             for p in range(n):
                 hands[p] = sort_hand(deck[:10])
                 deck = deck[10:]
-        st["hands"] = hands
-        st["trick"] = []
-        st["tricks"] = []
-        st["last_trick"] = None  # last round's cards are back in hands: history lives in the events
-        st["pending"] = None
-        st["phase"] = "play"
-        st["leader"] = (st["dealer"] + 1) % n
-        st["turn"] = st["leader"]
+        st.hands = hands
+        st.trick = []
+        st.tricks = []
+        st.last_trick = None  # last round's cards are back in hands: history lives in the events
+        st.pending = None
+        st.phase = "play"
+        st.leader = (st.dealer + 1) % n
+        st.turn = st.leader
         events.append(
             Event(
                 "deal",
                 public={
-                    "round": st["round"],
-                    "dealer": self._pid(st, st["dealer"]),
-                    "leader": self._pid(st, st["leader"]),
+                    "round": st.round,
+                    "dealer": self._pid(st, st.dealer),
+                    "leader": self._pid(st, st.leader),
                     "hand_sizes": [self._hand_size(st, p) for p in range(n)],
                 },
                 private={p: {"hand": list(hands[p])} for p in range(n) if p != automa},
@@ -213,29 +310,29 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
     # ---- helpers -----------------------------------------------------------------------------
 
     def _pid(self, st: State, p: int) -> PlayerId:
-        return AUTOMA if p == st["automa"] else p
+        return AUTOMA if p == st.automa else p
 
     def _hand_size(self, st: State, p: int) -> int:
-        if p == st["automa"]:
-            return len(st["automa_deck"]) + len(st["automa_row"])
-        return len(st["hands"][p])
+        if p == st.automa:
+            return len(st.automa_deck) + len(st.automa_row)
+        return len(st.hands[p])
 
     def _tricks_per_round(self, st: State) -> int:
-        return 10 if st["n"] == 4 else 12
+        return 10 if st.n == 4 else 12
 
     def _values(self, st: State) -> dict[str, int]:
-        o = st["options"]
-        return {"K": o["value_k"], "Q": o["value_q"], "J": o["value_j"]}
+        o = st.options
+        return {"K": o.value_k, "Q": o.value_q, "J": o.value_j}
 
     def _bonus(self, st: State) -> int:
-        o = st["options"]
-        return int(o["area_bonus_points"]) if o["area_bonus"] else 0
+        o = st.options
+        return o.area_bonus_points if o.area_bonus else 0
 
     def _led_suit(self, st: State) -> str | None:
-        return card_suit(st["trick"][0][1]) if st["trick"] else None
+        return card_suit(st.trick[0][1]) if st.trick else None
 
     def _playable(self, st: State, p: int) -> list[str]:
-        hand: list[str] = st["hands"][p]
+        hand: list[str] = st.hands[p]
         led = self._led_suit(st)
         if led is not None:
             follow = [c for c in hand if card_suit(c) == led]
@@ -244,7 +341,7 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
         return list(hand)
 
     def _adds(self, st: State, p: int, suit: str) -> list[str]:
-        if st["supply"][p] <= 0:
+        if st.supply[p] <= 0:
             return []
         return [f"{lr}{suit}" for lr in LOC_RANKS]
 
@@ -252,7 +349,7 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
         out: list[tuple[str, int]] = []
         for lr in LOC_RANKS:
             loc = f"{lr}{suit}"
-            for q, count in enumerate(st["map"][loc]):
+            for q, count in enumerate(st.map[loc]):
                 if q != p and count > 0:
                     out.append((loc, q))
         return out
@@ -264,10 +361,10 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
         return counts.index(top)
 
     def _player_from_json(self, st: State, value: Any) -> int | None:
-        if value == AUTOMA and st["automa"] is not None:
-            return int(st["automa"])
-        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < st["n"]:
-            if value == st["automa"]:
+        if value == AUTOMA and st.automa is not None:
+            return int(st.automa)
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < st.n:
+            if value == st.automa:
                 return None
             return value
         return None
@@ -277,18 +374,18 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
     def _run(self, st: State, events: list[Event]) -> None:
         """Resolve all that needs no human decision: automa plays and Actions, tricks, skips, rounds."""
         while True:
-            if st["phase"] == "play":
-                if len(st["trick"]) == st["n"]:
+            if st.phase == "play":
+                if len(st.trick) == st.n:
                     self._resolve_trick(st, events)
                     continue
-                if st["turn"] == st["automa"]:
+                if st.turn == st.automa:
                     self._automa_play(st, events)
                     continue
                 return
-            if st["phase"] == "action":
-                w = st["pending"]["player"]
-                suit = st["pending"]["suit"]
-                if w == st["automa"]:
+            if st.phase == "action":
+                w = st.owed["player"]
+                suit = st.owed["suit"]
+                if w == st.automa:
                     self._automa_action(st, events)
                     self._after_action(st, events)
                     continue
@@ -300,7 +397,7 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
             return
 
     def _resolve_trick(self, st: State, events: list[Event]) -> None:
-        trick: list[list[Any]] = st["trick"]
+        trick: list[list[Any]] = st.trick
         led = card_suit(trick[0][1])
         winner, card = max(((p, c) for p, c in trick if card_suit(c) == led), key=lambda pc: card_rank(pc[1]))
         record = {
@@ -309,12 +406,12 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
             "winner": winner,
             "action": None,
         }
-        st["tricks"].append(record)
-        st["trick"] = []
-        st["leader"] = winner
-        st["turn"] = None
-        st["phase"] = "action"
-        st["pending"] = {"player": winner, "suit": led}
+        st.tricks.append(record)
+        st.trick = []
+        st.leader = winner
+        st.turn = None
+        st.phase = "action"
+        st.pending = {"player": winner, "suit": led}
         events.append(
             Event(
                 "trick",
@@ -323,7 +420,7 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
                     "card": card,
                     "led": led,
                     "cards": [{"player": self._pid(st, p), "card": c} for p, c in trick],
-                    "number": len(st["tricks"]),
+                    "number": len(st.tricks),
                 },
             )
         )
@@ -345,32 +442,33 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
             entry["owner"] = self._pid(st, owner)
         if reason is not None:
             entry["reason"] = reason
-        st["tricks"][-1]["action"] = copy.deepcopy(entry)
+        st.tricks[-1]["action"] = copy.deepcopy(entry)
         events.append(Event("action", public=entry))
 
     def _after_action(self, st: State, events: list[Event]) -> None:
-        st["pending"] = None
-        st["last_trick"] = copy.deepcopy(st["tricks"][-1])
-        if not any(st["hands"]):  # every human hand is empty (the automa keeps its unplayed cards)
+        st.pending = None
+        st.last_trick = copy.deepcopy(st.tricks[-1])
+        if not any(st.hands):  # every human hand is empty (the automa keeps its unplayed cards)
             self._end_round(st, events)
             return
-        st["phase"] = "play"
-        st["turn"] = st["leader"]
+        st.phase = "play"
+        st.turn = st.leader
 
     def _do_add(self, st: State, p: int, loc: str) -> None:
-        st["supply"][p] -= 1
-        st["map"][loc][p] += 1
+        st.supply[p] -= 1
+        st.map[loc][p] += 1
 
     def _do_remove(self, st: State, loc: str, owner: int) -> None:
-        st["map"][loc][owner] -= 1
-        st["supply"][owner] += 1
+        st.map[loc][owner] -= 1
+        st.supply[owner] += 1
 
     # ---- the automa --------------------------------------------------------------------------
 
     def _automa_play(self, st: State, events: list[Event]) -> None:
-        a: int = st["automa"]
-        row: list[str] = st["automa_row"]
-        deck: list[str] = st["automa_deck"]
+        a = st.automa
+        assert a is not None
+        row: list[str] = st.automa_row
+        deck: list[str] = st.automa_deck
         revealed: list[str] = []
         while len(row) < 2 and deck:
             card = deck.pop(0)
@@ -382,15 +480,16 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
         led = self._led_suit(st)
         card, reason = automa_choose(shown, led)
         row.remove(card)  # the unplayed card slides Left and stays public
-        st["automa_last"] = {"row": shown, "card": card, "reason": reason}
-        st["trick"].append([a, card])
-        st["turn"] = (a + 1) % st["n"]
+        st.automa_last = {"row": shown, "card": card, "reason": reason}
+        st.trick.append([a, card])
+        st.turn = (a + 1) % st.n
         events.append(Event("play", public={"player": AUTOMA, "card": card, "reason": reason, "row": shown}))
 
     def _automa_action(self, st: State, events: list[Event]) -> None:
-        a: int = st["automa"]
-        suit: str = st["pending"]["suit"]
-        kind, loc, owner, reason = automa_action_choice(st["map"], st["supply"][a], a, st["n"], suit)
+        a = st.automa
+        assert a is not None
+        suit: str = st.owed["suit"]
+        kind, loc, owner, reason = automa_action_choice(st.map, st.supply[a], a, st.n, suit)
         if kind == "add":
             assert loc is not None
             self._do_add(st, a, loc)
@@ -402,7 +501,7 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
     # ---- scoring -----------------------------------------------------------------------------
 
     def _end_round(self, st: State, events: list[Event]) -> None:
-        n: int = st["n"]
+        n: int = st.n
         values = self._values(st)
         bonus = self._bonus(st)
         points = [0] * n
@@ -413,7 +512,7 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
             owners: list[int | None] = []
             for lr in LOC_RANKS:
                 loc = f"{lr}{suit}"
-                counts: list[int] = st["map"][loc]
+                counts: list[int] = st.map[loc]
                 ctl = self._controller(counts)
                 owners.append(ctl)
                 pts = values[lr] if ctl is not None else 0
@@ -433,32 +532,32 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
                 points[first] += bonus
                 areas.append({"suit": suit, "player": self._pid(st, first), "points": bonus})
         for p in range(n):
-            st["scores"][p] += points[p]
-        st["round_points"].append(points)
-        st["controlled"] = controlled
-        st["last_scoring"] = {
-            "round": st["round"],
+            st.scores[p] += points[p]
+        st.round_points.append(points)
+        st.controlled = controlled
+        st.last_scoring = {
+            "round": st.round,
             "locations": locs,
             "area_bonuses": areas,
             "points": points,
             "controlled": controlled,
-            "totals": list(st["scores"]),
+            "totals": list(st.scores),
         }
-        events.append(Event("round_scored", public=copy.deepcopy(st["last_scoring"])))
+        events.append(Event("round_scored", public=copy.deepcopy(st.last_scoring)))
         # Unrevealed automa cards and the set-aside cards are discarded unseen; the carryover is public.
-        hidden = list(st["set_aside"]) + list(st["automa_deck"])
-        st["secret_discards"] = hidden
-        discard: dict[str, JSON] = {"round": st["round"], "discarded_unseen": len(hidden)}
-        if st["automa_row"]:
-            discard["carryover_discarded"] = list(st["automa_row"])
+        hidden = list(st.set_aside) + list(st.automa_deck)
+        st.secret_discards = hidden
+        discard: dict[str, JSON] = {"round": st.round, "discarded_unseen": len(hidden)}
+        if st.automa_row:
+            discard["carryover_discarded"] = list(st.automa_row)
         events.append(Event("round_end", public=discard))
-        st["set_aside"] = []
-        st["automa_deck"] = []
-        st["automa_row"] = []
-        st["trick"] = []
-        if st["round"] >= st["options"]["rounds"]:
-            st["phase"] = "over"
-            st["turn"] = None
+        st.set_aside = []
+        st.automa_deck = []
+        st.automa_row = []
+        st.trick = []
+        if st.round >= st.options.rounds:
+            st.phase = "over"
+            st.turn = None
             result = self.outcome(st)
             assert result is not None
             events.append(Event("game_over", public={**result.to_json(), "standings": self._standings(st)}))
@@ -466,12 +565,12 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
         self._start_round(st, events)
 
     def _key(self, st: State, p: int) -> tuple[int, int, int]:
-        on_map = sum(st["map"][loc][p] for loc in LOCATIONS)
-        return (st["scores"][p], st["controlled"][p], on_map)
+        on_map = sum(st.map[loc][p] for loc in LOCATIONS)
+        return (st.scores[p], st.controlled[p], on_map)
 
     def _standings(self, st: State) -> list[dict[str, JSON]]:
         out: list[dict[str, JSON]] = []
-        n: int = st["n"]
+        n: int = st.n
         keys = [self._key(st, p) for p in range(n)]
         for p in range(n):
             out.append(
@@ -488,18 +587,18 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
     # ---- the API -----------------------------------------------------------------------------
 
     def to_act(self, state: State) -> frozenset[Seat]:
-        if state["phase"] == "play" and state["turn"] is not None and state["turn"] != state["automa"]:
-            return frozenset({state["turn"]})
-        if state["phase"] == "action" and state["pending"]["player"] != state["automa"]:
-            return frozenset({state["pending"]["player"]})
+        if state.phase == "play" and state.turn is not None and state.turn != state.automa:
+            return frozenset({state.turn})
+        if state.phase == "action" and state.owed["player"] != state.automa:
+            return frozenset({state.owed["player"]})
         return frozenset()
 
     def legal_actions(self, state: State, seat: Seat) -> list[Action]:
         if seat not in self.to_act(state):
             return []
-        if state["phase"] == "play":
+        if state.phase == "play":
             return [{"type": "play", "card": c} for c in self._playable(state, seat)]
-        suit = state["pending"]["suit"]
+        suit = state.owed["suit"]
         actions: list[Action] = [{"type": "add", "location": loc} for loc in self._adds(state, seat, suit)]
         actions += [
             {"type": "remove", "location": loc, "owner": self._pid(state, q)}
@@ -508,31 +607,28 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
         return actions
 
     def apply(self, state: State, seat: Seat, action: Action) -> tuple[State, list[Event]]:
-        kind = action_type(action, _ACTION_FIELDS)
+        return self.play(state, seat, ACTIONS.parse(action))
+
+    def play(self, state: State, seat: Seat, action: TrickyTacticsAction) -> tuple[State, list[Event]]:
+        """``apply`` of an action already parsed."""
         check_seat(seat, len(self.seats_of(state)))
-        if state["phase"] == "over":
+        if state.phase == "over":
             raise IllegalAction("the game is over", "action.game_over")
         if seat not in self.to_act(state):
             raise IllegalAction("it is not your turn", "action.not_your_turn")
-        st = copy.deepcopy(state)
+        st = state.copy()
         events: list[Event] = []
-        if kind == "play":
-            self._apply_play(st, seat, action, events)
+        if isinstance(action, PlayCard):
+            self._apply_play(st, seat, action.card, events)
         else:
             self._apply_action(st, seat, action, events)
         self._run(st, events)
         return st, events
 
-    def _apply_play(self, st: State, seat: int, action: Action, events: list[Event]) -> None:
-        if st["phase"] != "play":
+    def _apply_play(self, st: State, seat: int, card: str, events: list[Event]) -> None:
+        if st.phase != "play":
             raise IllegalAction("you won the trick: choose your Action first", "tricky-tactics.error.action_first")
-        extra = sorted(set(action) - {"type", "card"})
-        if extra:
-            raise IllegalAction(f"unexpected field(s) {extra}", "action.unexpected_fields", {"fields": extra})
-        card = action.get("card")
-        if not isinstance(card, str) or card not in DECK:
-            raise IllegalAction(f"{card!r} is not a card", "tricky-tactics.error.bad_card")
-        if card not in st["hands"][seat]:
+        if card not in st.hands[seat]:
             raise IllegalAction(f"{card} is not in your hand", "tricky-tactics.error.not_in_hand", {"card": card})
         led = self._led_suit(st)
         if card not in self._playable(st, seat):
@@ -540,42 +636,35 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
             raise IllegalAction(
                 f"you must follow {led}", "tricky-tactics.error.must_follow", {"suit": led, "card": card}
             )
-        st["hands"][seat].remove(card)
-        st["trick"].append([seat, card])
-        st["turn"] = (seat + 1) % st["n"]
+        st.hands[seat].remove(card)
+        st.trick.append([seat, card])
+        st.turn = (seat + 1) % st.n
         public: dict[str, JSON] = {"player": seat, "card": card}
         events.append(Event("play", public=public))
 
-    def _apply_action(self, st: State, seat: int, action: Action, events: list[Event]) -> None:
-        if st["phase"] != "action":
+    def _apply_action(self, st: State, seat: int, action: Add | Remove, events: list[Event]) -> None:
+        if st.phase != "action":
             raise IllegalAction("an Action comes only right after winning a trick", "tricky-tactics.error.no_action")
-        suit: str = st["pending"]["suit"]
-        kind = action["type"]
-        allowed = {"type", "location"} | ({"owner"} if kind == "remove" else set())
-        extra = sorted(set(action) - allowed)
-        if extra:
-            raise IllegalAction(f"unexpected field(s) {extra}", "action.unexpected_fields", {"fields": extra})
-        loc = action.get("location")
-        if not isinstance(loc, str) or loc not in LOCATIONS:
-            raise IllegalAction(f"{loc!r} is not a Location", "tricky-tactics.error.bad_location")
+        suit: str = st.owed["suit"]
+        loc = action.location
         if loc[1] != suit:
             raise IllegalAction(
                 f"the Action must be in the {suit} Area",
                 "tricky-tactics.error.wrong_area",
                 {"suit": suit, "location": loc},
             )
-        if kind == "add":
-            if st["supply"][seat] <= 0:
+        if isinstance(action, Add):
+            if st.supply[seat] <= 0:
                 raise IllegalAction("no cubes left in the supply", "tricky-tactics.error.no_supply")
             self._do_add(st, seat, loc)
             self._record_action(st, events, seat, "add", loc, None, None)
         else:
-            owner = self._player_from_json(st, action.get("owner"))
+            owner = self._player_from_json(st, action.owner)
             if owner is None:
-                raise IllegalAction(f"{action.get('owner')!r} is not a player", "tricky-tactics.error.bad_owner")
+                raise IllegalAction(f"{action.owner!r} is not a player", "tricky-tactics.error.bad_owner")
             if owner == seat:
                 raise IllegalAction("you may only remove an opponent's cube", "tricky-tactics.error.own_cube")
-            if st["map"][loc][owner] <= 0:
+            if st.map[loc][owner] <= 0:
                 owner_id = self._pid(st, owner)
                 raise IllegalAction(
                     f"{owner_id} has no cube at {loc}",
@@ -590,7 +679,7 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
         """Public state plus, for a seat, its own hand and playable cards (never another hand, the automa's
         unrevealed cards or the set-aside cards)."""
         st = state
-        n: int = st["n"]
+        n: int = st.n
         values = self._values(st)
         human_seats = len(self.seats_of(st))
         me = seat if seat is not None and 0 <= seat < human_seats else None
@@ -599,12 +688,12 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
             players.append(
                 {
                     "id": self._pid(st, p),
-                    "automa": p == st["automa"],
-                    "supply": st["supply"][p],
-                    "on_map": sum(st["map"][loc][p] for loc in LOCATIONS),
-                    "score": st["scores"][p],
+                    "automa": p == st.automa,
+                    "supply": st.supply[p],
+                    "on_map": sum(st.map[loc][p] for loc in LOCATIONS),
+                    "score": st.scores[p],
                     "hand_size": self._hand_size(st, p),
-                    "tricks_won": sum(1 for t in st["tricks"] if t["winner"] == p),
+                    "tricks_won": sum(1 for t in st.tricks if t["winner"] == p),
                 }
             )
         areas: list[dict[str, JSON]] = []
@@ -613,7 +702,7 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
             ctls: list[int | None] = []
             for lr in LOC_RANKS:
                 loc = f"{lr}{suit}"
-                counts: list[int] = st["map"][loc]
+                counts: list[int] = st.map[loc]
                 ctl = self._controller(counts)
                 ctls.append(ctl)
                 locs.append(
@@ -635,8 +724,8 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
                     "controller": None if whole is None else self._pid(st, whole),
                 }
             )
-        turn = st["turn"]
-        pending = st["pending"]
+        turn = st.turn
+        pending = st.pending
         pending_view: dict[str, JSON] | None = None
         if pending is not None:
             w: int = pending["player"]
@@ -649,51 +738,51 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
                 ],
             }
         automa_view: dict[str, JSON] | None = None
-        if st["automa"] is not None:
-            last = st["automa_last"]
+        if st.automa is not None:
+            last = st.automa_last
             automa_view = {
-                "row": list(st["automa_row"]),
-                "unrevealed": len(st["automa_deck"]),
+                "row": list(st.automa_row),
+                "unrevealed": len(st.automa_deck),
                 "last_row": None if last is None else list(last["row"]),
                 "last_card": None if last is None else last["card"],
                 "last_reason": None if last is None else last["reason"],
             }
         trick_view: list[dict[str, JSON]] = []
-        last_automa = st["automa_last"]
-        for p, c in st["trick"]:
+        last_automa = st.automa_last
+        for p, c in st.trick:
             entry: dict[str, JSON] = {"player": self._pid(st, p), "card": c}
-            if p == st["automa"] and last_automa is not None and last_automa["card"] == c:
+            if p == st.automa and last_automa is not None and last_automa["card"] == c:
                 entry["reason"] = last_automa["reason"]
             trick_view.append(entry)
         to_act = sorted(self.to_act(st))
         view: dict[str, JSON] = {
-            "mode": st["options"]["mode"],
-            "round": st["round"],
-            "rounds": st["options"]["rounds"],
-            "phase": st["phase"],
+            "mode": st.options.mode,
+            "round": st.round,
+            "rounds": st.options.rounds,
+            "phase": st.phase,
             "you": me,
             "players": players,
-            "scores": [st["scores"][p] for p in range(human_seats)],  # per human seat, for the room page
-            "dealer": self._pid(st, st["dealer"]),
-            "leader": self._pid(st, st["leader"]),
+            "scores": [st.scores[p] for p in range(human_seats)],  # per human seat, for the room page
+            "dealer": self._pid(st, st.dealer),
+            "leader": self._pid(st, st.leader),
             "turn": None if turn is None else self._pid(st, turn),
             "to_act": to_act,
             "led_suit": self._led_suit(st),
             "trick": trick_view,
-            "tricks": [self._trick_view(st, t) for t in st["tricks"]],
-            "last_trick": None if st["last_trick"] is None else self._trick_view(st, st["last_trick"]),
+            "tricks": [self._trick_view(st, t) for t in st.tricks],
+            "last_trick": None if st.last_trick is None else self._trick_view(st, st.last_trick),
             "tricks_per_round": self._tricks_per_round(st),
             "pending_action": pending_view,
             "map": areas,
             "values": values,
             "area_bonus": self._bonus(st),
             "automa": automa_view,
-            "set_aside": len(st["set_aside"]),
-            "last_scoring": copy.deepcopy(st["last_scoring"]),
-            "round_points": copy.deepcopy(st["round_points"]),
-            "hand": None if me is None else list(st["hands"][me]),
-            "playable": (self._playable(st, me) if me is not None and st["phase"] == "play" and turn == me else []),
-            "standings": self._standings(st) if st["phase"] == "over" else None,
+            "set_aside": len(st.set_aside),
+            "last_scoring": copy.deepcopy(st.last_scoring),
+            "round_points": copy.deepcopy(st.round_points),
+            "hand": None if me is None else list(st.hands[me]),
+            "playable": (self._playable(st, me) if me is not None and st.phase == "play" and turn == me else []),
+            "standings": self._standings(st) if st.phase == "over" else None,
         }
         return view
 
@@ -711,23 +800,23 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
         actions = self.legal_actions(state, seat)
         if not actions:
             raise IllegalAction("it is not this seat's turn")
-        if state["phase"] == "play":
+        if state.phase == "play":
             return min(actions, key=lambda a: (card_rank(a["card"]), SUITS.index(card_suit(a["card"]))))
         return actions[0]
 
     def outcome(self, state: State) -> Outcome | None:
-        if state["phase"] != "over":
+        if state.phase != "over":
             return None
         st = state
-        n: int = st["n"]
+        n: int = st.n
         humans = len(self.seats_of(st))
         keys = [self._key(st, p) for p in range(n)]
         best = max(keys)
         top = [p for p in range(n) if keys[p] == best]
-        winners = [p for p in top if p < humans and p != st["automa"]]
+        winners = [p for p in top if p < humans and p != st.automa]
         ranks = [sum(1 for k in keys if k > keys[p]) for p in range(n)]
         return Outcome(
-            scores=[float(st["scores"][p]) for p in range(humans)],
+            scores=[float(st.scores[p]) for p in range(humans)],
             winners=winners,
             ranks=[ranks[p] for p in range(humans)],
             summary=self._summary(st, keys, top),
@@ -735,9 +824,9 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
 
     def _summary(self, st: State, keys: list[tuple[int, int, int]], top: list[int]) -> LogEntry:
         """Who won and how the tie-breaks decided it (docs/games/tricky-tactics.md)."""
-        n: int = st["n"]
-        automa_won = st["automa"] in top
-        seats = [p for p in top if p != st["automa"]]
+        n: int = st.n
+        automa_won = st.automa in top
+        seats = [p for p in top if p != st.automa]
         params: dict[str, JSON] = {"seats": seats, "count": len(seats), "points": keys[top[0]][0]}
         level_top = [p for p in range(n) if keys[p][0] == keys[top[0]][0]]
         if len(top) > 1:
@@ -754,14 +843,10 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
         return LogEntry(f"tricky-tactics.result.{how}", params)
 
     def dump(self, state: State) -> dict[str, JSON]:
-        return copy.deepcopy(state)
+        return state.to_json()
 
-    def load(self, data: Mapping[str, JSON]) -> State:
-        st = copy.deepcopy(dict(data))
-        missing = {"options", "n", "automa", "map", "hands", "phase"} - set(st)
-        if missing:
-            raise ValueError(f"not a Tricky Tactics state: missing {sorted(missing)}")
-        return st
+    def read_state(self, data: Mapping[str, JSON]) -> State:
+        return State.from_json(data)
 
     def log_entries(
         self, state: State, seat: Seat, action: Action, result: tuple[State, list[Event]]
@@ -769,7 +854,7 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
         """The move and everything that followed it on its own: the automa's plays and Actions with their
         reasons, tricks won, skipped Actions, rounds scored and the result."""
         entries: list[LogEntry] = []
-        led = bool(state["trick"])
+        led = bool(state.trick)
         for event in result[1]:
             data = event.public
             kind = event.kind
@@ -1021,4 +1106,3 @@ def _suit_worth(
 
 ENGINE = TrickyTactics()
 BOT = TrickyTacticsBot()
-register(ENGINE, BOT)

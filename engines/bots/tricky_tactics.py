@@ -8,7 +8,6 @@ Playouts stop at the end of the round and are scored by the points so far plus t
 
 from __future__ import annotations
 
-import copy
 from random import Random
 
 from engines.base import Action, Seat
@@ -34,9 +33,9 @@ SAMPLE_TRIES = 20
 def _voids(state: State) -> dict[int, set[str]]:
     """The suits each player has shown they hold none of (they did not follow the led suit)."""
     voids: dict[int, set[str]] = {}
-    tricks = [t["cards"] for t in state["tricks"]]
-    if state["trick"]:
-        tricks.append(state["trick"])
+    tricks = [t["cards"] for t in state.tricks]
+    if state.trick:
+        tricks.append(state.trick)
     for cards in tricks:
         led = card_suit(cards[0][1])
         for player, card in cards[1:]:
@@ -50,32 +49,28 @@ class TrickyTacticsModel(GameModel[State]):
     rollout_depth = 16
 
     def determinize(self, state: State, seat: Seat, rng: Random) -> State:
-        world = copy.deepcopy(state)
-        n: int = state["n"]
-        automa = state["automa"]
-        seen = set(state["hands"][seat]) | set(state["automa_row"])
-        seen.update(card for _player, card in state["trick"])
-        seen.update(card for t in state["tricks"] for _player, card in t["cards"])
+        world = state.copy()
+        n: int = state.n
+        automa = state.automa
+        seen = set(state.hands[seat]) | set(state.automa_row)
+        seen.update(card for _player, card in state.trick)
+        seen.update(card for t in state.tricks for _player, card in t["cards"])
         pool = sorted(card for card in DECK if card not in seen)
-        slots: list[tuple[int | None, int]] = [
-            (p, len(state["hands"][p])) for p in range(n) if p != seat and p != automa
-        ]
+        slots: list[tuple[int | None, int]] = [(p, len(state.hands[p])) for p in range(n) if p != seat and p != automa]
         if automa is not None:
-            slots.append((automa, len(state["automa_deck"])))
-        slots.append((None, len(state["set_aside"])))
+            slots.append((automa, len(state.automa_deck)))
+        slots.append((None, len(state.set_aside)))
         voids = _voids(state)
         dealt = self._deal(pool, slots, voids, rng)
         for (owner, _size), cards in zip(slots, dealt, strict=True):
             if owner is None:
-                world["set_aside"] = cards
+                world.set_aside = cards
             elif owner == automa:
-                world["automa_deck"] = cards
+                world.automa_deck = cards
             else:
-                world["hands"][owner] = sort_hand(cards)
-        rounds = len(state["deal_seeds"])
-        world["deal_seeds"] = state["deal_seeds"][: state["round"]] + [
-            rng.getrandbits(64) for _ in range(rounds - state["round"])
-        ]
+                world.hands[owner] = sort_hand(cards)
+        rounds = len(state.deal_seeds)
+        world.deal_seeds = state.deal_seeds[: state.round] + [rng.getrandbits(64) for _ in range(rounds - state.round)]
         return world
 
     @staticmethod
@@ -107,20 +102,20 @@ class TrickyTacticsModel(GameModel[State]):
         """Quick play for the playouts: any card that may be played; the Action that leaves the map best
         (the normal bot's reading of the map, without building a view)."""
         legal = ENGINE.legal_actions(state, seat)
-        if state["phase"] != "action" or len(legal) == 1:
+        if state.phase != "action" or len(legal) == 1:
             return rng.choice(legal)
-        values = {"K": state["options"]["value_k"], "Q": state["options"]["value_q"], "J": state["options"]["value_j"]}
-        bonus = state["options"]["area_bonus_points"] if state["options"]["area_bonus"] else 0
-        board: dict[str, list[int]] = state["map"]
-        ids = [AUTOMA if p == state["automa"] else p for p in range(state["n"])]
+        values = {"K": state.options.value_k, "Q": state.options.value_q, "J": state.options.value_j}
+        bonus = state.options.area_bonus_points if state.options.area_bonus else 0
+        board: dict[str, list[int]] = state.map
+        ids = [AUTOMA if p == state.automa else p for p in range(state.n)]
         return max(legal, key=lambda a: _eval(_after(board, seat, a, ids), seat, values, bonus))
 
     def evaluate(self, state: State, seat: Seat) -> float:
-        values = {"K": state["options"]["value_k"], "Q": state["options"]["value_q"], "J": state["options"]["value_j"]}
-        totals = [float(score) for score in state["scores"]]
+        values = {"K": state.options.value_k, "Q": state.options.value_q, "J": state.options.value_j}
+        totals = [float(score) for score in state.scores]
         for suit in SUITS:
             for rank in LOC_RANKS:
-                counts = state["map"][f"{rank}{suit}"]
+                counts = state.map[f"{rank}{suit}"]
                 top = max(counts)
                 if top > 0 and counts.count(top) == 1:
                     totals[counts.index(top)] += values[rank]

@@ -178,8 +178,8 @@ def check_database(server: ServerProcess, code: str, actions: list[tuple[int, Me
 
 def secrets_for(state: Any, seat: int | None) -> set[str]:
     """Cards this viewer must not see: other hands, the automa's face-down deck, the set-aside cards."""
-    hidden: set[str] = set(state["automa_deck"]) | set(state["set_aside"])
-    for p, hand in enumerate(state["hands"]):
+    hidden: set[str] = set(state.automa_deck) | set(state.set_aside)
+    for p, hand in enumerate(state.hands):
         if p != seat:
             hidden |= set(hand)
     return hidden
@@ -198,7 +198,7 @@ def check_socket(sock_seat: int | None, history: list[Message], states: list[Any
     own_ever: set[str] = set()
     if sock_seat is not None:
         for st in states:
-            own_ever |= set(st["hands"][sock_seat])
+            own_ever |= set(st.hands[sock_seat])
     for msg in history:
         if msg.get("type") != "state":
             # welcome / room / ack / error / pong name no card but the socket's own or a played one
@@ -223,7 +223,7 @@ def check_message(
     if seat is None:
         assert view["hand"] is None and view["playable"] == []
     else:
-        assert view["hand"] == state["hands"][seat]
+        assert view["hand"] == state.hands[seat]
     view.pop("hand")
     view.pop("playable")
     now = secrets_for(state, seat)
@@ -232,7 +232,7 @@ def check_message(
     # Between the automa's turns only its carryover is public.
     if view.get("automa") is not None and msg["to_act"]:
         assert len(view["automa"]["row"]) <= 1
-        assert set(view["automa"]["row"]) <= set(state["automa_row"])
+        assert set(view["automa"]["row"]) <= set(state.automa_row)
     # Events before a new deal belong to the old hand; from the deal on, to the new one.
     evs = copy.deepcopy(msg["events"])
     cut = next((i for i, e in enumerate(evs) if e["kind"] == "deal"), len(evs))
@@ -249,7 +249,7 @@ def check_message(
             if seat is None:
                 assert "hand" not in e
             else:
-                assert e["hand"] == state["hands"][seat]
+                assert e["hand"] == state.hands[seat]
                 e.pop("hand")
     leaked = cards_in(evs[cut:]) & now
     assert not leaked, f"version {msg['version']}: events of the new deal show hidden cards {leaked}"
@@ -272,12 +272,12 @@ def check_all(table: Table, options: Message, seed: int, server: ServerProcess) 
     # The checker itself can fail: a doctored message that shows seat 1's hand to seat 0 is caught.
     sample = next(m for m in table.sockets[0].history if m.get("type") == "state" and m["version"] == 1)
     doctored = copy.deepcopy(sample)
-    doctored["view"]["trick"].append({"player": 1, "card": states[1]["hands"][1][0]})
+    doctored["view"]["trick"].append({"player": 1, "card": states[1].hands[1][0]})
     with pytest.raises(AssertionError):
         check_message(0, doctored, states[1], states[0], events[1], set())
-    if states[1]["automa_deck"]:
+    if states[1].automa_deck:
         doctored = copy.deepcopy(sample)
-        doctored["events"].append({"kind": "note", "text": f"next up {states[1]['automa_deck'][0]}"})
+        doctored["events"].append({"kind": "note", "text": f"next up {states[1].automa_deck[0]}"})
         with pytest.raises(AssertionError):
             check_message(0, doctored, states[1], states[0], events[1], set())
     return states
@@ -359,7 +359,7 @@ async def test_automa_game_two_humans_to_the_end(server: ServerProcess) -> None:
             if e["kind"] == "play" and e["player"] == "automa"
         ]
         assert len(automa_plays) >= 30 and all(e["reason"] and len(e["row"]) in (1, 2) for e in automa_plays)
-        assert states[-1]["phase"] == "over"
+        assert states[-1].phase == "over"
 
         # Rematch: same seats, a fresh deal.
         await table.sockets[0].send({"type": "rematch"})
@@ -395,9 +395,7 @@ async def test_four_player_game_with_bots(sqlite_server: ServerProcess) -> None:
         # Bots did play their seats, and through the same path.
         seats_moved = {seat for seat, _ in actions_from_events(table.spectator.history)}  # type: ignore[union-attr]
         assert seats_moved == {0, 1, 2, 3}
-        assert all(
-            sum(st["map"][loc][p] for loc in st["map"]) + st["supply"][p] == 10 for st in states for p in range(4)
-        )
+        assert all(sum(st.map[loc][p] for loc in st.map) + st.supply[p] == 10 for st in states for p in range(4))
     finally:
         await table.close()
 
@@ -418,12 +416,12 @@ async def test_three_player_game_set_aside_cards_stay_hidden(sqlite_server: Serv
         assert [p["hand_size"] for p in start["view"]["players"]] == [12, 12, 12]
         await play_humans(table, [0], random.Random(seed))
         states = check_all(table, options, seed, sqlite_server)
-        assert len(states[0]["set_aside"]) == 4
+        assert len(states[0].set_aside) == 4
         # One round: the set-aside cards are never dealt, so no message at all may name them.
         everything = "".join(
             orjson.dumps(m).decode() for s in [*table.sockets, table.spectator] if s for m in s.history
         )
-        assert not set(states[0]["set_aside"]) & cards_in(everything)
-        assert cards_in(everything) >= {c for st in states for c in st["hands"][0]}  # the scan does see cards
+        assert not set(states[0].set_aside) & cards_in(everything)
+        assert cards_in(everything) >= {c for st in states for c in st.hands[0]}  # the scan does see cards
     finally:
         await table.close()

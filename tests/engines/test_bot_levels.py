@@ -123,17 +123,15 @@ def _tic_tac_match_twin(state: Any, seat: int) -> Any:
 
 
 def _tricky_tactics_twin(state: Any, seat: int) -> Any:
-    import copy
-
     from engines.tricky_tactics import sort_hand
 
-    twin = copy.deepcopy(state)
-    other = next(p for p in range(state["n"]) if p != seat and p != state["automa"])
-    hand, deck = twin["hands"][other], twin["automa_deck"]
+    twin = state.copy()
+    other = next(p for p in range(state.n) if p != seat and p != state.automa)
+    hand, deck = twin.hands[other], twin.automa_deck
     count = min(len(hand), len(deck))
-    twin["hands"][other] = sort_hand(deck[:count] + hand[count:])
-    twin["automa_deck"] = hand[:count] + deck[count:]
-    twin["deal_seeds"] = [s + 1 for s in state["deal_seeds"]]
+    twin.hands[other] = sort_hand(deck[:count] + hand[count:])
+    twin.automa_deck = hand[:count] + deck[count:]
+    twin.deal_seeds = [s + 1 for s in state.deal_seeds]
     return twin
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import orjson
 import pytest
 
-from engines.base import Engine, IllegalAction
+from engines.base import Engine, IllegalAction, InvalidState
 from engines.registry import all_engines, get_bot
 
 ENGINES = all_engines()
@@ -115,6 +115,15 @@ def test_dump_load_round_trip_at_every_step(engine: Engine[Any, Any]) -> None:
         b, _ = engine.apply(reloaded, seat, action)
         assert engine.dump(a) == engine.dump(b)
         state = a
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=_ids)
+def test_load_refuses_what_is_not_a_state_with_invalid_state(engine: Engine[Any, Any]) -> None:
+    dumped = engine.dump(engine.new_game(engine.parse_options({}), 1))
+    first = next(iter(dumped))
+    for data in [{}, {key: value for key, value in dumped.items() if key != first}]:
+        with pytest.raises(InvalidState):
+            engine.load(data)
 
 
 GARBAGE_ACTIONS: list[Any] = [

@@ -12,7 +12,7 @@ import orjson
 import pytest
 
 import engines.tic_tac_match as ttm
-from engines.base import Event, IllegalAction, InvalidOptions, LogEntry
+from engines.base import Event, IllegalAction, InvalidOptions, InvalidState, LogEntry
 from engines.tic_tac_match import (
     BOT,
     COLOURS,
@@ -989,7 +989,7 @@ def test_dump_load_round_trip_for_four_players_and_series() -> None:
 def test_load_refuses_a_broken_state() -> None:
     data = E.dump(E.new_game(E.parse_options({}), 1))
     data["draw"] = data["draw"][1:]
-    with pytest.raises(ValueError, match="one deck"):
+    with pytest.raises(InvalidState, match="one deck"):
         E.load(data)
 
 

@@ -368,7 +368,7 @@ def test_countdown_locks_unfinished_grids_as_they_are() -> None:
         state, events = ENGINE.apply(state, seat, ENGINE.timeout_action(state, seat))
     assert state.phase == "reveal" and events[-1].kind == "writing_closed"
     assert events[-1].public["grids"] == [None, g("ABC/.../..."), g("DE./F../..G"), g(".........")]
-    assert state.finished == [None, "done", "locked", "locked"]
+    assert state.finished == (None, "done", "locked", "locked")
     assert ENGINE.timer(state) == Timer("reveal-1-0", 3.0)
 
 
@@ -385,8 +385,8 @@ def test_hard_timer_locks_everyone_and_completes_the_leaders_ranking() -> None:
         for seat in seats:
             state = act(state, seat, ENGINE.timeout_action(state, seat))
         # The draft first, then the theme's other words in card order, up to 7.
-        assert state.ranking == ["K", "C", "A", "B", "D", "E", "F"]
-        assert state.phase == "reveal" and state.grids[1] == g("AB./.../...")
+        assert state.ranking == ("K", "C", "A", "B", "D", "E", "F")
+        assert state.phase == "reveal" and list(state.grids[1]) == g("AB./.../...")
 
 
 def test_writers_finished_before_the_leader_means_no_countdown() -> None:
@@ -426,7 +426,7 @@ def test_reveal_announces_one_word_at_a_time_then_scores() -> None:
     assert state.phase == "score" and events[-1].kind == "turn_scored"
     scoring = events[-1].public["scoring"]
     assert scoring["points"] == [3 + 1, 2 + 1, 2] and scoring["totals"] == [4, 3, 2]
-    assert state.scores == [4, 3, 2]
+    assert state.scores == (4, 3, 2)
     v = ENGINE.view(state, None)
     assert v["scoring"] == scoring and v["ranking"] == RANKING
     assert v["grids"][2]["lines"] == [{"cells": [3, 4, 5], "word": 5}, {"cells": [1, 4, 7], "word": 5}]
@@ -465,7 +465,7 @@ def test_game_ends_after_everyone_led_and_ties_share_the_win() -> None:
             state = act(state, state.leader, {"type": "next"})
     assert state.phase == "over" and events[-1].kind == "game_over"
     # Per turn: the Leader 3 (A) + 1 (B: 2 lines); each player 2 (C) + 2 (D).
-    assert state.scores == [12, 12, 12]
+    assert state.scores == (12, 12, 12)
     outcome = ENGINE.outcome(state)
     assert outcome is not None
     assert outcome.winners == [0, 1, 2] and outcome.ranks == [0, 0, 0]
@@ -549,7 +549,7 @@ def test_place_overwrites_and_clear_erases() -> None:
     state = act(state, 1, {"type": "place", "cell": 0, "word": "A"})  # A is free again
     assert logged(state, 1, {"type": "clear", "cell": 4}) == [("tic-tac-top.log.erased", {"seat": 1})]
     state, events = ENGINE.apply(state, 1, {"type": "clear", "cell": 4})
-    assert state.grids[1] == g("A........")
+    assert list(state.grids[1]) == g("A........")
     assert events[0].public == {"seat": 1, "filled": 1} and events[0].private == {1: {"cell": 4}}
     with pytest.raises(IllegalAction, match="already submitted"):
         ENGINE.apply(act(state, 0, {"type": "rank", "words": RANKING}), 0, {"type": "draft", "words": []})
@@ -743,7 +743,7 @@ def test_bot_puts_its_most_central_words_in_the_centre_and_on_the_diagonals() ->
     # The leader bot drafts a word at a time, then ranks its 7 most central words.
     for _ in range(6):
         state = act(state, 0, BOT.choose(state, 0, rng))
-    assert state.ranking == ttt.preference(theme.name, theme.words, 0, 1)[:7]
+    assert list(state.ranking) == ttt.preference(theme.name, theme.words, 0, 1)[:7]
     central = ttt.centrality(theme.name, theme.words)
     by_centrality = [w for _c, w in sorted(zip(central, theme.words, strict=True), reverse=True)]
     assert len(set(state.ranking) & set(by_centrality[:7])) >= 5

@@ -8,6 +8,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import orjson
@@ -19,11 +20,11 @@ from engines.tricky_tactics import (
     DECK,
     ENGINE,
     LOCATIONS,
+    State,
     automa_action_choice,
     automa_choose,
 )
 
-State = dict[str, Any]
 AUTOMA = 2  # the automa's player index in a 2-human game
 
 
@@ -48,24 +49,24 @@ def scenario(
 ) -> State:
     """An exact position at the start of a trick, ``leader`` to lead (runs the automa if it leads)."""
     st = ENGINE.new_game(ENGINE.parse_options({"mode": mode, **(options or {})}), 0)
-    n = st["n"]
-    cubes = st["options"]["cubes"]
-    st["hands"] = [list(h) for h in hands] + [[]] * (n - len(hands))
-    st["automa_deck"] = list(automa_deck or [])
-    st["automa_row"] = list(automa_row or [])
-    st["automa_last"] = None
-    st["set_aside"] = []
-    st["map"] = copy.deepcopy(board) if board is not None else empty_board(n)
-    st["supply"] = (
-        list(supply) if supply is not None else [cubes - sum(st["map"][loc][p] for loc in LOCATIONS) for p in range(n)]
+    n = st.n
+    cubes = st.options.cubes
+    st.hands = [list(h) for h in hands] + [[]] * (n - len(hands))
+    st.automa_deck = list(automa_deck or [])
+    st.automa_row = list(automa_row or [])
+    st.automa_last = None
+    st.set_aside = []
+    st.map = copy.deepcopy(board) if board is not None else empty_board(n)
+    st.supply = (
+        list(supply) if supply is not None else [cubes - sum(st.map[loc][p] for loc in LOCATIONS) for p in range(n)]
     )
-    st["scores"] = list(scores) if scores is not None else [0] * n
-    st["trick"] = []
-    st["tricks"] = []
-    st["pending"] = None
-    st["phase"] = "play"
-    st["leader"] = leader
-    st["turn"] = leader
+    st.scores = list(scores) if scores is not None else [0] * n
+    st.trick = []
+    st.tricks = []
+    st.pending = None
+    st.phase = "play"
+    st.leader = leader
+    st.turn = leader
     events: list[Event] = []
     ENGINE._run(st, events)
     return st
@@ -101,31 +102,31 @@ def test_options_defaults_and_bounds() -> None:
 @pytest.mark.parametrize("seed", range(6))
 def test_deal_with_the_automa_is_12_12_16(seed: int) -> None:
     st = ENGINE.new_game(ENGINE.parse_options({}), seed)
-    automa_cards = st["automa_deck"] + st["automa_row"] + [c for p, c in st["trick"] if p == AUTOMA]
-    assert [len(h) for h in st["hands"][:2]] == [12, 12]
-    assert st["hands"][AUTOMA] == []
+    automa_cards = st.automa_deck + st.automa_row + [c for p, c in st.trick if p == AUTOMA]
+    assert [len(h) for h in st.hands[:2]] == [12, 12]
+    assert st.hands[AUTOMA] == []
     assert len(automa_cards) == 16
-    assert st["set_aside"] == []
-    assert sorted(st["hands"][0] + st["hands"][1] + automa_cards) == sorted(DECK)
-    assert st["leader"] == (st["dealer"] + 1) % 3
+    assert st.set_aside == []
+    assert sorted(st.hands[0] + st.hands[1] + automa_cards) == sorted(DECK)
+    assert st.leader == (st.dealer + 1) % 3
 
 
 @pytest.mark.parametrize("seed", range(6))
 def test_deal_for_three_humans_sets_four_aside(seed: int) -> None:
     st = ENGINE.new_game(ENGINE.parse_options({"mode": "3p"}), seed)
-    assert [len(h) for h in st["hands"]] == [12, 12, 12]
-    assert len(st["set_aside"]) == 4
-    assert sorted([c for h in st["hands"] for c in h] + st["set_aside"]) == sorted(DECK)
+    assert [len(h) for h in st.hands] == [12, 12, 12]
+    assert len(st.set_aside) == 4
+    assert sorted([c for h in st.hands for c in h] + st.set_aside) == sorted(DECK)
     assert ENGINE.view(st, None)["set_aside"] == 4
 
 
 @pytest.mark.parametrize("seed", range(6))
 def test_deal_for_four_humans_is_ten_each(seed: int) -> None:
     st = ENGINE.new_game(ENGINE.parse_options({"mode": "4p"}), seed)
-    assert [len(h) for h in st["hands"]] == [10, 10, 10, 10]
-    assert st["set_aside"] == [] and st["automa_deck"] == []
-    assert sorted(c for h in st["hands"] for c in h) == sorted(DECK)
-    assert ENGINE.to_act(st) == frozenset({(st["dealer"] + 1) % 4})
+    assert [len(h) for h in st.hands] == [10, 10, 10, 10]
+    assert st.set_aside == [] and st.automa_deck == []
+    assert sorted(c for h in st.hands for c in h) == sorted(DECK)
+    assert ENGINE.to_act(st) == frozenset({(st.dealer + 1) % 4})
 
 
 def test_hands_are_sorted_by_suit_then_rank() -> None:
@@ -139,8 +140,8 @@ def test_hands_are_sorted_by_suit_then_rank() -> None:
 def test_dealer_passes_left_and_left_of_dealer_leads_each_round() -> None:
     rng = random.Random(4)
     st = ENGINE.new_game(ENGINE.parse_options({"mode": "4p"}), 21)
-    dealers = [st["dealer"]]
-    leaders = [st["leader"]]
+    dealers = [st.dealer]
+    leaders = [st.leader]
     while ENGINE.to_act(st):
         seat = min(ENGINE.to_act(st))
         st, events = ENGINE.apply(st, seat, rng.choice(ENGINE.legal_actions(st, seat)))
@@ -188,10 +189,10 @@ def test_trick_winner_is_the_highest_card_of_the_led_suit_no_trumps() -> None:
     trick = public(events, "trick")[0]
     assert trick["winner"] == 2 and trick["card"] == "9H" and trick["led"] == "H"
     assert ENGINE.to_act(st) == frozenset({2})
-    assert st["phase"] == "action"
+    assert st.phase == "action"
     # After the Action the winner leads.
     st, _ = ENGINE.apply(st, 2, {"type": "add", "location": "KH"})
-    assert ENGINE.to_act(st) == frozenset({2}) and st["phase"] == "play"
+    assert ENGINE.to_act(st) == frozenset({2}) and st.phase == "play"
     assert ENGINE.view(st, None)["leader"] == 2
 
 
@@ -226,7 +227,7 @@ def won_spades_trick(board: dict[str, list[int]] | None = None, supply: list[int
     )
     for seat, card in enumerate(["AS", "3S", "4S", "5S"]):
         st, _ = play(st, seat, card)
-    assert st["phase"] == "action" and ENGINE.to_act(st) == frozenset({0})
+    assert st.phase == "action" and ENGINE.to_act(st) == frozenset({0})
     return st
 
 
@@ -269,8 +270,8 @@ def test_add_and_remove_targets_are_in_the_led_suits_area() -> None:
 def test_add_moves_a_cube_from_supply_to_the_map() -> None:
     st = won_spades_trick()
     st, events = ENGINE.apply(st, 0, {"type": "add", "location": "JS"})
-    assert st["map"]["JS"] == [1, 0, 0, 0]
-    assert st["supply"] == [9, 10, 10, 10]
+    assert st.map["JS"] == [1, 0, 0, 0]
+    assert st.supply == [9, 10, 10, 10]
     assert public(events, "action") == [{"kind": "action", "player": 0, "type": "add", "location": "JS"}]
     view = ENGINE.view(st, None)
     spades = view["map"][0]
@@ -288,10 +289,10 @@ def test_remove_returns_the_cube_to_its_owners_supply() -> None:
     board = empty_board(4)
     board["KS"] = [0, 0, 2, 0]
     st = won_spades_trick(board)
-    assert st["supply"] == [10, 10, 8, 10]
+    assert st.supply == [10, 10, 8, 10]
     st, _ = ENGINE.apply(st, 0, {"type": "remove", "location": "KS", "owner": 2})
-    assert st["map"]["KS"] == [0, 0, 1, 0]
-    assert st["supply"] == [10, 10, 9, 10]
+    assert st.map["KS"] == [0, 0, 1, 0]
+    assert st.supply == [10, 10, 9, 10]
 
 
 def test_with_an_empty_supply_only_remove_is_legal() -> None:
@@ -317,9 +318,9 @@ def test_action_is_skipped_when_impossible() -> None:
     st, events = play(st, 3, "5S")
     assert kinds(events) == ["play", "trick", "action"]
     assert public(events, "action")[0]["type"] == "skip"
-    assert st["phase"] == "play" and ENGINE.to_act(st) == frozenset({0})
-    assert st["map"] == board
-    assert st["tricks"][-1]["action"]["type"] == "skip"
+    assert st.phase == "play" and ENGINE.to_act(st) == frozenset({0})
+    assert st.map == board
+    assert st.tricks[-1]["action"]["type"] == "skip"
 
 
 def test_human_may_remove_the_automas_cube() -> None:
@@ -336,8 +337,8 @@ def test_human_may_remove_the_automas_cube() -> None:
         {"seat": 0, "location": "QD", "owner_seat": "automa"},
     )
     st, _ = ENGINE.apply(st, 0, {"type": "remove", "location": "QD", "owner": "automa"})
-    assert st["map"]["QD"] == [0, 1, 1]
-    assert st["supply"][AUTOMA] == 9
+    assert st.map["QD"] == [0, 1, 1]
+    assert st.supply[AUTOMA] == 9
 
 
 # ---- round scoring -------------------------------------------------------------------------------
@@ -383,7 +384,7 @@ def test_round_scoring_strict_majority_ties_score_nobody_and_area_bonus() -> Non
     assert by_loc["KS"]["controller"] == 0 and by_loc["KS"]["points"] == 3
     assert by_loc["QH"]["points"] == 2 and by_loc["KC"]["controller"] is None
     assert len(scored["locations"]) == 12
-    assert st["scores"] == [8, 1, 0, 2]
+    assert st.scores == [8, 1, 0, 2]
     assert ENGINE.view(st, None)["last_scoring"]["points"] == [8, 1, 0, 2]
     assert ENGINE.view(st, None)["round_points"] == [[8, 1, 0, 2]]
 
@@ -395,9 +396,9 @@ def test_area_bonus_off_and_custom_values() -> None:
     board["JS"] = [1, 0, 0, 0]
     board["JD"] = [0, 0, 1, 0]
     st, _ = finish(last_trick_of_round(board, {"area_bonus": False}))
-    assert st["scores"] == [6, 0, 1, 0]
+    assert st.scores == [6, 0, 1, 0]
     st, _ = finish(last_trick_of_round(board, {"value_k": 5, "value_q": 4, "value_j": 0, "area_bonus_points": 3}))
-    assert st["scores"] == [12, 0, 0, 0]  # a J worth 0 still counts as controlled for the bonus
+    assert st.scores == [12, 0, 0, 0]  # a J worth 0 still counts as controlled for the bonus
 
 
 def test_cubes_persist_across_rounds_and_a_new_round_is_dealt() -> None:
@@ -405,15 +406,15 @@ def test_cubes_persist_across_rounds_and_a_new_round_is_dealt() -> None:
     board["KS"] = [3, 0, 0, 0]
     board["QD"] = [0, 0, 2, 0]
     st = last_trick_of_round(board)
-    st["supply"] = [0, 10, 8, 10]  # seat 0 wins the last trick with nothing to do
-    dealer = st["dealer"]
+    st.supply = [0, 10, 8, 10]  # seat 0 wins the last trick with nothing to do
+    dealer = st.dealer
     st, events = finish(st)
     assert kinds(events)[-3:] == ["round_scored", "round_end", "deal"]
-    assert st["round"] == 2
-    assert st["map"]["KS"] == [3, 0, 0, 0] and st["map"]["QD"] == [0, 0, 2, 0]
-    assert st["supply"] == [0, 10, 8, 10]  # nothing comes back at round end
-    assert [len(h) for h in st["hands"]] == [10, 10, 10, 10]
-    assert st["dealer"] == (dealer + 1) % 4
+    assert st.round == 2
+    assert st.map["KS"] == [3, 0, 0, 0] and st.map["QD"] == [0, 0, 2, 0]
+    assert st.supply == [0, 10, 8, 10]  # nothing comes back at round end
+    assert [len(h) for h in st.hands] == [10, 10, 10, 10]
+    assert st.dealer == (dealer + 1) % 4
     assert ENGINE.to_act(st) == frozenset({(dealer + 2) % 4})
     view = ENGINE.view(st, None)
     assert view["map"][0]["locations"][0]["cubes"] == [3, 0, 0, 0]
@@ -421,7 +422,7 @@ def test_cubes_persist_across_rounds_and_a_new_round_is_dealt() -> None:
 
 def final_round(board: dict[str, list[int]], scores: list[int]) -> State:
     st = last_trick_of_round(board, {"rounds": 1})
-    st["scores"] = list(scores)
+    st.scores = list(scores)
     return st
 
 
@@ -504,7 +505,7 @@ def test_the_summary_of_a_tie_with_the_automa(
     keys: list[tuple[int, int, int]], key: str, params: dict[str, Any]
 ) -> None:
     """Places break ties on points by Locations controlled, then cubes on the map; the automa is a player."""
-    st: Any = {"n": 3, "automa": AUTOMA}
+    st: Any = SimpleNamespace(n=3, automa=AUTOMA)
     top = [p for p in range(3) if keys[p] == max(keys)]
     assert ENGINE._summary(st, keys, top) == LogEntry(f"tricky-tactics.result.{key}", params)
 
@@ -553,8 +554,8 @@ def test_equal_ranks_play_left() -> None:
 
 def test_equal_ranks_play_left_in_a_game() -> None:
     st = scenario(hands=[["2D", "3D"], ["4D", "5D"]], automa_deck=["7H", "7S", "8C", "9C"], leader=AUTOMA)
-    assert st["trick"] == [[AUTOMA, "7H"]]
-    assert st["automa_row"] == ["7S"]
+    assert st.trick == [[AUTOMA, "7H"]]
+    assert st.automa_row == ["7S"]
     assert ENGINE.view(st, 0)["trick"][0]["reason"] == [
         {"key": "tricky-tactics.reason.led_equal", "params": {"card": "7H"}}
     ]
@@ -590,7 +591,7 @@ def test_seed_example_follow_in_a_game_reveal_row_shown_then_only_carryover() ->
     # the higher of [9C, 6D].
     assert [e["row"] for e in public(events, "reveal")] == [["9C", "AH"], ["9C", "6D"]]
     assert public(events, "reveal")[-1]["cards"] == ["6D"]
-    assert st["trick"] == [[AUTOMA, "9C"]]
+    assert st.trick == [[AUTOMA, "9C"]]
     view = ENGINE.view(st, 0)
     assert view["automa"]["row"] == ["6D"] and view["automa"]["unrevealed"] == 2
     assert view["automa"]["last_row"] == ["9C", "6D"]
@@ -606,7 +607,7 @@ def test_reveal_only_on_the_automas_turn() -> None:
     # 5H wins (the automa followed with 2H, the only heart in [9C, 2H]); 9C is the carryover.
     assert public(events, "play")[-1]["card"] == "2H"
     assert ENGINE.view(st, 1)["automa"]["row"] == ["9C"]
-    assert st["automa_deck"] == ["6D", "8S", "2S"]
+    assert st.automa_deck == ["6D", "8S", "2S"]
     st, _ = ENGINE.apply(st, 0, {"type": "add", "location": "KH"})
     st, events = play(st, 0, "2C")
     assert kinds(events) == ["play"]  # the automa plays after Player 2, nothing revealed yet
@@ -666,7 +667,7 @@ def test_seed_example_add_in_a_game() -> None:
     st, events = play(st, 1, "3S")
     action = public(events, "action")[0]
     assert action["player"] == "automa" and action["location"] == "QS"
-    assert st["map"]["QS"] == [0, 2, 1] and st["supply"][AUTOMA] == 7
+    assert st.map["QS"] == [0, 2, 1] and st.supply[AUTOMA] == 7
 
 
 def remove_example_board() -> dict[str, list[int]]:
@@ -693,7 +694,7 @@ def test_seed_example_remove_at_q_hearts_per_rulings() -> None:
 def test_seed_example_remove_in_a_game() -> None:
     board = remove_example_board()
     st = scenario(hands=[["2H", "3D"], ["3H", "4D"]], automa_deck=["AH", "5C", "6C"], board=board)
-    assert st["supply"][AUTOMA] == 0
+    assert st.supply[AUTOMA] == 0
     st, _ = play(st, 0, "2H")
     st, events = play(st, 1, "3H")
     action = public(events, "action")[0]
@@ -708,8 +709,8 @@ def test_seed_example_remove_in_a_game() -> None:
             {"key": "tricky-tactics.reason.next_clockwise", "params": {}},
         ],
     }
-    assert st["map"]["QH"] == [1, 2, 1] and st["map"]["KH"] == [0, 0, 5]
-    assert st["supply"] == [8, 6, 0]  # the cube went back to Player 1's supply (7 + 1)
+    assert st.map["QH"] == [1, 2, 1] and st.map["KH"] == [0, 0, 5]
+    assert st.supply == [8, 6, 0]  # the cube went back to Player 1's supply (7 + 1)
 
 
 def test_automa_remove_ties_between_locations_go_k_q_j() -> None:
@@ -729,7 +730,7 @@ def test_automa_remove_is_skipped_without_an_opponent_cube() -> None:
     st, _ = play(st, 0, "2C")
     st, events = play(st, 1, "3C")
     assert public(events, "action")[0]["type"] == "skip"
-    assert st["map"] == board and st["supply"] == [10, 10, 0]
+    assert st.map == board and st.supply == [10, 10, 0]
 
 
 def test_automa_unrevealed_cards_are_discarded_unseen_at_round_end() -> None:
@@ -745,21 +746,21 @@ def test_automa_unrevealed_cards_are_discarded_unseen_at_round_end() -> None:
     st, events = ENGINE.apply(st, 1, {"type": "add", "location": "KD"})
     end = public(events, "round_end")[0]
     assert end == {"kind": "round_end", "round": 1, "discarded_unseen": 2, "carryover_discarded": ["2S"]}
-    assert sorted(st["secret_discards"]) == ["9H", "AS"]
+    assert sorted(st.secret_discards) == ["9H", "AS"]
     old_round = events[: kinds(events).index("deal")]
     for viewer in (None, 0, 1):
         for e in old_round:
             assert cards_in(e.redact(viewer)).isdisjoint({"9H", "AS"})
     # A new round: 12 + 12 + 16 again and an empty Reveal Row.
-    assert st["round"] == 2
-    automa_cards = st["automa_deck"] + st["automa_row"] + [c for p, c in st["trick"] if p == AUTOMA]
+    assert st.round == 2
+    automa_cards = st.automa_deck + st.automa_row + [c for p, c in st.trick if p == AUTOMA]
     assert len(automa_cards) == 16
 
 
 def test_automa_leading_at_the_start_shows_its_card_and_reason_in_the_view() -> None:
     for seed in range(30):
         st = ENGINE.new_game(ENGINE.parse_options({}), seed)
-        if st["leader"] == AUTOMA:
+        if st.leader == AUTOMA:
             break
     else:
         pytest.fail("no seed with the automa leading")
@@ -832,8 +833,8 @@ def refused(code: str) -> Iterator[None]:
 
 def hidden_cards(st: State, viewer: int | None) -> set[str]:
     """Cards the viewer may not know now: other hands, the set-aside cards, unrevealed automa cards."""
-    out = set(st["set_aside"]) | set(st["automa_deck"])
-    for p, hand in enumerate(st["hands"]):
+    out = set(st.set_aside) | set(st.automa_deck)
+    for p, hand in enumerate(st.hands):
         if p != viewer:
             out |= set(hand)
     return out
@@ -867,7 +868,7 @@ def test_no_view_or_event_leaks_hidden_cards_over_many_random_games(mode: str) -
             split = next((i for i, e in enumerate(events) if e.kind == "deal"), len(events))
             ended = any(e.kind == "round_end" for e in events)
             for viewer in viewers:
-                before = set(st["secret_discards"]) if ended else hidden_cards(st, viewer)
+                before = set(st.secret_discards) if ended else hidden_cards(st, viewer)
                 for e in events[:split]:
                     leaked = cards_in(e.redact(viewer)) & before
                     assert not leaked, f"{e.kind} event for {viewer} leaks {leaked}"
@@ -881,7 +882,7 @@ def test_no_view_or_event_leaks_hidden_cards_over_many_random_games(mode: str) -
                     if viewer is None:
                         assert "hand" not in data
                     else:
-                        assert data["hand"] == st["hands"][viewer]
+                        assert data["hand"] == st.hands[viewer]
     assert checked > 1000
 
 
@@ -893,20 +894,20 @@ def test_cube_totals_are_conserved_and_every_game_ends() -> None:
             while ENGINE.to_act(st):
                 seat = min(ENGINE.to_act(st))
                 st, _ = ENGINE.apply(st, seat, rng.choice(ENGINE.legal_actions(st, seat)))
-                for p in range(st["n"]):
-                    assert st["supply"][p] + sum(st["map"][loc][p] for loc in LOCATIONS) == 4
-                    assert st["supply"][p] >= 0
+                for p in range(st.n):
+                    assert st.supply[p] + sum(st.map[loc][p] for loc in LOCATIONS) == 4
+                    assert st.supply[p] >= 0
             out = ENGINE.outcome(st)
             assert out is not None and len(out.scores) == len(ENGINE.seats_of(st))
-            assert st["round"] == 3 and len(st["round_points"]) == 3
+            assert st.round == 3 and len(st.round_points) == 3
 
 
 def test_automa_plays_one_card_per_trick_and_reveals_one_new_card_per_play() -> None:
     rng = random.Random(8)
     st = ENGINE.new_game(ENGINE.parse_options({"rounds": 1}), 8)
     reveals: Counter[int] = Counter()
-    plays = 1 if st["trick"] else 0
-    revealed = 2 if st["trick"] else 0
+    plays = 1 if st.trick else 0
+    revealed = 2 if st.trick else 0
     while ENGINE.to_act(st):
         seat = min(ENGINE.to_act(st))
         st, events = ENGINE.apply(st, seat, rng.choice(ENGINE.legal_actions(st, seat)))
@@ -967,3 +968,17 @@ def test_bot_beats_random_play() -> None:
         bot_wins += 0 in out.winners
     assert bot_total > 1.5 * rand_total
     assert bot_wins > games // 2
+
+
+def test_the_dump_keeps_the_shape_stored_games_have() -> None:
+    """Stored snapshots were written when the state was a plain dict: the typed state dumps the same keys,
+    in the same order, and reads them back to an equal state."""
+    st = ENGINE.new_game(ENGINE.parse_options({}), 5)
+    data = ENGINE.dump(st)
+    assert list(data) == [
+        "options", "n", "automa", "deal_seeds", "round", "dealer", "leader", "turn", "phase", "hands",
+        "automa_deck", "automa_row", "automa_last", "set_aside", "trick", "tricks", "last_trick", "pending",
+        "map", "supply", "scores", "round_points", "last_scoring", "controlled", "secret_discards",
+    ]  # fmt: skip
+    assert data["options"] == ENGINE.parse_options({}).model_dump()
+    assert ENGINE.load(orjson.loads(orjson.dumps(data))) == st
