@@ -581,7 +581,7 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
             self._draw(st, seat, events)
         if st.start is not None:
             st.start = (st.start + 1) % 4
-            events.append(Event("start", {"seat": st.start, "label": LABELS_4P[st.start]}))
+            events.append(Event("start", {"seat": st.start}))
         st.order = _order_for(n, st.start)
         if any(st.hands):
             st.trick += 1
@@ -629,7 +629,6 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
             seats.append(
                 {
                     "seat": s,
-                    "label": labels[s],
                     "direction": labels[s].lower(),
                     "team": team,
                     "colour": COLOURS[team],
@@ -677,7 +676,7 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
             "teams": teams,
             "scores": state.scores[:],
             "grid": grid,
-            "perspective": perspective,
+            "perspective": perspective.lower(),  # a direction key, like each seat's: pages phrase it
             "rotation": ROTATION[perspective],
             "numbers": numbering(perspective),
             "board": board,

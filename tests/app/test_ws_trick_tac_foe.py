@@ -174,11 +174,11 @@ def check_wire(table: Table, seed: int, options: dict[str, Any], sockets: dict[i
                     assert own <= set(now.hands[viewer]) | set(truth[v - 1].hands[viewer])
             # The replay matches what the server showed this seat.
             if viewer is None:
-                assert view["hand"] is None and view["your_card"] is None and view["perspective"] == "South"
+                assert view["hand"] is None and view["your_card"] is None and view["perspective"] == "south"
             else:
                 assert view["hand"] == sort_cards(now.hands[viewer])
                 assert view["your_card"] == now.committed[viewer]
-                assert view["perspective"] == labels[viewer]
+                assert view["perspective"] == labels[viewer].lower()
             assert [e["number"] for e in view["board"]] == list(range(1, 10))
             assert view["scores"] == now.scores
             checked += 1
@@ -206,8 +206,8 @@ async def test_full_two_player_game_keeps_hands_hidden(server: ServerProcess) ->
         assert spectator is not None
         first = table.sockets[0].state
         assert first is not None
-        assert first["view"]["perspective"] == "South" and first["view"]["rotation"] == 0
-        assert table.sockets[1].state is not None and table.sockets[1].state["view"]["perspective"] == "North"
+        assert first["view"]["perspective"] == "south" and first["view"]["rotation"] == 0
+        assert table.sockets[1].state is not None and table.sockets[1].state["view"]["perspective"] == "north"
         assert sorted(first["to_act"]) == [0, 1]
         assert len(first["view"]["hand"]) == 4 and first["view"]["seats"][1]["hand_count"] == 4
         sent: list[tuple[int, int, dict[str, Any]]] = []

@@ -184,7 +184,9 @@ def test_views_carry_each_seats_numbering() -> None:
     state.grid = grid_of("R . . / . . . / . . B")
     for seat, label in enumerate(["North", "East", "South", "West"]):
         view = ENGINE.view(state, seat)
-        assert view["perspective"] == label
+        assert view["perspective"] == label.lower()
+        assert [s["direction"] for s in view["seats"]] == ["north", "east", "south", "west"]
+        assert all("label" not in s for s in view["seats"])
         assert view["numbers"] == [[int(v) for v in row.split()] for row in PRINTED[label].split("/")]
         assert view["numbers"] == numbering(label)
         assert view["rotation"] == {"South": 0, "East": 90, "North": 180, "West": 270}[label]
@@ -195,7 +197,7 @@ def test_views_carry_each_seats_numbering() -> None:
             assert (r, c) == cell_for(label, entry["number"])
             assert entry["token"] == view["grid"][r][c]
     spectator = ENGINE.view(state, None)
-    assert spectator["perspective"] == "South" and spectator["you"] is None and spectator["hand"] is None
+    assert spectator["perspective"] == "south" and spectator["you"] is None and spectator["hand"] is None
     north, south = ENGINE.view(state, N4)["board"], ENGINE.view(state, S4)["board"]
     assert north[0] == {"number": 1, "cell": [2, 2], "token": "black"}  # North's 1 is South's 9
     assert south[8] == {"number": 9, "cell": [2, 2], "token": "black"}
@@ -318,6 +320,7 @@ def test_four_player_scoring_example() -> None:
     assert ENGINE.to_act(state) == frozenset({S4})
     state, events = play(state, commit(S4, "AC"))
     assert kinds(events) == ["commit", "reveal", "resolve", "score", "clear", "reveal", "resolve", "trick_end", "start"]
+    assert events[-1].public == {"seat": E4}  # pages look its direction up in the view's seats
     first, second = (e for e in events if e.kind == "reveal")
     assert first.public["seats"] == [N4, S4] and first.public["winner"] == N4
     assert second.public["seats"] == [E4, W4] and second.public["winner"] == W4

@@ -1,5 +1,6 @@
 """Views hold data, never words for players: pages name seats, teams and sides in their own language
-(issue 22). Every view of random games, with teams where a game has them, is searched for English labels."""
+(issue 22). Every view and event of random games, with teams where a game has them, is searched for English
+labels."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ import pytest
 from engines.base import Engine
 from engines.registry import all_engines
 
-ENGLISH_LABEL = re.compile(r"^(Players? \d.*|Team .*|Red|Black|Automa|Spades|Hearts|Diamonds|Clubs)$")
+ENGLISH_LABEL = re.compile(
+    r"^(Players? \d.*|Team .*|Red|Black|Automa|Spades|Hearts|Diamonds|Clubs|North|East|South|West)$"
+)
 SKIPPED = {"tic-tac-top"}
 """Its views are full of players' words (any of which may be "Red"), and its renderer still reads its
 "Player 1" labels: not checked until they are data."""
@@ -51,4 +54,7 @@ def test_views_hold_no_english_labels(engine: Engine[Any, Any]) -> None:
                 if not engine.to_act(state):
                     break
                 seat = rng.choice(sorted(engine.to_act(state)))
-                state, _ = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
+                state, events = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
+                said = [e.redact(viewer) for e in events for viewer in viewers]
+                found = [s for s in strings(said) if ENGLISH_LABEL.match(s)]
+                assert not found, f"{engine.name} {options} events: {found[:5]}"

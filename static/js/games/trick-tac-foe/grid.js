@@ -50,7 +50,7 @@ export function tableGrid(T, onPick) {
   const compassLayer = svg("g", { class: "tf-compass", "aria-hidden": "true" });
   for (const d of Object.keys(DIR_ANGLE)) {
     const text = svg("text", { class: "tf-compass-letter", "text-anchor": "middle", "dominant-baseline": "central" });
-    text.textContent = seatLabel(d).slice(0, 1); // N E S W (N E S O in French)
+    text.textContent = seatLabel({ direction: d }).slice(0, 1); // N E S W (N E S O in French)
     compass.set(d, text);
     compassLayer.append(text);
   }
@@ -114,7 +114,7 @@ export function tableGrid(T, onPick) {
       const token = grid[b.cell[0]][b.cell[1]];
       drawTokens(c, token, anim?.cellFx?.get(cellKey(b.cell)) || null);
       const lensSeat = T.lensSeat;
-      const other = lensSeat !== null && lensSeat !== T.mySeat && T.seatInfo(lensSeat) ? numberFor(T.labelOf(lensSeat), b.cell) : null;
+      const other = lensSeat !== null && lensSeat !== T.mySeat && T.seatInfo(lensSeat) ? numberFor(T.directionOf(lensSeat), b.cell) : null;
       const numText = String(other ?? i + 1);
       if (c.num.textContent !== numText) c.num.textContent = numText;
       c.g.classList.toggle("is-lens", other !== null);
@@ -162,8 +162,10 @@ export function tableGrid(T, onPick) {
       },
     }, text);
     const parts = [el("span", { class: "tf-lens-title" }, t("trick-tac-foe.numbers_as"))];
-    parts.push(button(own, T.spectator ? T.seatWord(view.players === 2 ? 0 : 2) : t("trick-tac-foe.you")));
-    for (const s of seats) if (s !== own && !(T.spectator && T.labelOf(s) === "South")) parts.push(button(s, T.seatWord(s)));
+    // a spectator reads the grid as the seat of the view's perspective
+    const home = seats.find((s) => T.directionOf(s) === view.perspective);
+    parts.push(button(own, T.spectator ? T.seatWord(home) : t("trick-tac-foe.you")));
+    for (const s of seats) if (s !== own && !(T.spectator && T.directionOf(s) === view.perspective)) parts.push(button(s, T.seatWord(s)));
     lens.replaceChildren(...parts);
   }
 

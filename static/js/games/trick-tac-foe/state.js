@@ -42,14 +42,14 @@ export class TableState {
     return this.view?.seats?.[s] || null;
   }
 
-  /** The seat's direction, for rules. */
-  labelOf(s) {
-    return this.seatInfo(s)?.label || this.ctx.room?.seats?.[s]?.label || `Seat ${s + 1}`;
+  /** The seat's direction key ("north"…), for the rules' geometry. */
+  directionOf(s) {
+    return this.seatInfo(s)?.direction || this.ctx.room?.seats?.[s]?.direction || null;
   }
 
   /** The seat's direction, for people, in the page's language. */
   seatWord(s) {
-    return seatLabel(this.labelOf(s));
+    return seatLabel({ index: s, direction: this.directionOf(s) });
   }
 
   colourOf(s) {
@@ -103,7 +103,7 @@ export class TableState {
 
   /** top / right / bottom / left: where seat s sits as the table is turned for you. */
   positionOf(s) {
-    const angle = ((DIR_ANGLE[this.labelOf(s)] ?? 0) + (this.view?.rotation ?? 0)) % 360;
+    const angle = ((DIR_ANGLE[this.directionOf(s)] ?? 0) + (this.view?.rotation ?? 0)) % 360;
     return POS_OF_ANGLE[angle] || "top";
   }
 }
