@@ -260,8 +260,7 @@ async def test_full_four_player_game_with_two_bots(sqlite_server: ServerProcess)
         async with ann.connect(code) as north, ben.connect(code) as east, cy.connect(code) as watcher:
             for sock in (north, east, watcher):
                 await sock.next(lambda m: m["type"] == "room")
-            await north.send({"type": "sit", "seat": 0})
-            await north.next(lambda m: m["type"] == "welcome" and m["you"]["seat"] == 0)
+            assert north.you is not None and north.you["seat"] == 0  # Ann sat creating the room
             await east.send({"type": "sit", "seat": 1})
             await east.next(lambda m: m["type"] == "welcome" and m["you"]["seat"] == 1)
             await north.send({"type": "add_bot", "seat": 2})

@@ -8,6 +8,7 @@ import re
 from playwright.async_api import Locator, Page, expect
 
 from tests.browser.conftest import PHONE, NewPlayer
+from tests.browser.tables import expect_in_first_seat
 
 
 async def sit(page: Page, seat_label: str) -> None:
@@ -46,8 +47,7 @@ async def test_two_players_and_a_spectator_play_tri_tac(new_player: NewPlayer) -
 
     await watcher.goto(f"/r/{code}")
 
-    await host.locator("#seat-list button", has_text=re.compile("Sit", re.I)).first.click()
-    await expect(host.locator("#seat-list")).to_contain_text("Ada")
+    await expect_in_first_seat(host, "Ada")
     await guest.locator("#seat-list button", has_text=re.compile("Sit", re.I)).first.click()
     await expect(host.locator("#seat-list")).to_contain_text("Bob")
     start = host.locator("#start-btn")

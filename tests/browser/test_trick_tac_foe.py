@@ -8,7 +8,7 @@ import re
 from playwright.async_api import Page, expect
 
 from tests.browser.conftest import PHONE, NewPlayer
-from tests.browser.tables import open_table
+from tests.browser.tables import expect_in_first_seat, open_table
 from tests.support.server import ServerProcess
 
 
@@ -37,8 +37,7 @@ async def test_host_adds_two_bots_and_plays_a_trick_set(new_player: NewPlayer) -
     await expect(host.get_by_role("button", name="Sit here: West")).to_be_visible()
 
     # North (Red) is the host; East (Red) is the partner; South and West (Black) are bots.
-    await host.get_by_role("button", name="Sit here: North").click()
-    await expect(host.locator("#seat-list")).to_contain_text("Ada")
+    await expect_in_first_seat(host, "Ada")
     await host.get_by_role("button", name="Add a bot: South").click()
     await host.get_by_role("button", name="Add a bot: West").click()
     await partner.goto(f"/r/{code}")
@@ -126,7 +125,7 @@ async def test_keyboard_play_alone_with_bots_and_a_wild_ten(new_player: NewPlaye
     code = (await response.json())["code"]
     await host.goto(f"/r/{code}")
     await expect(host.locator("#conn")).to_have_attribute("data-status", "online")
-    await host.get_by_role("button", name="Sit here: North").click()
+    await expect_in_first_seat(host, "Ada")
     for seat in ("East", "South", "West"):
         await host.get_by_role("button", name=f"Add a bot: {seat}").click()
     start = host.locator("#start-btn")
