@@ -165,7 +165,7 @@ async def test_keyboard_play_alone_with_bots_and_a_wild_ten(new_player: NewPlaye
 
 async def test_the_result_shows_the_final_grid(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
     """The last trick's grid is cleared by the engine at the end of the round: the result still shows the
-    final position (the tokens it held), not an empty grid."""
+    final position (the tokens it held), not an empty grid, and so does the page opened again after the end."""
     page = await new_player("Cy")
     await page.emulate_media(reduced_motion="reduce")  # the clearing animation takes no time
     await open_table(page, sqlite_server.url, "trick-tac-foe", {"players": 2}, seat=None)
@@ -175,4 +175,9 @@ async def test_the_result_shows_the_final_grid(new_player: NewPlayer, sqlite_ser
     # Once the last move's events have played (a few frames with reduced motion), tokens are still shown.
     frames = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r))))"
     await page.evaluate(frames)
-    assert await page.locator("#board .tf-grid .tf-cells .tf-token").count() > 0
+    tokens = page.locator("#board .tf-grid .tf-cells .tf-token")
+    shown = await tokens.count()
+    assert shown > 0
+    await page.reload()
+    await expect(page.locator("#result")).to_be_visible()
+    await expect(tokens).to_have_count(shown)

@@ -427,7 +427,6 @@ export function mount(root, ctx) {
   let bannerTimer = 0;
   let lensSeat = null; // show the grid's numbers as this seat reads them (null: as you read them)
   let shownHand = null; // the hand last drawn, so newly drawn cards can slide in
-  let finalPosition = null; // {grid, lines, lineColour}: the grid the last move cleared, shown at the end
 
   // ---- static structure ----------------------------------------------------------------------
   const bar = el("div", { class: "tf-bar" });
@@ -636,25 +635,9 @@ export function mount(root, ctx) {
   }
 
   // ---- the grid ------------------------------------------------------------------------------
-  /** At the end the engine has cleared the grid: show the final position (and its line) instead. */
+  /** At the end the engine has cleared the grid: show the position the game ended on (and its line). */
   function displayGrid() {
-    return anim?.grid || (view.phase === "over" && finalPosition?.grid) || view.grid;
-  }
-
-  /** The grid as it stood before the last move's first clear: `before`'s grid with the move's tokens. */
-  function positionBeforeClear(events, before) {
-    if (!before?.grid || !events.some((e) => e.kind === "clear")) return null;
-    const grid = before.grid.map((row) => row.slice());
-    let lines = null;
-    let lineColour = null;
-    for (const e of events) {
-      if (e.kind === "resolve" && Array.isArray(e.cell)) grid[e.cell[0]][e.cell[1]] = e.colour;
-      else if (e.kind === "score") {
-        lines = e.lines || null;
-        lineColour = e.colour;
-      } else if (e.kind === "clear") break;
-    }
-    return grid.some((row) => row.some(Boolean)) ? { grid, lines, lineColour } : null;
+    return anim?.grid || (view.phase === "over" && view.final?.grid) || view.grid;
   }
 
   function drawGrid() {
@@ -747,13 +730,13 @@ export function mount(root, ctx) {
   }
 
   function drawLines() {
-    const final = !anim && view.phase === "over" ? finalPosition : null;
+    const final = !anim && view.phase === "over" ? view.final : null;
     const lines = anim?.lines || final?.lines || null;
     if (!lines) {
       linesLayer.replaceChildren();
       return;
     }
-    const colour = (anim || final).lineColour || "red";
+    const colour = (anim ? anim.lineColour : final.colour) || "red";
     linesLayer.replaceChildren(
       ...lines.map((line) => {
         const pts = line.map((cell) => {
@@ -1219,7 +1202,6 @@ export function mount(root, ctx) {
         anim = null;
       }
       if (preview && !(view.hand || []).includes(preview)) preview = null;
-      if (view.phase === "over" && before && before.phase !== "over") finalPosition = positionBeforeClear(events, before);
       render();
       if (before && playable) playEvents(events, before);
     },
