@@ -5,8 +5,8 @@ Used by the tests, bots, benchmarks and scripts::
     async with ThreefoldClient("http://127.0.0.1:8000") as alice:
         await alice.set_name("Alice")
         code = await alice.create_room("tri-tac", {"size": 4})
-        async with alice.connect(code) as sock:
-            await sock.send({"type": "sit", "seat": 0})
+        async with alice.connect(code) as sock:  # Alice took seat 0 creating the room
+            await sock.start_against_a_bot()
             state = await sock.wait_state()
 """
 
@@ -203,8 +203,8 @@ class RoomSocket:
         return room
 
     async def start_against_a_bot(self) -> None:
-        """The host sits in seat 0, seats a bot in seat 1 and starts the game (a two-seat game)."""
-        await self.send({"type": "sit", "seat": 0})
+        """The host, in seat 0 since creating the room, seats a bot in seat 1 and starts the game (a two-seat
+        game)."""
         await self.send({"type": "add_bot", "seat": 1})
         await self.wait_room(lambda r: r["seats"][1]["player"] is not None)
         await self.send({"type": "start"})

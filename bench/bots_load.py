@@ -33,6 +33,7 @@ async def _bot_room(url: str, index: int) -> None:
         code = await host.create_room("tri-tac", {"size": 7}, seed=index)
         async with host.connect(code) as sock:
             await sock.next(lambda m: m["type"] == "room")
+            await sock.request({"type": "stand"})  # bots take both seats, the one the host took creating the room too
             for seat in (0, 1):
                 await sock.send({"type": "add_bot", "seat": seat, "level": "strong"})
             await sock.wait_room(lambda r: all(s["player"] is not None for s in r["seats"]))

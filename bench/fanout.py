@@ -323,7 +323,9 @@ async def setup_project(deployment: Deployment, rooms: list[Room], seed: int) ->
         # on a process that has not heard of the previous one yet would undo it (README: server bugs).
         for seat, sock in enumerate(room.players):
             assert sock.proto is not None
-            await next_message(sock, lambda m, seat=seat: seated(m, seat))
+            shown = await next_message(sock, lambda m, seat=seat: seated(m, seat))
+            if seat == 0 and seated(shown, 1):
+                continue  # the host took seat 0 creating the room (older servers left it empty: the host sits)
             sock.proto.send_text(b'{"type":"sit","seat":%d}' % seat)
             await next_message(sock, lambda m, seat=seat: m.get("type") == "welcome" and m["you"]["seat"] == seat)
         host = room.players[0]

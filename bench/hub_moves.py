@@ -119,8 +119,8 @@ async def run(rooms: int, moves: int, size: int, profile: str | None) -> dict[st
                         await _connection(hub, live, settings, host, f"A{index}"),
                         await _connection(hub, live, settings, guest, f"B{index}"),
                     ]
-                    for seat, conn in enumerate(players):
-                        await hub.handle(live, conn, parse(b'{"type":"sit","seat":%d}' % seat, 4096))
+                    # The host took seat 0 creating the room; the guest sits next to them.
+                    await hub.handle(live, players[1], parse(b'{"type":"sit","seat":1}', 4096))
                     for watcher in range(SPECTATORS):
                         spectator, _ = await _player(http, f"S{index}-{watcher}")
                         await _connection(hub, live, settings, spectator, f"S{index}-{watcher}")

@@ -232,6 +232,7 @@ class TrickTacFoeState:
     current: list[dict[str, Any]] = field(default_factory=list)  # tricks of this set, resolved or pending
     previous: list[dict[str, Any]] = field(default_factory=list)  # tricks of the previous set, this round
     history: list[dict[str, Any]] = field(default_factory=list)  # per finished round: its points
+    final: dict[str, Any] | None = None  # once over: the position the last action cleared (see final_position)
 
     def copy(self) -> TrickTacFoeState:
         """A copy that shares nothing mutable with this state (``deals`` is never changed, so it is shared)."""
@@ -255,6 +256,7 @@ class TrickTacFoeState:
             current=_copy_records(self.current),
             previous=self.previous[:],
             history=self.history[:],
+            final=self.final,  # set once, when the game ends, and never changed
         )
 
     @property
@@ -269,6 +271,33 @@ class TrickTacFoeState:
 def _copy_records(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Copy trick records (flat dicts whose values are scalars or flat lists)."""
     return [{k: v[:] if isinstance(v, list) else v for k, v in r.items()} for r in records]
+
+
+def final_position(before: Grid, events: list[Event]) -> dict[str, Any] | None:
+    """The grid the game's last action cleared: ``before`` (the grid it started from) with the tokens it
+    placed up to its first clear, and the lines that scored there (``team``'s, or None when the end of the
+    round cleared it). The game ends on an empty grid, and a page that opens then still shows how it ended."""
+    grid = [row[:] for row in before]
+    lines: JSON = None
+    team: JSON = None
+    for event in events:
+        if event.kind == "resolve":
+            r, c = event.public["cell"]
+            grid[r][c] = int(event.public["team"])
+        elif event.kind == "score":
+            lines, team = event.public["lines"], event.public["team"]
+        elif event.kind == "clear":
+            return {"grid": grid, "lines": lines, "team": team}
+    return None
+
+
+def coloured(final: dict[str, Any]) -> dict[str, JSON]:
+    """A final position as views show it: colours for team indexes."""
+    return {
+        "grid": [[None if v is None else COLOURS[v] for v in row] for row in final["grid"]],
+        "lines": copy.deepcopy(final["lines"]),
+        "colour": None if final["team"] is None else COLOURS[final["team"]],
+    }
 
 
 def rounds_for(options: TrickTacFoeOptions) -> int:
@@ -408,12 +437,15 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
         return [{"type": "commit", "card": card} for card in sort_cards(state.hands[seat])]
 
     def apply(self, state: TrickTacFoeState, seat: Seat, action: Action) -> tuple[TrickTacFoeState, list[Event]]:
-        return self.play(state, seat, ACTIONS.parse(action))
+        new, events = self.play(state, seat, ACTIONS.parse(action))
+        if new.phase == "over":
+            new.final = final_position(state.grid, events)
+        return new, events
 
     def play(
         self, state: TrickTacFoeState, seat: Seat, action: TrickTacFoeAction
     ) -> tuple[TrickTacFoeState, list[Event]]:
-        """``apply`` of an action already parsed."""
+        """``apply`` of an action already parsed (the final position aside: ``apply`` records it)."""
         check_seat(seat, state.players)
         if state.phase == "over":
             raise IllegalAction("the game is over", "action.game_over")
@@ -614,9 +646,10 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
 
         Everyone: the grid, scores, round and trick progress, hand and deck sizes, who has committed, the
         cards revealed so far this round (current and previous trick (set), discard pile), the starting
-        seat and which pair reveals first (4p), whose wild choice is pending. A seat also sees its own hand
-        and its own committed card. Nobody sees a personal deck's cards, another seat's hand, or another
-        seat's committed card before its pair's reveal (teammates included).
+        seat and which pair reveals first (4p), whose wild choice is pending, and once the game is over the
+        grid it ended on (``final``). A seat also sees its own hand and its own committed card. Nobody sees a
+        personal deck's cards, another seat's hand, or another seat's committed card before its pair's reveal
+        (teammates included).
         """
         n = state.players
         labels = labels_for(n)
@@ -685,6 +718,7 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
             "discard": state.discard[:],
             "history": _copy_records(state.history),
             "outcome": outcome.to_json() if outcome is not None else None,
+            "final": None if state.final is None else coloured(state.final),
         }
 
     # ---- timers, results ----------------------------------------------------------------------------
@@ -795,6 +829,7 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
             "current": _copy_records(state.current),
             "previous": _copy_records(state.previous),
             "history": _copy_records(state.history),
+            "final": copy.deepcopy(state.final),
         }
 
     def read_state(self, data: Mapping[str, JSON]) -> TrickTacFoeState:
@@ -825,6 +860,7 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
             current=copy.deepcopy(list(data["current"])),
             previous=copy.deepcopy(list(data["previous"])),
             history=copy.deepcopy(list(data["history"])),
+            final=copy.deepcopy(data.get("final")),
         )
 
 

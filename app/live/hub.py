@@ -83,6 +83,7 @@ class Hub:
     # ---- rooms -----------------------------------------------------------------------------------
 
     async def create_room(self, host_id: int, game: str, options: dict[str, Any] | None, seed: int | None) -> str:
+        """A new room; its creator takes the first seat (they may stand, move or hand it to a bot)."""
         engine = get_engine(game)
         parsed = engine.parse_options(options)
         for _ in range(20):
@@ -92,7 +93,7 @@ class Hub:
         else:  # pragma: no cover - 21^5 codes
             raise RuntimeError("could not find a free room code")
         await self.store.create_room(
-            code, host_id, game, parsed.model_dump(mode="json"), len(engine.seats(parsed)), seed
+            code, host_id, game, parsed.model_dump(mode="json"), len(engine.seats(parsed)), seed, host_seat=0
         )
         return code
 

@@ -196,15 +196,26 @@ class Store:
     # ---- rooms ---------------------------------------------------------------------------------
 
     async def create_room(
-        self, code: str, host_id: int, game: str, options: dict[str, Any], seat_count: int, test_seed: int | None
+        self,
+        code: str,
+        host_id: int,
+        game: str,
+        options: dict[str, Any],
+        seat_count: int,
+        test_seed: int | None,
+        host_seat: int | None = None,
     ) -> None:
+        """A new room in the lobby; the host sits at ``host_seat`` (None: every seat is empty)."""
         async with self.sessions.begin() as s:
             room = Room(
                 code=code, host_id=host_id, game=game, options=options, status="lobby", test_seed=test_seed, settings={}
             )
             s.add(room)
             await s.flush()
-            s.add_all(RoomSeat(room_id=room.id, seat=i, player_id=None) for i in range(seat_count))
+            s.add_all(
+                RoomSeat(room_id=room.id, seat=i, player_id=host_id if i == host_seat else None)
+                for i in range(seat_count)
+            )
 
     async def code_exists(self, code: str) -> bool:
         async with self.sessions() as s:

@@ -38,8 +38,8 @@ async def open_table(
     names: list[str] | None = None,
     servers: list[str] | None = None,
 ) -> Table:
-    """Host creates a room, ``players`` people sit in order, a spectator watches, the host starts.
-    ``names``: the players' names (P1, P2, ...); ``servers``: each player's server (``base_url``)."""
+    """Host creates a room (taking seat 0), the other ``players`` people sit in order, a spectator watches,
+    the host starts. ``names``: the players' names (P1, P2, ...); ``servers``: each player's server (``base_url``)."""
     stack = AsyncExitStack()
     clients = []
     for i in range(players):
@@ -51,8 +51,11 @@ async def open_table(
     for i, client in enumerate(clients):
         sock = await stack.enter_async_context(client.connect(code))
         await sock.next(lambda m: m["type"] == "room")
-        await sock.send({"type": "sit", "seat": i})
-        await sock.next(lambda m, i=i: m["type"] == "welcome" and m["you"]["seat"] == i)
+        if i == 0:  # the host took the first seat when creating the room
+            assert sock.you is not None and sock.you["seat"] == 0
+        else:
+            await sock.send({"type": "sit", "seat": i})
+            await sock.next(lambda m, i=i: m["type"] == "welcome" and m["you"]["seat"] == i)
         sockets.append(sock)
     spec_sock = None
     if spectator:

@@ -15,7 +15,6 @@ async def test_host_adds_a_bot_and_the_game_plays_out(sqlite_server: ServerProce
         code = await ann.create_room("tri-tac", {"size": 3}, seed=4)
         async with ann.connect(code) as host, ben.connect(code) as guest:
             await host.next(lambda m: m["type"] == "room")
-            await host.send({"type": "sit", "seat": 0})
             await host.send({"type": "add_bot", "seat": 1})
             room = await guest.wait_room(lambda r: r["seats"][1]["player"] is not None)
             assert room["seats"][1]["player"]["bot"] is True
@@ -48,7 +47,6 @@ async def test_the_host_picks_each_bots_level_and_a_strong_bot_plays_a_game_out(
         code = await ann.create_room("trick-tac-foe", {"players": 4, "one_shot": True}, seed=5)
         async with ann.connect(code) as host:
             await host.next(lambda m: m["type"] == "room")
-            await host.send({"type": "sit", "seat": 0})
             await host.send({"type": "add_bot", "seat": 1, "level": "strong"})
             await host.send({"type": "add_bot", "seat": 2, "level": "easy"})
             await host.send({"type": "add_bot", "seat": 3})

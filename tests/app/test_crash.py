@@ -41,7 +41,7 @@ class Game:
             await client.set_name(f"{name}{self.index}")
             self.clients.append(client)
         self.code = await self.clients[0].create_room("tri-tac", {"size": 7}, seed=100 + self.index)
-        for seat, client in enumerate(self.clients):
+        for seat, client in enumerate(self.clients[1:], start=1):  # A took seat 0 creating the room
             async with client.connect(self.code) as sock:
                 await sock.next(lambda m: m["type"] == "room")
                 await sock.send({"type": "sit", "seat": seat})

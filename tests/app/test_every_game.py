@@ -27,6 +27,7 @@ async def test_bots_play_a_full_game_through_the_server(sqlite_server: ServerPro
         code, seats = await _room_of_bots(host, game, seed=5)
         async with host.connect(code) as sock:
             await sock.next(lambda m: m["type"] == "room")
+            await sock.request({"type": "stand"})  # bots take every seat, the one the host took creating the room too
             for seat in range(seats):
                 await sock.send({"type": "add_bot", "seat": seat})
             await sock.wait_room(lambda r: all(s["player"] and s["player"]["bot"] for s in r["seats"]))
@@ -45,7 +46,6 @@ async def _timer_expires(url: str, game: str) -> None:
         async with host.connect(code) as sock:
             await sock.next(lambda m: m["type"] == "room")
             await sock.send({"type": "room_settings", "turn_seconds": 5})
-            await sock.send({"type": "sit", "seat": 0})
             for seat in range(1, seats):
                 await sock.send({"type": "add_bot", "seat": seat})
             await sock.wait_room(lambda r: all(s["player"] for s in r["seats"]) and r["settings"]["turn_seconds"])

@@ -16,6 +16,7 @@ async def test_seatless_host_announces_the_next_word(sqlite_server: ServerProces
         async with tv.connect(code) as screen, lea.connect(code) as leader:
             await screen.next(lambda m: m["type"] == "room")
             await leader.next(lambda m: m["type"] == "room")
+            await screen.request({"type": "stand"})  # the TV leaves the seat it took creating the room
             await leader.send({"type": "sit", "seat": 0})
             await screen.send({"type": "add_bot", "seat": 1})
             await screen.send({"type": "add_bot", "seat": 2})

@@ -65,9 +65,8 @@ async def move(sock: RoomSocket, state: Message) -> Message:
 
 
 async def sit_and_start(sa: RoomSocket, sb: RoomSocket) -> Message:
-    """Ann (``sa``, the host) takes seat 0, Ben seat 1, Ann starts: the first state."""
+    """Ann (``sa``, the host) has seat 0 from creating the room, Ben takes seat 1, Ann starts: the first state."""
     await sa.wait_room(lambda r: True)
-    await sa.send({"type": "sit", "seat": 0})
     await sb.wait_room(lambda r: r["seats"][0]["player"] is not None)
     await sb.send({"type": "sit", "seat": 1})
     await sa.wait_room(lambda r: r["seats"][1]["player"] is not None)

@@ -39,7 +39,7 @@ async def test_kill_and_restart_mid_game(database_url: str) -> None:
                     socks = {0: sa_, 1: sb}
                     for seat, sock in socks.items():
                         await sock.next(lambda m: m["type"] == "room")
-                        if round_ == 0:
+                        if round_ == 0 and seat > 0:  # Ann took seat 0 creating the room
                             await sock.send({"type": "sit", "seat": seat})
                             await sock.next(lambda m, seat=seat: m["type"] == "welcome" and m["you"]["seat"] == seat)
                     if round_ == 0:

@@ -62,8 +62,7 @@ async def test_one_room_across_two_processes() -> None:
                 await sa.next(lambda m: m["type"] == "room")
                 sb = await sockets.enter_async_context(b_on_two.connect(code))
                 await sb.next(lambda m: m["type"] == "room")
-                await sa.send({"type": "sit", "seat": 0})
-                await sb.wait_room(lambda r: r["seats"][0]["player"] is not None)
+                await sb.wait_room(lambda r: r["seats"][0]["player"] is not None)  # Ann sat when creating it
                 await sb.send({"type": "sit", "seat": 1})
                 await sa.wait_room(lambda r: r["seats"][1]["player"] is not None)
                 # Presence crosses processes too.
@@ -127,8 +126,10 @@ async def test_lobby_changes_on_two_processes_at_once_are_not_lost() -> None:
             code = await a.create_room("tri-tac", {"size": 3})
             expected = [f"Ann {index}", f"Ben {index}"]
             async with a.connect(code) as sa, b.connect(code) as sb:
-                await sa.wait_room(lambda r: True)
-                await sb.wait_room(lambda r: True)
+                # Ann took seat 0 when creating the room: she stands, to sit again as Ben sits.
+                await sa.send({"type": "stand"})
+                await sa.wait_room(lambda r: seated(r) == [None, None])
+                await sb.wait_room(lambda r: seated(r) == [None, None])
                 await asyncio.gather(sa.send({"type": "sit", "seat": 0}), sb.send({"type": "sit", "seat": 1}))
                 await sa.wait_room(lambda r: seated(r) == expected)
                 await sb.wait_room(lambda r: seated(r) == expected)
@@ -164,7 +165,6 @@ async def test_the_players_of_a_process_that_dies_count_as_gone() -> None:
     with cluster(fast) as servers:
         one, two, three = servers.start(), servers.start(), servers.start()
         async with ann_and_ben(one, two) as (ann, ben, code), ann.connect(code) as sa, ben.connect(code) as sb:
-            await sa.send({"type": "sit", "seat": 0})
             await sb.wait_room(lambda r: r["seats"][0]["player"] is not None)
             await sb.send({"type": "sit", "seat": 1})
             await sb.wait_room(lambda r: r["seats"][0]["player"]["connected"])
@@ -225,6 +225,7 @@ async def test_news_that_arrives_while_a_room_loads_is_not_lost() -> None:
             code = await ann.create_room("tri-tac", {"size": 3})
             async with ann.connect(code) as sa:
                 await sa.wait_room(lambda r: True)
+                await sa.request({"type": "stand"})  # she took seat 0 when creating the room
                 async with ben.connect(code) as sb:  # process two loads the room now...
                     await sa.send({"type": "sit", "seat": 0})  # ... while Ann sits
                     room = await sb.wait_room(lambda r: r["seats"][0]["player"] is not None, timeout=5)

@@ -35,6 +35,7 @@ async def test_stand_without_a_seat_gets_an_error_not_an_ack(sqlite_server: Serv
         code = await host.create_room("tri-tac")
         async with host.connect(code) as sock:
             await sock.next(lambda m: m["type"] == "room")
+            await sock.request({"type": "stand", "id": "s0"})  # the seat she took creating the room
             with pytest.raises(ClientError) as err:
                 await sock.request({"type": "stand", "id": "s1"})
             assert err.value.code == "not_seated"

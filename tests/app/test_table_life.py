@@ -294,3 +294,25 @@ async def test_chat_outlives_a_restart(sqlite_url: str) -> None:
                 assert await _chat_lines(sock) == ["first", "second"]
     finally:
         server.stop()
+
+
+async def test_the_creator_takes_the_first_seat_and_may_leave_it(sqlite_server: ServerProcess) -> None:
+    """Whoever creates a room hosts it from its first seat (the summary, their welcome and the room message say
+    so), and may still stand up: the seat is then free for anyone."""
+    async with ThreefoldClient(sqlite_server.url) as ann, ThreefoldClient(sqlite_server.url) as ben:
+        await ann.set_name("Ann")
+        await ben.set_name("Ben")
+        code = await ann.create_room("trick-tac-foe", {"players": 4})
+        summary = await ann.room(code)
+        assert summary["host"] == ann.player_id
+        assert [s["player"] and s["player"]["id"] for s in summary["seats"]] == [ann.player_id, None, None, None]
+        async with ann.connect(code) as host:
+            room = await host.wait_room(lambda r: True)
+            assert host.you == {"id": ann.player_id, "name": "Ann", "seat": 0, "host": True}
+            assert room["seats"][0]["player"]["name"] == "Ann" and room["spectators"] == []
+            await host.request({"type": "stand"})
+            assert host.you["seat"] is None  # the new welcome came before the ack
+            async with ben.connect(code) as guest:
+                await guest.request({"type": "sit", "seat": 0})
+                room = await host.wait_room(lambda r: r["seats"][0]["player"] is not None)
+                assert room["seats"][0]["player"]["id"] == ben.player_id

@@ -79,6 +79,7 @@ async def open_party(url: str, stack: AsyncExitStack) -> Party:
     code = await host_client.create_room("tic-tac-top", OPTIONS, seed=5)
     host = await stack.enter_async_context(host_client.connect(code))
     await host.next(lambda m: m["type"] == "room")
+    await host.request({"type": "stand"})  # the TV only watches: it leaves the seat it took creating the room
     players = []
     for seat in range(PLAYERS):
         client = await stack.enter_async_context(ThreefoldClient(url))

@@ -218,6 +218,14 @@ async def test_full_two_player_game_keeps_hands_hidden(server: ServerProcess) ->
         view = final["view"]
         assert view["phase"] == "over" and view["round"] == 2 and len(view["history"]) == 2
         assert final["outcome"]["scores"] == [view["scores"][1], view["scores"][0]]  # South is Black
+        # The end cleared the grid; a page opened now still gets the position the game ended on, as the pages
+        # that watched the last move do.
+        assert not any(any(row) for row in view["grid"]) and any(any(row) for row in view["final"]["grid"])
+        async with ThreefoldClient(server.url) as late:
+            await late.set_name("Late")
+            async with late.connect(table.code) as sock:
+                opened = await sock.wait_state()
+        assert opened["version"] == final["version"] and opened["view"]["final"] == view["final"]
         n = check_wire(table, seed, options, {0: table.sockets[0], 1: table.sockets[1], None: spectator})
         # 2 rounds of 20 tricks: 80 commits, plus one action per wild 10 that won.
         wilds = sum(1 for _, _, a in sent if a["type"] == "wild")
@@ -260,8 +268,7 @@ async def test_full_four_player_game_with_two_bots(sqlite_server: ServerProcess)
         async with ann.connect(code) as north, ben.connect(code) as east, cy.connect(code) as watcher:
             for sock in (north, east, watcher):
                 await sock.next(lambda m: m["type"] == "room")
-            await north.send({"type": "sit", "seat": 0})
-            await north.next(lambda m: m["type"] == "welcome" and m["you"]["seat"] == 0)
+            assert north.you is not None and north.you["seat"] == 0  # Ann sat creating the room
             await east.send({"type": "sit", "seat": 1})
             await east.next(lambda m: m["type"] == "welcome" and m["you"]["seat"] == 1)
             await north.send({"type": "add_bot", "seat": 2})

@@ -58,8 +58,7 @@ async def shoot(server: ServerProcess) -> list[Path]:
                         code = await me.create_room(engine.name, OPTIONS.get(engine.name, {}), seed=7)
                         seats = len((await me.room(code))["seats"])
                         async with me.connect(code) as sock:
-                            await sock.next(lambda m: m["type"] == "room")
-                            await sock.send({"type": "sit", "seat": 0})
+                            await sock.next(lambda m: m["type"] == "room")  # Ada took seat 0 creating the room
                             for seat in range(1, seats):
                                 await sock.send({"type": "add_bot", "seat": seat})
                             await sock.wait_room(lambda r, n=seats: sum(1 for s in r["seats"] if s["player"]) == n)
@@ -115,6 +114,7 @@ async def shoot_tv(
         seats = len((await me.room(code))["seats"])
         async with me.connect(code) as sock:
             await sock.next(lambda m: m["type"] == "room")
+            await sock.request({"type": "stand"})  # the TV leaves the seat it took creating the room to a bot
             for seat in range(seats):
                 await sock.send({"type": "add_bot", "seat": seat})
             await sock.wait_room(lambda r, n=seats: sum(1 for s in r["seats"] if s["player"]) == n)

@@ -3,6 +3,7 @@ host's add_bot fills every other seat (as `make screenshots` does)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from playwright.async_api import Page, expect
@@ -27,6 +28,13 @@ async def token_of(page: Page) -> str:
     raise AssertionError("the page's player has no tf_token cookie (name them with new_player first)")
 
 
+async def expect_in_first_seat(page: Page, name: str) -> None:
+    """The page's player, who created the room, sits in its first seat (the server seats a room's creator)."""
+    first = page.locator("#seat-list .seat-card").first
+    await expect(first).to_have_class(re.compile(r"\bseat-mine\b"))
+    await expect(first.locator(".seat-name")).to_have_text(name)
+
+
 async def open_table(
     page: Page,
     base_url: str,
@@ -47,7 +55,9 @@ async def open_table(
             await sock.next(lambda m: m["type"] == "room")
             if settings:
                 await sock.send({"type": "room_settings", **settings})
-            if seat is not None:
+            if seat is None:  # watch: leave the seat taken creating the room to a bot
+                await sock.send({"type": "stand"})
+            elif seat != 0:  # seat 0 was taken creating the room
                 await sock.send({"type": "sit", "seat": seat})
             for other in range(seats):
                 if other != seat:

@@ -8,6 +8,7 @@ import re
 from playwright.async_api import expect
 
 from tests.browser.conftest import NewPlayer
+from tests.browser.tables import expect_in_first_seat
 
 
 async def test_host_sets_a_bots_level_on_its_seat(new_player: NewPlayer) -> None:
@@ -16,7 +17,7 @@ async def test_host_sets_a_bots_level_on_its_seat(new_player: NewPlayer) -> None
     await host.locator('.game-card-create[data-game="tri-tac"]').click()
     await host.wait_for_url(re.compile(r"/r/[A-Z0-9]{5}$"))
     await expect(host.locator("#conn")).to_have_attribute("data-status", "online")
-    await host.get_by_role("button", name="Sit here: Player 1").click()
+    await expect_in_first_seat(host, "Ada")
     await host.get_by_role("button", name="Add a bot: Player 2").click()
     seats = host.locator("#seat-list")
     await expect(seats).to_contain_text("Bot 2 (normal)")

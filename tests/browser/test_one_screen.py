@@ -128,6 +128,7 @@ async def test_tic_tac_top_tv_mode_through_a_turn(new_player: NewPlayer, sqlite_
         code = await me.create_room("tic-tac-top", options, seed=7)
         async with me.connect(code) as sock:
             await sock.next(lambda m: m["type"] == "room")
+            await sock.request({"type": "stand"})  # the TV leaves the seat it took creating the room to a bot
             for seat in range(3):
                 await sock.send({"type": "add_bot", "seat": seat})
             await sock.wait_room(lambda r: sum(1 for s in r["seats"] if s["player"]) == 3)

@@ -21,6 +21,7 @@ async def test_two_players_accept_a_rematch_and_it_starts(new_player: NewPlayer,
         code = await host.create_room("tri-tac", {"size": 3}, seed=1)
         host_sock = await stack.enter_async_context(host.connect(code))
         await host_sock.wait_room(lambda r: True)
+        await host_sock.request({"type": "stand"})  # the host watches: Ada and Ben take the seats
         socks = []
         for seat, page in enumerate((ada, ben)):
             client = await stack.enter_async_context(ThreefoldClient(sqlite_server.url, token=await token_of(page)))

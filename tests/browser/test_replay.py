@@ -23,6 +23,7 @@ async def test_step_through_a_finished_game(
         code = await host.create_room("tri-tac", {"size": 3}, seed=12)
         async with host.connect(code) as sock:
             await sock.next(lambda m: m["type"] == "room")
+            await sock.request({"type": "stand"})  # bots take both seats, the one the host took creating the room too
             await sock.send({"type": "add_bot", "seat": 0})
             await sock.send({"type": "add_bot", "seat": 1})
             room = await sock.wait_room(lambda r: all(s["player"] for s in r["seats"]))

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.async_api import Page, expect
 
-from tests.browser.conftest import PHONE, NewPlayer
+from tests.browser.conftest import LAPTOP, PHONE, NewPlayer
 from tests.browser.tables import GAMES, open_table
 from tests.support.inprocess import InProcessServer
 from tests.support.server import ServerProcess
@@ -144,4 +144,33 @@ async def test_the_colour_scheme_switch_is_remembered(new_player: NewPlayer) -> 
     await expect(page.get_by_role("button", name="Dark")).to_have_attribute("aria-pressed", "true")
     assert await page.evaluate(background) != light
     await page.get_by_role("button", name="As the device").click()
+    assert await page.evaluate(background) == light
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["side-column", "drawer"])
+async def test_the_colour_scheme_switch_is_within_reach_at_the_table(
+    new_player: NewPlayer, sqlite_server: ServerProcess, viewport: dict[str, int]
+) -> None:
+    """At the table the site header, and its switch, is hidden: the side column (a drawer on a phone) has the
+    same switch, labelled and reached from the keyboard, and flipping it mid-game recolours the page."""
+    page = await new_player("Ada", viewport=viewport)
+    await page.emulate_media(color_scheme="light")
+    await open_table(page, sqlite_server.url, "tri-tac", QUICK["tri-tac"])
+    await expect(page.locator(".site-header")).to_be_hidden()
+    background = "() => getComputedStyle(document.body).backgroundColor"
+    light = await page.evaluate(background)
+    if viewport == PHONE:
+        await page.locator("#side-toggle").click()
+    switch = page.locator("#side-col").get_by_role("group", name="Colours")
+    await expect(switch).to_be_visible()
+    await switch.get_by_role("button", name="Light").focus()
+    await page.keyboard.press("Tab")
+    dark = switch.get_by_role("button", name="Dark")
+    await expect(dark).to_be_focused()
+    await page.keyboard.press("Enter")
+    await expect(dark).to_have_attribute("aria-pressed", "true")
+    assert await page.evaluate(background) != light
+    assert await page.evaluate("localStorage.getItem('tf_theme')") == "dark"
+    await expect(page.locator("#room")).to_have_attribute("data-status", "playing")  # still mid-game
+    await switch.get_by_role("button", name="As the device").click()
     assert await page.evaluate(background) == light

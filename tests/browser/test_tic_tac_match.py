@@ -14,6 +14,7 @@ import re
 from playwright.async_api import Page, expect
 
 from tests.browser.conftest import PHONE, NewPlayer
+from tests.browser.tables import expect_in_first_seat
 
 SEED = 75
 COLOURS = ("blue", "green", "red", "yellow")
@@ -82,8 +83,7 @@ async def test_two_players_and_a_spectator_play_tic_tac_match(new_player: NewPla
     code = (await response.json())["code"]
     for page in (host, guest, watcher):
         await page.goto(f"/r/{code}")
-    await host.locator("#seat-list button", has_text=re.compile("Sit", re.I)).first.click()
-    await expect(host.locator("#seat-list")).to_contain_text("Ada")
+    await expect_in_first_seat(host, "Ada")
     await guest.locator("#seat-list button", has_text=re.compile("Sit", re.I)).first.click()
     await expect(host.locator("#seat-list")).to_contain_text("Bob")
     await host.locator("#start-btn").click()

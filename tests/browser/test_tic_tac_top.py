@@ -55,6 +55,8 @@ async def test_host_screen_and_three_phones_play_a_turn(new_player: NewPlayer) -
     code = (await created.json())["code"]
     await tv.goto(f"/r/{code}")
     await expect(tv.locator(".qr img")).to_be_visible()
+    await tv.get_by_role("button", name="Stand up").click()  # the TV leaves the seat it took creating the room
+    await expect(tv.locator("#seat-list .seat-mine")).to_have_count(0)
     for seat, phone in enumerate(phones):
         await phone.goto(f"/r/{code}")
         await sit(phone, seat, ["Ada", "Bob", "Cy"][seat])

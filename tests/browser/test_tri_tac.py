@@ -8,6 +8,7 @@ import re
 from playwright.async_api import Locator, Page, expect
 
 from tests.browser.conftest import PHONE, NewPlayer
+from tests.browser.tables import expect_in_first_seat
 
 
 async def sit(page: Page, seat_label: str) -> None:
@@ -46,8 +47,7 @@ async def test_two_players_and_a_spectator_play_tri_tac(new_player: NewPlayer) -
 
     await watcher.goto(f"/r/{code}")
 
-    await host.locator("#seat-list button", has_text=re.compile("Sit", re.I)).first.click()
-    await expect(host.locator("#seat-list")).to_contain_text("Ada")
+    await expect_in_first_seat(host, "Ada")
     await guest.locator("#seat-list button", has_text=re.compile("Sit", re.I)).first.click()
     await expect(host.locator("#seat-list")).to_contain_text("Bob")
     start = host.locator("#start-btn")
@@ -81,3 +81,21 @@ async def test_two_players_and_a_spectator_play_tri_tac(new_player: NewPlayer) -
     # The spectator never had a playable cell.
     assert await watcher.locator("#board .is-playable").count() == 0
     await expect(watcher.locator("#log li:not(.log-empty)")).to_have_count(board_cells)
+
+
+async def test_the_creator_sees_themselves_in_the_first_seat(new_player: NewPlayer) -> None:
+    """Creating a room from the home page seats its creator in the first seat, marked as them and as the host;
+    they may stand up, and the seat is then free like the others."""
+    host = await new_player("Ada")
+    await host.goto("/")
+    await host.locator('.game-card-create[data-game="tri-tac"]').click()
+    await host.wait_for_url(re.compile(r"/r/[A-Z0-9]{5}$"))
+    await expect_in_first_seat(host, "Ada")
+    first = host.locator("#seat-list .seat-card").first
+    await expect(first.locator(".tag-you")).to_be_visible()
+    await expect(first.locator(".tag-host")).to_be_visible()
+    await expect(host.get_by_role("button", name="Sit here: Player 1")).to_have_count(0)
+    await expect(host.get_by_role("button", name="Sit here: Player 2")).to_be_visible()
+    await first.get_by_role("button", name="Stand up").click()
+    await expect(host.get_by_role("button", name="Sit here: Player 1")).to_be_visible()
+    await expect(host.locator("#seat-list .seat-mine")).to_have_count(0)

@@ -8,7 +8,7 @@ import re
 from playwright.async_api import Page, expect
 
 from tests.browser.conftest import PHONE, NewPlayer
-from tests.browser.tables import open_table
+from tests.browser.tables import expect_in_first_seat, open_table
 from tests.support.server import ServerProcess
 
 
@@ -37,8 +37,7 @@ async def test_host_adds_two_bots_and_plays_a_trick_set(new_player: NewPlayer) -
     await expect(host.get_by_role("button", name="Sit here: West")).to_be_visible()
 
     # North (Red) is the host; East (Red) is the partner; South and West (Black) are bots.
-    await host.get_by_role("button", name="Sit here: North").click()
-    await expect(host.locator("#seat-list")).to_contain_text("Ada")
+    await expect_in_first_seat(host, "Ada")
     await host.get_by_role("button", name="Add a bot: South").click()
     await host.get_by_role("button", name="Add a bot: West").click()
     await partner.goto(f"/r/{code}")
@@ -126,7 +125,7 @@ async def test_keyboard_play_alone_with_bots_and_a_wild_ten(new_player: NewPlaye
     code = (await response.json())["code"]
     await host.goto(f"/r/{code}")
     await expect(host.locator("#conn")).to_have_attribute("data-status", "online")
-    await host.get_by_role("button", name="Sit here: North").click()
+    await expect_in_first_seat(host, "Ada")
     for seat in ("East", "South", "West"):
         await host.get_by_role("button", name=f"Add a bot: {seat}").click()
     start = host.locator("#start-btn")
@@ -166,7 +165,7 @@ async def test_keyboard_play_alone_with_bots_and_a_wild_ten(new_player: NewPlaye
 
 async def test_the_result_shows_the_final_grid(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
     """The last trick's grid is cleared by the engine at the end of the round: the result still shows the
-    final position (the tokens it held), not an empty grid."""
+    final position (the tokens it held), not an empty grid, and so does the page opened again after the end."""
     page = await new_player("Cy")
     await page.emulate_media(reduced_motion="reduce")  # the clearing animation takes no time
     await open_table(page, sqlite_server.url, "trick-tac-foe", {"players": 2}, seat=None)
@@ -176,4 +175,9 @@ async def test_the_result_shows_the_final_grid(new_player: NewPlayer, sqlite_ser
     # Once the last move's events have played (a few frames with reduced motion), tokens are still shown.
     frames = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r))))"
     await page.evaluate(frames)
-    assert await page.locator("#board .tf-grid .tf-cells .tf-token").count() > 0
+    tokens = page.locator("#board .tf-grid .tf-cells .tf-token")
+    shown = await tokens.count()
+    assert shown > 0
+    await page.reload()
+    await expect(page.locator("#result")).to_be_visible()
+    await expect(tokens).to_have_count(shown)

@@ -7,7 +7,7 @@ import re
 from playwright.async_api import Page, expect
 
 from tests.browser.conftest import PHONE, NewPlayer
-from tests.browser.tables import open_table
+from tests.browser.tables import expect_in_first_seat, open_table
 from tests.support.server import ServerProcess
 
 SUIT_OF_SYMBOL = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
@@ -36,8 +36,7 @@ async def test_two_humans_and_the_automa_play_tricks(new_player: NewPlayer) -> N
     code = (await response.json())["code"]
     for page in (host, guest, watcher):
         await page.goto(f"/r/{code}")
-    await host.locator("#seat-list button", has_text=re.compile("Sit", re.I)).first.click()
-    await expect(host.locator("#seat-list")).to_contain_text("Ada")
+    await expect_in_first_seat(host, "Ada")
     await guest.locator("#seat-list button", has_text=re.compile("Sit", re.I)).first.click()
     await expect(host.locator("#seat-list")).to_contain_text("Bob")
     await host.locator("#start-btn").click()

@@ -499,6 +499,45 @@ def test_last_trick_can_decide_the_game() -> None:
     )
 
 
+def colours(picture: str) -> list[list[str | None]]:
+    return [[None if v is None else ("red", "black")[v] for v in row] for row in grid_of(picture)]
+
+
+@pytest.mark.parametrize(
+    ("players", "hands", "grid", "final", "lines", "colour"),
+    [
+        # The last trick scores: the grid the point cleared, and its line.
+        (2, [["6S"], ["4S"]], ". . . / B B . / . . .", ". . . / B B B / . . .", [[[1, 0], [1, 1], [1, 2]]], "black"),
+        # No point: the tokens the end of the round cleared.
+        (2, [["5S"], ["4S"]], "B . . / . . . / R R .", "B . . / . B . / R R .", None, None),
+        # North's point clears the grid, then West places on it: the point's grid is the one shown.
+        (
+            4,
+            [["AS"], ["5H"], ["AC"], ["7D"]],
+            ". . . / B . . / R R .",
+            ". . . / B . . / R R R",
+            [[[2, 0], [2, 1], [2, 2]]],
+            "red",
+        ),
+    ],
+)
+def test_a_finished_game_shows_the_grid_it_ended_on(
+    players: int, hands: list[list[str]], grid: str, final: str, lines: Any, colour: str | None
+) -> None:
+    """The end clears the grid; every view of the finished game (a page opened later, a reloaded game) still
+    carries the position the last action cleared, while the game is running none."""
+    state = scenario(players, hands, grid=grid, start=N4 if players == 4 else None)
+    assert all(ENGINE.view(state, seat)["final"] is None for seat in (None, 0))
+    moves = [commit(seat, hand[0]) for seat, hand in enumerate(hands)]
+    state, _ = play(state, *moves)
+    assert state.phase == "over" and state.grid == grid_of(". . . / . . . / . . .")
+    expected = {"grid": colours(final), "lines": lines, "colour": colour}
+    for seat in (None, *range(players)):
+        assert ENGINE.view(state, seat)["final"] == expected
+        assert ENGINE.view(state, seat)["grid"] == colours(". . . / . . . / . . .")
+    assert ENGINE.view(ENGINE.load(orjson.loads(orjson.dumps(ENGINE.dump(state)))), None)["final"] == expected
+
+
 def test_starting_position_rotates_across_sets_and_rounds() -> None:
     starts = set()
     for seed in range(12):

@@ -13,26 +13,10 @@ const PAD = 10;
 // N / E / S / W on the grid's edges
 const EDGE = { top: [160, -8], right: [328, 160], bottom: [160, 328], left: [-8, 160] };
 
-/** The grid before the last move's first clear: `before`'s grid with the move's tokens (null: nothing
- * was cleared, or the grid was empty). At the end it stands in for the cleared grid. */
-export function positionBeforeClear(events, before) {
-  if (!before?.grid || !events.some((e) => e.kind === "clear")) return null;
-  const grid = before.grid.map((row) => row.slice());
-  let lines = null;
-  let lineColour = null;
-  for (const e of events) {
-    if (e.kind === "resolve" && Array.isArray(e.cell)) grid[e.cell[0]][e.cell[1]] = e.colour;
-    else if (e.kind === "score") {
-      lines = e.lines || null;
-      lineColour = e.colour;
-    } else if (e.kind === "clear") break;
-  }
-  return grid.some((row) => row.some(Boolean)) ? { grid, lines, lineColour } : null;
-}
-
-/** The tokens to draw: the timeline's, at the end the final position, else the view's. */
+/** The tokens to draw: the timeline's, at the end the position the game ended on (the engine's
+ * `final`, before its last clear), else the view's. */
 export function displayGrid(T) {
-  return T.anim?.grid || (T.view.phase === "over" && T.finalPosition?.grid) || T.view.grid;
+  return T.anim?.grid || (T.view.phase === "over" && T.view.final?.grid) || T.view.grid;
 }
 
 /** The grid of `T`; `onPick(i)` plays the wild 10 on board index i. */
@@ -170,13 +154,13 @@ export function tableGrid(T, onPick) {
   }
 
   function drawLines() {
-    const final = !T.anim && T.view.phase === "over" ? T.finalPosition : null;
+    const final = !T.anim && T.view.phase === "over" ? T.view.final : null;
     const lines = T.anim?.lines || final?.lines || null;
     if (!lines) {
       linesLayer.replaceChildren();
       return;
     }
-    const colour = (T.anim || final).lineColour || "red";
+    const colour = (T.anim ? T.anim.lineColour : final.colour) || "red";
     linesLayer.replaceChildren(
       ...lines.map((line) => {
         const pts = line.map((cell) => cells[T.boardIndexOf(cell)]).filter(Boolean);

@@ -15,7 +15,7 @@ import { t } from "../../i18n.js";
 import { tokenBadge } from "./art.js";
 import { drawBar, statusLine, summaryLine } from "./bar.js";
 import { discardPanel } from "./discard.js";
-import { positionBeforeClear, tableGrid } from "./grid.js";
+import { tableGrid } from "./grid.js";
 import { handPanel } from "./hand.js";
 import { trickRecords } from "./records.js";
 import { seatPlates } from "./seats.js";
@@ -100,7 +100,6 @@ export function mount(root, ctx) {
       const playable = events.some((e) => BOARD_EVENTS.includes(e.kind));
       if (playable || !before) timeline.stop();
       if (T.preview && !(view.hand || []).includes(T.preview)) T.preview = null;
-      if (view.phase === "over" && before && before.phase !== "over") T.finalPosition = positionBeforeClear(events, before);
       render();
       if (before && playable) timeline.play(events, before);
     },

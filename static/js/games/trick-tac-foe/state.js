@@ -26,7 +26,6 @@ export class TableState {
     this.animToken = 0;
     this.lensSeat = null; // show the grid's numbers as this seat reads them (null: as you read them)
     this.shownHand = null; // the hand last drawn, so newly drawn cards can slide in
-    this.finalPosition = null; // {grid, lines, lineColour}: the grid the last move cleared, shown at the end
     /** Hooks of the log (static/js/log.js): a cell by where it lies on the grid, a card by rank and suit. */
     this.logHooks = {
       cellText: (cell) => t(`trick-tac-foe.compass_${Number(cell[0])}${Number(cell[1])}`),
