@@ -470,9 +470,6 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
     def options_of(self, state: TicTacTopState) -> TicTacTopOptions:
         return state.options
 
-    def _label(self, seat: Seat) -> str:
-        return f"Player {seat + 1}"
-
     # ---- setup ----------------------------------------------------------------------------------
 
     def new_game(self, options: TicTacTopOptions, seed: int) -> TicTacTopState:
@@ -819,7 +816,6 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
             "turn": state.turn,
             "turns": n,
             "players": n,
-            "labels": [self._label(s) for s in range(n)],
             "leader": leader,
             "you": seat,
             "role": role,
@@ -852,7 +848,7 @@ class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
             "scoring": state.history[-1]["scoring"] if state.phase in ("score", "over") and state.history else None,
             "scores": list(state.scores),
             "standings": sorted(
-                ({"seat": s, "label": self._label(s), "score": state.scores[s], "rank": ranks[s]} for s in range(n)),
+                ({"seat": s, "score": state.scores[s], "rank": ranks[s]} for s in range(n)),
                 key=lambda row: (int(row["rank"]), int(row["seat"])),
             ),
             "history": [

@@ -142,6 +142,9 @@ async def test_host_screen_and_three_phones_play_a_turn(new_player: NewPlayer) -
     assert parts[0] == "A" and "B" in parts and parts.count("D") == 3
     assert parts.index("B") < parts.index("D") and all(p == "C" for p in parts[1 : parts.index("B")])
     await expect(screen.locator(".ttt-standing")).to_have_count(4)
+    # Each seat's tooltip is the seat itself, phrased by the page: the view only numbers seats.
+    titles = await screen.locator(".ttt-standing .ttt-seat").evaluate_all("(chips) => chips.map((c) => c.title)")
+    assert sorted(titles) == [f"Player {n}" for n in range(1, 5)]
     await expect(bob.locator("#board .ttt-standing")).to_have_count(4)
     # Bob's own grid leads his phone's reveal, circled where the Leader's words are.
     circled = await bob.locator("#board .ttt-own-reveal .ttt-cell.is-marked").count()

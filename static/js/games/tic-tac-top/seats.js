@@ -5,12 +5,15 @@ import { h as el } from "../../dom.js";
 import { seatLabel } from "../../i18n.js";
 import { SEAT_GLYPHS } from "./bits.js";
 
+/** The seat itself in the page's language ("Player 2"), phrased from the room's seat data: the view only
+ * numbers seats (docs/protocol.md "Room summary"). */
+export const seatWord = (g, seat) => seatLabel(g.ctx.room?.seats?.[seat] || { index: seat });
+
 export function nameOf(g, seat) {
-  const s = g.ctx.room?.seats?.[seat];
-  const p = s?.player;
+  const p = g.ctx.room?.seats?.[seat]?.player;
   if (p?.bot) return `${g.t("tic-tac-top.bot")} ${seat + 1}`;
   if (p?.name) return p.name;
-  return seatLabel(g.view?.labels?.[seat] || s?.label || `Player ${seat + 1}`);
+  return seatWord(g, seat);
 }
 
 export const listNames = (g, seats) => seats.map((seat) => nameOf(g, seat)).join(" & ");
@@ -36,7 +39,7 @@ export const baseSig = (g) =>
   [g.ctx.room?.game_number ?? "", g.view.turn, g.view.phase, (g.ctx.room?.seats || []).map((s) => (s.player ? `${s.player.name}/${s.player.bot}` : "")).join(",")].join("|");
 
 export function seatChip(g, seat) {
-  return el("span", { class: ["ttt-seat", `ttt-c${seat % 7}`], title: seatLabel(g.view?.labels?.[seat]) },
+  return el("span", { class: ["ttt-seat", `ttt-c${seat % 7}`], title: seatWord(g, seat) },
     el("span", { class: "ttt-seat-glyph", "aria-hidden": "true" }, SEAT_GLYPHS[seat % 7]),
     el("span", { class: "ttt-seat-name" }, nameOf(g, seat)),
     seat === g.view?.leader ? el("span", { class: "ttt-crown", title: g.t("tic-tac-top.leader"), "aria-label": `(${g.t("tic-tac-top.leader")})` }, "♛") : null);
