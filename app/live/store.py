@@ -346,19 +346,6 @@ class Store:
         async with self.sessions() as s:
             return await s.run_sync(_actions, game_id, 0)
 
-    async def actions_since(
-        self, game_id: int, after: int
-    ) -> tuple[int, str | None, float | None, list[tuple[int, int, dict[str, Any], str]]]:
-        """The game's stored version with its timer key and deadline (the timer the writer set), and the
-        actions above version ``after``: what another process needs to catch up, in one session."""
-        if self._pg is not None:
-            return await self._pg.since(game_id, after)
-        async with self.sessions() as s:
-            version, key, deadline = (
-                await s.execute(select(Game.version, Game.timer_key, Game.deadline).where(Game.id == game_id))
-            ).one()
-            return version, key, deadline, await s.run_sync(_actions, game_id, after)
-
     async def record_last_action(self, move: MoveWrite, end: GameEnd) -> list[dict[str, Any]] | None:
         """Persist the action that ended a game together with the game's end: the room finished, the game in
         its standings and the players' ratings, one transaction (a crash between two left the room

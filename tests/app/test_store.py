@@ -15,8 +15,8 @@ import pytest
 from sqlalchemy import text
 
 from app.db import make_engine, make_sessionmaker, postgres_dsn, sqlite_file
+from app.live.game import LiveGame
 from app.live.records import ChatRecord, GameEnd, MoveWrite, VersionConflict
-from app.live.room import LiveGame
 from app.live.store import CHAT_KEPT, SqliteMoveWriter, Store
 from app.settings import Settings
 from app.sql import Statement
@@ -72,20 +72,17 @@ async def test_a_version_is_written_once(store: Store) -> None:
     assert [(v, seat, actor) for v, seat, _a, actor in actions] == [(1, 0, "player"), (2, 1, "timer")]
 
 
-async def test_another_process_catches_up_from_the_actions_after_its_version(store: Store) -> None:
-    game_id = await store.create_game(await room_id(store), 1, "tri-tac", {}, 7, [], {"s": 0}, None, None)
-    assert await store.actions_since(game_id, 0) == (0, None, None, [])
+async def test_each_move_stores_the_games_version_and_timer_with_its_action(store: Store) -> None:
+    rid = await room_id(store)
+    game_id = await store.create_game(rid, 1, "tri-tac", {}, 7, [], {"s": 0}, None, None)
     moves = [{"type": "place", "cell": [0, n]} for n in range(3)]
     for version, action in enumerate(moves, start=1):
         timer = (f"turn-{version}", 100.0 + version) if version == 3 else (None, None)
         await store.record_action(MoveWrite(game_id, version, version % 2, action, "player", None, *timer, None))
-    assert await store.actions_since(game_id, 1) == (
-        3,
-        "turn-3",
-        103.0,
-        [(2, 0, moves[1], "player"), (3, 1, moves[2], "player")],
-    )
-    assert await store.actions_since(game_id, 3) == (3, "turn-3", 103.0, [])
+    game = await store.latest_game(rid)
+    assert game is not None
+    assert (game.version, game.timer_key, game.deadline) == (3, "turn-3", 103.0)
+    assert await store.actions(game_id) == [(n, n % 2, moves[n - 1], "player") for n in (1, 2, 3)]
 
 
 async def test_a_player_is_found_by_the_hash_of_their_token(store: Store) -> None:
