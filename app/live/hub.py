@@ -19,7 +19,7 @@ from app.live.bus import Bus
 from app.live.fanout import Fanout
 from app.live.leases import Elsewhere
 from app.live.room import KILL_POINT_VARIABLE, Room, RoomServices
-from app.live.store import Store
+from app.live.store import RoomStore
 from app.live.thinking import Thinker
 from app.metrics import Metrics
 from app.settings import Settings
@@ -30,7 +30,7 @@ log = logging.getLogger("threefold.hub")
 
 class Hub:
     def __init__(
-        self, store: Store, settings: Settings, bus: Bus, base_url: str, metrics: Metrics | None = None
+        self, store: RoomStore, settings: Settings, bus: Bus, base_url: str, metrics: Metrics | None = None
     ) -> None:
         self.metrics = metrics or Metrics()
         self.store = store

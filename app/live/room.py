@@ -41,7 +41,7 @@ from app.live.messages import (
 )
 from app.live.records import GameEnd, LeaseLost, MoveWrite, RoomConflict, RoomRecord, VersionConflict
 from app.live.room_state import CHAT_LINES, LiveRoom, bot_name
-from app.live.store import Store
+from app.live.store import RoomStore
 from app.live.thinking import Thinker, Thought, needs_worker
 from app.metrics import Metrics
 from app.settings import Settings
@@ -67,7 +67,7 @@ after a change of rules starts from the last snapshot."""
 class RoomServices:
     """What the rooms of one process share."""
 
-    store: Store
+    store: RoomStore
     settings: Settings
     bus: Bus
     fanout: Fanout

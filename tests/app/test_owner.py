@@ -19,8 +19,8 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from app.client import ClientError, RoomSocket, ThreefoldClient
 from app.db import make_engine, make_sessionmaker, postgres_dsn
 from app.live.leases import Elsewhere
+from app.live.postgres_store import PostgresStore
 from app.live.records import LeaseLost, MoveWrite, RoomRecord
-from app.live.store import Store
 from app.models import Player
 from tests.app.test_scale_out import cluster
 from tests.app.test_ws_tri_tac import empty_cells
@@ -277,13 +277,15 @@ def migrated_database() -> Iterator[str]:
         yield url
 
 
-def owning_store(url: str, seconds: float) -> Store:
-    store = Store(make_sessionmaker(make_engine(url, 2, 0)), None, postgres_dsn(url), 2)
+def owning_store(url: str, seconds: float) -> PostgresStore:
+    dsn = postgres_dsn(url)
+    assert dsn is not None
+    store = PostgresStore(make_sessionmaker(make_engine(url, 2, 0)), dsn, 2)
     assert store.own_rooms("http://127.0.0.1:1", seconds) is not None
     return store
 
 
-async def close_store(store: Store) -> None:
+async def close_store(store: PostgresStore) -> None:
     await store.close()
     bind = store.sessions.kw["bind"]
     await bind.dispose()
