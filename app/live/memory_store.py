@@ -14,6 +14,7 @@ from app.live.records import (
     GameEnd,
     GameRecord,
     MoveWrite,
+    NewGame,
     RoomConflict,
     RoomRecord,
     SeatRecord,
@@ -105,38 +106,26 @@ class MemoryStore:
     async def actions(self, game_id: int) -> list[StoredAction]:
         return copy.deepcopy(self.moves.get(game_id, []))
 
-    async def create_game(
-        self,
-        room_id: int,
-        number: int,
-        engine: str,
-        options: dict[str, Any],
-        seed: int,
-        seats: list[dict[str, Any]],
-        snapshot: dict[str, Any],
-        timer_key: str | None,
-        deadline: float | None,
-        revision: int | None = None,
-    ) -> int:
-        if revision is not None and self._room(room_id).revision != revision:
-            raise RoomConflict(f"room {room_id} changed since revision {revision}")
-        self._set_room(room_id, status="playing")
+    async def create_game(self, game: NewGame, revision: int | None = None) -> int:
+        if revision is not None and self._room(game.room_id).revision != revision:
+            raise RoomConflict(f"room {game.room_id} changed since revision {revision}")
+        self._set_room(game.room_id, status="playing")
         game_id = self._next_id()
-        game = GameRecord(
+        stored = GameRecord(
             game_id,
-            number,
-            engine,
-            dict(options),
-            seed,
-            copy.deepcopy(seats),
+            game.number,
+            game.engine,
+            dict(game.options),
+            game.seed,
+            copy.deepcopy(game.seats),
             0,
             "playing",
-            copy.deepcopy(snapshot),
+            copy.deepcopy(game.snapshot),
             None,
-            timer_key,
-            deadline,
+            game.timer_key,
+            game.deadline,
         )
-        self.games[game_id] = (room_id, game)
+        self.games[game_id] = (game.room_id, stored)
         self.moves[game_id] = []
         return game_id
 

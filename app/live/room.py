@@ -39,7 +39,7 @@ from app.live.messages import (
     encode,
     error,
 )
-from app.live.records import GameEnd, LeaseLost, MoveWrite, RoomConflict, RoomRecord, VersionConflict
+from app.live.records import GameEnd, LeaseLost, MoveWrite, NewGame, RoomConflict, RoomRecord, VersionConflict
 from app.live.room_state import CHAT_LINES, LiveRoom, bot_name
 from app.live.store import RoomStore
 from app.live.thinking import Thinker, Thought, needs_worker
@@ -403,7 +403,7 @@ class Room(LiveRoom):
             self.services.thinker.start()
         game = LiveGame.new(engine, options, seed, 0, number, seats)
         self._update_timer(game)
-        game.id = await self.services.store.create_game(
+        start = NewGame(
             self.record.id,
             number,
             engine.name,
@@ -413,8 +413,8 @@ class Room(LiveRoom):
             engine.dump(game.state),
             game.timer_key,
             game.deadline,
-            revision=self.record.revision,
         )
+        game.id = await self.services.store.create_game(start, revision=self.record.revision)
         self.game = game
         self.record.status = "playing"
         self.record.revision += 1

@@ -26,6 +26,7 @@ from app.live.records import (
     GameRecord,
     LeaseLost,
     MoveWrite,
+    NewGame,
     RoomConflict,
     RoomRecord,
     SeatRecord,
@@ -243,43 +244,19 @@ class SqlStore:
             ).scalar_one_or_none()
             return None if game is None else _game_record(game)
 
-    async def create_game(
-        self,
-        room_id: int,
-        number: int,
-        engine: str,
-        options: dict[str, Any],
-        seed: int,
-        seats: list[dict[str, Any]],
-        snapshot: dict[str, Any],
-        timer_key: str | None,
-        deadline: float | None,
-        revision: int | None = None,
-    ) -> int:
+    async def create_game(self, game: NewGame, revision: int | None = None) -> int:
         """Insert the game and mark the room playing; with ``revision``, only if the room is still at it
         (else RoomConflict: another process changed or started it)."""
 
         def work(sql: Sql) -> int:
-            self._fence(sql, room_id)
+            self._fence(sql, game.room_id)
             if revision is None:
-                changed = sql.run(_START_ROOM, room_id=room_id)
+                changed = sql.run(_START_ROOM, room_id=game.room_id)
             else:
-                changed = sql.run(_START_ROOM_AT, room_id=room_id, revision=revision)
+                changed = sql.run(_START_ROOM_AT, room_id=game.room_id, revision=revision)
             if changed != 1:
-                raise RoomConflict(f"room {room_id} changed since revision {revision}")
-            rows = sql.rows(
-                _NEW_GAME,
-                room_id=room_id,
-                number=number,
-                engine=engine,
-                options=options,
-                seed=seed,
-                seats=seats,
-                snapshot=snapshot,
-                timer_key=timer_key,
-                deadline=deadline,
-            )
-            return int(rows[0][0])
+                raise RoomConflict(f"room {game.room_id} changed since revision {revision}")
+            return int(sql.rows(_NEW_GAME, **game._asdict())[0][0])
 
         return await self._write(work)
 

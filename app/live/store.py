@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.live.game import StoredAction
 from app.live.leases import Leases
 from app.live.postgres_store import PostgresStore
-from app.live.records import ChatRecord, GameEnd, GameRecord, MoveWrite, RoomRecord
+from app.live.records import ChatRecord, GameEnd, GameRecord, MoveWrite, NewGame, RoomRecord
 from app.live.sql_store import SqlStore
 from app.live.sqlite_store import SqliteStore
 
@@ -56,19 +56,7 @@ class RoomStore(Protocol):
         """The game's actions, in order."""
         ...
 
-    async def create_game(
-        self,
-        room_id: int,
-        number: int,
-        engine: str,
-        options: dict[str, Any],
-        seed: int,
-        seats: list[dict[str, Any]],
-        snapshot: dict[str, Any],
-        timer_key: str | None,
-        deadline: float | None,
-        revision: int | None = None,
-    ) -> int:
+    async def create_game(self, game: NewGame, revision: int | None = None) -> int:
         """Insert the game and mark the room playing; with ``revision``, only if the room is still at it
         (else RoomConflict). The new game's id."""
         ...

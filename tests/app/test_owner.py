@@ -20,7 +20,7 @@ from app.client import ClientError, RoomSocket, ThreefoldClient
 from app.db import make_engine, make_sessionmaker, postgres_dsn
 from app.live.leases import Elsewhere
 from app.live.postgres_store import PostgresStore
-from app.live.records import LeaseLost, MoveWrite, RoomRecord
+from app.live.records import LeaseLost, MoveWrite, NewGame, RoomRecord
 from app.models import Player
 from tests.app.test_scale_out import cluster
 from tests.app.test_ws_tri_tac import empty_cells
@@ -316,7 +316,7 @@ async def test_two_processes_race_for_a_free_room_one_wins_and_the_loser_cannot_
             assert room is not None
             owner, other = (one, two) if room.id in one.leases.epochs else (two, one)
             assert owner.leases is not None and other.leases is not None
-            game_id = await owner.create_game(room.id, 1, "tri-tac", {"size": 3}, 1, [{}, {}], {}, None, None)
+            game_id = await owner.create_game(NewGame(room.id, 1, "tri-tac", {"size": 3}, 1, [{}, {}], {}, None, None))
             await owner.record_action(_move(game_id, 1, room.id))
 
             async with asyncio.timeout(5):  # the owner stops renewing (paused, partitioned): it runs out
@@ -329,7 +329,7 @@ async def test_two_processes_race_for_a_free_room_one_wins_and_the_loser_cannot_
             with pytest.raises(LeaseLost):
                 await owner.save_room(_copy(room))
             with pytest.raises(LeaseLost):
-                await owner.create_game(room.id, 2, "tri-tac", {"size": 3}, 1, [{}, {}], {}, None, None)
+                await owner.create_game(NewGame(room.id, 2, "tri-tac", {"size": 3}, 1, [{}, {}], {}, None, None))
             await other.record_action(_move(game_id, 2, room.id))
             await other.save_room(_copy(await other.load_room(code)))
             async with engine.connect() as db:

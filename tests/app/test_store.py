@@ -17,7 +17,7 @@ from sqlalchemy import text
 from app.db import make_engine, make_sessionmaker, postgres_dsn, sqlite_file
 from app.live.game import LiveGame
 from app.live.postgres_store import PostgresStore
-from app.live.records import ChatRecord, GameEnd, MoveWrite, VersionConflict
+from app.live.records import ChatRecord, GameEnd, MoveWrite, NewGame, VersionConflict
 from app.live.sql_store import CHAT_KEPT, SqlStore
 from app.live.sqlite_store import SqliteMoveWriter, SqliteStore
 from app.settings import Settings
@@ -64,7 +64,7 @@ async def room_id(store: SqlStore) -> int:
 
 
 async def test_a_version_is_written_once(store: SqlStore) -> None:
-    game_id = await store.create_game(await room_id(store), 1, "tri-tac", {}, 7, [], {"s": 0}, None, None)
+    game_id = await store.create_game(NewGame(await room_id(store), 1, "tri-tac", {}, 7, [], {"s": 0}, None, None))
     place = {"type": "place", "cell": [0, 0]}
     await store.record_action(MoveWrite(game_id, 1, 0, place, "player", {"s": 1}, None, None, None))
     for stale in (1, 3):  # a duplicate of version 1, and a version that skips 2
@@ -82,7 +82,7 @@ async def test_a_version_is_written_once(store: SqlStore) -> None:
 
 async def test_each_move_stores_the_games_version_and_timer_with_its_action(store: SqlStore) -> None:
     rid = await room_id(store)
-    game_id = await store.create_game(rid, 1, "tri-tac", {}, 7, [], {"s": 0}, None, None)
+    game_id = await store.create_game(NewGame(rid, 1, "tri-tac", {}, 7, [], {"s": 0}, None, None))
     moves = [{"type": "place", "cell": [0, n]} for n in range(3)]
     for version, action in enumerate(moves, start=1):
         timer = (f"turn-{version}", 100.0 + version) if version == 3 else (None, None)
@@ -102,7 +102,7 @@ async def test_moves_made_at_once_are_stored_together_and_a_stale_one_fails_alon
     """Moves asked for in one turn of the event loop share a commit on SQLite (one WAL append); a stale one
     among them is refused by itself and the others are stored, on both write paths."""
     rid = await room_id(store)
-    games = [await store.create_game(rid, n, "tri-tac", {}, 7, [], {"s": 0}, None, None) for n in (1, 2, 3)]
+    games = [await store.create_game(NewGame(rid, n, "tri-tac", {}, 7, [], {"s": 0}, None, None)) for n in (1, 2, 3)]
     statements: list[str] = []
     if isinstance(store, SqliteStore):
         store._moves.db.set_trace_callback(statements.append)
@@ -132,7 +132,7 @@ async def test_a_game_reloads_from_an_older_snapshot_and_the_actions_after_it(st
     options = tri_tac.parse_options({"size": 4})
     state = tri_tac.new_game(options, 11)
     rid = await room_id(store)
-    game_id = await store.create_game(rid, 1, "tri-tac", {"size": 4}, 11, [], tri_tac.dump(state), None, None)
+    game_id = await store.create_game(NewGame(rid, 1, "tri-tac", {"size": 4}, 11, [], tri_tac.dump(state), None, None))
     bot = get_bot("tri-tac")
     assert bot is not None
     for version in range(1, 8):
@@ -255,7 +255,7 @@ async def _room_and_standings(store: SqlStore) -> tuple[str, list[int]]:
 
 async def test_a_games_last_move_is_stored_with_the_rooms_finish_and_standings(store: SqlStore) -> None:
     rid = await room_id(store)
-    game_id = await store.create_game(rid, 1, "tri-tac", {}, 7, SOLO, {"s": 0}, None, None)
+    game_id = await store.create_game(NewGame(rid, 1, "tri-tac", {}, 7, SOLO, {"s": 0}, None, None))
     await store.record_action(MoveWrite(game_id, 1, 0, {"type": "place"}, "player", None, None, None, None))
     last = MoveWrite(game_id, 2, 1, {"type": "place"}, "bot", {"s": 2}, None, None, OUTCOME)
     standings = await store.record_last_action(last, _game_end(rid))
@@ -268,7 +268,7 @@ async def test_a_games_last_move_is_stored_with_the_rooms_finish_and_standings(s
 
 async def test_a_room_left_playing_after_its_game_ended_is_finished_once(store: SqlStore) -> None:
     rid = await room_id(store)
-    game_id = await store.create_game(rid, 1, "tri-tac", {}, 7, SOLO, {"s": 0}, None, None)
+    game_id = await store.create_game(NewGame(rid, 1, "tri-tac", {}, 7, SOLO, {"s": 0}, None, None))
     # As a crash between the last move and the room's finish left it, before they were one transaction.
     await store.record_action(MoveWrite(game_id, 1, 0, {"type": "place"}, "player", {"s": 1}, None, None, OUTCOME))
     room = await store.load_room("ACDEF")
