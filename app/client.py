@@ -83,7 +83,7 @@ class ThreefoldClient:
 
 
 LOG_WINDOW = 60
-"""Log entries a full ``state`` message carries (app.live.room.LOG_LINES): a socket keeps as many."""
+"""Log entries a full ``state`` message carries (app.live.game.LOG_LINES): a socket keeps as many."""
 
 
 class RoomSocket:

@@ -26,7 +26,7 @@ from app.identity import bearer_token
 from app.limits import make_limiter
 from app.live.bus import make_bus
 from app.live.hub import Hub
-from app.live.store import Store
+from app.live.store import open_store
 from app.metrics import Metrics
 from app.network import public_base_url
 from app.origins import OriginCheck, OriginPolicy
@@ -47,7 +47,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     limiter = make_limiter(settings.redis_url, settings.join_attempts_per_minute)
     base = public_base_url(settings.public_url, settings.listen_host, settings.listen_port)
     origins = OriginPolicy([*settings.allowed_origins, *([settings.public_url] if settings.public_url else [])])
-    store = Store(
+    store = open_store(
         sessions,
         sqlite_file(settings.database_url),
         postgres_dsn(settings.database_url),

@@ -15,13 +15,6 @@ class Metrics:
         self.rooms = Gauge("threefold_rooms_active", "Rooms loaded in this process", registry=self.registry)
         self.sockets = Gauge("threefold_sockets_open", "Open WebSocket connections", registry=self.registry)
         self.moves = Counter("threefold_moves_total", "Actions applied and committed", registry=self.registry)
-        self.remote_moves = Counter(
-            "threefold_remote_moves_total",
-            "Moves made through another process, by how this one caught up (catch_up: the new actions only; "
-            "reload: the whole game and room)",
-            ["path"],
-            registry=self.registry,
-        )
         self.relayed = Counter(
             "threefold_relayed_sockets_total",
             "Sockets passed to the process that owns their room (app.live.relay), counted at each connection",

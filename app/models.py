@@ -81,7 +81,8 @@ class Game(Base):
     status: Mapped[str] = mapped_column(String(16), default="playing")
     snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)
     snapshot_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
-    """The version ``snapshot`` holds; the actions after it are replayed on load (see Hub.apply)."""
+    """The version ``snapshot`` holds. A load replays every action from the seed (app.live.game); it starts
+    from the snapshot only where the actions no longer replay (the rules changed since)."""
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     timer_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
     deadline: Mapped[float | None] = mapped_column(Float, nullable=True)

@@ -8,7 +8,7 @@ from typing import Any
 
 import orjson
 
-from app.live.room import log_entries
+from app.live.game import log_entries
 from engines.base import JSON, Engine, EngineError, IllegalAction, Seat
 from engines.registry import get_engine
 
@@ -30,7 +30,7 @@ class Replay:
     states: list[Any]
     """The state before the first action, then after each action."""
     log: list[list[dict[str, JSON]]]
-    """Each action's log entries (app.live.room.log_entries), one list per action."""
+    """Each action's log entries (app.live.game.log_entries), one list per action."""
 
     def view(self, step: int, seat: Seat | None, reveal: bool) -> dict[str, JSON]:
         state = self.states[step]

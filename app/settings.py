@@ -30,7 +30,7 @@ class Settings(BaseSettings):
         default=20, ge=0, description="PostgreSQL: connections the session pool may add for a burst, and then close."
     )
     postgres_move_connections: int = Field(
-        default=10, ge=1, description="PostgreSQL: the most connections the per-move writes and catch-up reads use."
+        default=10, ge=1, description="PostgreSQL: the most connections the per-move writes and room leases use."
     )
     testing: bool = Field(default=False, description="Accept a fixed seed at room creation (tests only).")
     public_url: str | None = Field(default=None, description="Base URL for join links, e.g. http://192.168.1.20:8000")

@@ -35,7 +35,7 @@ still at the epoch this process took it at, and stays so until the write commits
 
 def move_update(snapshot: bool, result: bool) -> str:
     """The per-move update of the game row, only over the previous version: with the new snapshot (every few
-    moves and at the end) and the result (at the end). Shared by the SQLite and session path (app.live.store)
+    moves and at the end) and the result (at the end). Shared by the SQLite and session path (app.live.sql_store)
     and the asyncpg path (app.live.pg_moves), which runs it inside one statement with the action's insert."""
     sets = ["version = :version", "timer_key = :timer_key", "deadline = :deadline"]
     if snapshot:

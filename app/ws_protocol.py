@@ -13,6 +13,10 @@ ordinary ``send``, which waits for the buffer to drain. ``abort()`` cuts the con
 dropped: a close waits for data its peer may never read. Run uvicorn with
 ``--ws app.ws_protocol:PreparedFramesProtocol``;
 any other server simply lacks the extension and the app sends through ASGI as usual.
+
+uvicorn keeps this protocol class and its state private, and offers no public way to write frames: so uvicorn
+is pinned to one version (pyproject.toml), and tests/app/test_ws_protocol.py fails when the methods and state
+relied on here change.
 """
 
 from __future__ import annotations

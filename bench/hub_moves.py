@@ -34,7 +34,7 @@ import uvloop
 from app.live.connection import Connection
 from app.live.hub import Hub
 from app.live.messages import parse
-from app.live.room import LiveRoom
+from app.live.room import Room
 from app.main import create_app
 from app.routers.ws import _on_message
 from app.settings import Settings
@@ -46,7 +46,7 @@ SPECTATORS = 5
 class Table:
     """One room: its two players' and five spectators' connections, and the cells left to play."""
 
-    def __init__(self, live: LiveRoom, players: list[Connection], size: int, rng: random.Random) -> None:
+    def __init__(self, live: Room, players: list[Connection], size: int, rng: random.Random) -> None:
         self.live, self.players, self.size, self.rng = live, players, size, rng
         self.cells: list[tuple[int, int]] = []
         self.turn = 0
@@ -73,7 +73,7 @@ def _sink(_frames: bytes) -> bool:
     return True
 
 
-async def _connection(hub: Hub, live: LiveRoom, settings: Settings, player_id: int, name: str) -> Connection:
+async def _connection(live: Room, settings: Settings, player_id: int, name: str) -> Connection:
     conn = Connection(
         None,  # type: ignore[arg-type]  # never used: every write goes through write_frames
         player_id,
@@ -82,7 +82,7 @@ async def _connection(hub: Hub, live: LiveRoom, settings: Settings, player_id: i
         settings.message_burst,
         write_frames=_sink,
     )
-    assert await hub.connect(live, conn, name)
+    assert await live.connect(conn, name)
     return conn
 
 
@@ -116,15 +116,15 @@ async def run(rooms: int, moves: int, size: int, profile: str | None) -> dict[st
                     live = await hub.room(created.json()["code"])
                     assert live is not None
                     players = [
-                        await _connection(hub, live, settings, host, f"A{index}"),
-                        await _connection(hub, live, settings, guest, f"B{index}"),
+                        await _connection(live, settings, host, f"A{index}"),
+                        await _connection(live, settings, guest, f"B{index}"),
                     ]
                     # The host took seat 0 creating the room; the guest sits next to them.
-                    await hub.handle(live, players[1], parse(b'{"type":"sit","seat":1}', 4096))
+                    await live.handle(players[1], parse(b'{"type":"sit","seat":1}', 4096))
                     for watcher in range(SPECTATORS):
                         spectator, _ = await _player(http, f"S{index}-{watcher}")
-                        await _connection(hub, live, settings, spectator, f"S{index}-{watcher}")
-                    await hub.handle(live, players[0], parse(b'{"type":"start"}', 4096))
+                        await _connection(live, settings, spectator, f"S{index}-{watcher}")
+                    await live.handle(players[0], parse(b'{"type":"start"}', 4096))
                     table = Table(live, players, size, random.Random(index))
                     table.new_game()
                     tables.append(table)
@@ -133,7 +133,7 @@ async def run(rooms: int, moves: int, size: int, profile: str | None) -> dict[st
                 conn, raw = table.next_move()
                 if raw.startswith(b'{"type":"rematch"'):
                     table.new_game()
-                await _on_message(hub, table.live, conn, raw, settings)
+                await _on_message(table.live, conn, raw, settings)
 
             gc.collect()
             profiler = cProfile.Profile() if profile else None

@@ -32,7 +32,8 @@ from pathlib import Path
 import orjson
 
 from app.live.records import MoveWrite
-from app.live.store import SqliteMoveWriter, _record, add_action
+from app.live.sql_store import _record, add_action
+from app.live.sqlite_store import SqliteMoveWriter
 from app.sql import Sql
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,6 +1,7 @@
 """Pub/sub between app processes. In-process by default (nothing to tell anyone); Redis when several
-processes serve the same rooms. Only ``{room, game, version}`` crosses the wire: every process reloads or
-replays from the database, so secret state never travels through Redis.
+processes serve the same rooms; ``InProcessBus`` for several hubs in one process (tests). Each room has one
+owner process (app.live.leases), so moves never cross the bus; lobby and chat news name only the room, and
+every process reads the rest from the database, so secret state never travels through Redis.
 
 Presence (who is connected through which process) is each process' own word about its sockets, so a
 process that dies cannot take it back: every process says it is alive every ``heartbeat_seconds``, and one
@@ -15,23 +16,39 @@ import contextlib
 import logging
 import time
 import uuid
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import AsyncIterator
+from typing import Any, Protocol, cast
 
 import orjson
 
 from app.redis_pool import open_redis
 
-if TYPE_CHECKING:
-    from app.live.hub import Hub
-
 log = logging.getLogger("threefold.bus")
 CHANNEL = "threefold:rooms"
 
 
+class Rooms(Protocol):
+    """What the bus needs of this process' rooms (app.live.hub.Hub): who is connected here, and the news."""
+
+    def served(self) -> list[str]:
+        """The codes of the rooms this process serves."""
+        ...
+
+    def local_players(self, code: str) -> set[int]:
+        """Who is connected to ``code`` through this process."""
+        ...
+
+    async def on_remote_room(self, code: str) -> None: ...
+    async def on_remote_chat(self, code: str) -> None: ...
+    async def on_remote_presence(self, code: str, origin: str, player_ids: set[int]) -> None: ...
+    async def on_peer_gone(self, origin: str) -> None:
+        """Another process stopped or fell silent: whoever was connected only through it has left."""
+        ...
+
+
 class Bus(Protocol):
-    async def start(self, hub: Hub) -> None: ...
+    async def start(self, rooms: Rooms) -> None: ...
     async def stop(self) -> None: ...
-    async def moved(self, code: str, game_id: int, version: int) -> None: ...
     async def room_changed(self, code: str) -> None: ...
     async def chat(self, code: str) -> None:
         """A chat line was stored for ``code``: the other processes read it from the database."""
@@ -50,13 +67,10 @@ class Bus(Protocol):
 class LocalBus:
     """One process: the hub already told every socket it has."""
 
-    async def start(self, hub: Hub) -> None:
+    async def start(self, rooms: Rooms) -> None:
         return None
 
     async def stop(self) -> None:
-        return None
-
-    async def moved(self, code: str, game_id: int, version: int) -> None:
         return None
 
     async def room_changed(self, code: str) -> None:
@@ -76,20 +90,28 @@ PEER_SILENCE_BEATS = 3
 """Heartbeats a process may miss before the others count it as gone."""
 
 NEWS_AT_ONCE = 4
-"""Rooms whose news is handled at the same time. Catching up reads the database through the same few
-connections this process' own moves are written through, and news for every room at once queued ahead of
-them: two processes flat out did 13-16 % fewer moves/s and twice the p99 (1.9-2.3 s against 0.9-1.1) than
-with this bound (bench/README.md, "Two processes ... at 76a860f"). One room being loaded still holds up
-only its own share."""
+"""Rooms whose news is handled at the same time. A room reloaded from the database reads through the same
+few connections this process' own moves are written through, and news for every room at once queued ahead
+of them (bench/README.md, "Two processes ... at 76a860f"). One room being loaded still holds up only its
+own share."""
 
 
-class RedisBus:
-    def __init__(self, url: str, heartbeat_seconds: float = 5.0) -> None:
-        self.redis: Any = open_redis(url)
+class Subscription(Protocol):
+    def listen(self) -> AsyncIterator[dict[str, Any]]:
+        """The channel's messages as Redis' pub/sub gives them (``{"type": "message", "data": bytes}``)."""
+        ...
+
+
+class PubSubBus:
+    """The bus over one pub/sub channel, whatever carries it: heartbeats, presence, and each room's news
+    handled in order but without waiting for other rooms'. ``_subscribe``, ``_send`` and ``_close`` are the
+    transport's."""
+
+    def __init__(self, heartbeat_seconds: float = 5.0) -> None:
         self.origin = uuid.uuid4().hex
         self.heartbeat_seconds = heartbeat_seconds
         self._tasks: list[asyncio.Task[None]] = []
-        self._hub: Hub | None = None
+        self._rooms: Rooms | None = None
         self._heard: dict[str, float] = {}
         """When each other process was last heard from (monotonic clock)."""
         self._dropped: set[str] = set()
@@ -103,12 +125,19 @@ class RedisBus:
         self._workers: set[asyncio.Task[None]] = set()
         self._handling = asyncio.Semaphore(NEWS_AT_ONCE)
 
-    async def start(self, hub: Hub) -> None:
-        self._hub = hub
-        await self.redis.ping()
-        pubsub = self.redis.pubsub()
-        await pubsub.subscribe(CHANNEL)
-        self._tasks = [asyncio.create_task(self._listen(pubsub)), asyncio.create_task(self._heartbeat())]
+    async def _subscribe(self) -> Subscription:
+        raise NotImplementedError
+
+    async def _send(self, data: bytes) -> None:
+        raise NotImplementedError
+
+    async def _close(self) -> None:
+        raise NotImplementedError
+
+    async def start(self, rooms: Rooms) -> None:
+        self._rooms = rooms
+        subscription = await self._subscribe()
+        self._tasks = [asyncio.create_task(self._listen(subscription)), asyncio.create_task(self._heartbeat())]
 
     async def stop(self) -> None:
         for task in [*self._tasks, *self._workers]:
@@ -117,12 +146,12 @@ class RedisBus:
                 await task
         with contextlib.suppress(Exception):  # the others drop this process' players now, not in 15 s
             await self._publish({"kind": "gone"})
-        await self.redis.aclose()
+        await self._close()
 
     async def _heartbeat(self) -> None:
-        assert self._hub is not None
+        assert self._rooms is not None
         while True:
-            with contextlib.suppress(Exception):  # Redis away for a moment: the next beat
+            with contextlib.suppress(Exception):  # the channel away for a moment: the next beat
                 await self._publish({"kind": "alive"})
             silent_since = time.monotonic() - PEER_SILENCE_BEATS * self.heartbeat_seconds
             for origin, heard in list(self._heard.items()):
@@ -131,17 +160,14 @@ class RedisBus:
                     self._dropped.add(origin)
                     log.warning("process %s fell silent: its players count as gone", origin)
                     try:
-                        await self._hub.on_peer_gone(origin)
+                        await self._rooms.on_peer_gone(origin)
                     except Exception:  # the heartbeat must outlive any one room's trouble
                         log.exception("dropping the players of process %s failed", origin)
             await asyncio.sleep(self.heartbeat_seconds)
 
     async def _publish(self, message: dict[str, Any]) -> None:
         message["origin"] = self.origin
-        await self.redis.publish(CHANNEL, orjson.dumps(message))
-
-    async def moved(self, code: str, game_id: int, version: int) -> None:
-        await self._publish({"kind": "move", "room": code, "game": game_id, "version": version})
+        await self._send(orjson.dumps(message))
 
     async def room_changed(self, code: str) -> None:
         await self._publish({"kind": "room", "room": code})
@@ -150,21 +176,19 @@ class RedisBus:
         await self._publish({"kind": "chat", "room": code})
 
     async def presence(self, code: str) -> None:
-        assert self._hub is not None
-        live = self._hub.rooms.get(code)
-        players = sorted(live.local_players()) if live is not None else []
-        await self._publish({"kind": "presence", "room": code, "players": players})
+        assert self._rooms is not None
+        await self._publish({"kind": "presence", "room": code, "players": sorted(self._rooms.local_players(code))})
 
     async def ask_presence(self, codes: list[str]) -> None:
         try:
             await self._publish({"kind": "who", "rooms": codes})
-        except Exception:  # Redis away: the room still loads; presence comes as people come and go
+        except Exception:  # the channel away: the room still loads; presence comes as people come and go
             log.warning("could not ask who is in rooms %s", codes, exc_info=True)
 
-    async def _listen(self, pubsub: Any) -> None:
-        assert self._hub is not None
-        hub = self._hub
-        async for item in pubsub.listen():
+    async def _listen(self, subscription: Subscription) -> None:
+        assert self._rooms is not None
+        rooms = self._rooms
+        async for item in subscription.listen():
             if item.get("type") != "message":
                 continue
             try:
@@ -175,13 +199,14 @@ class RedisBus:
                 if msg["kind"] == "gone":
                     self._stopped.add(origin)
                     self._heard.pop(origin, None)
-                    await hub.on_peer_gone(origin)
+                    await rooms.on_peer_gone(origin)
                     continue
                 self._heard[origin] = time.monotonic()
                 if origin in self._dropped:
                     self._dropped.discard(origin)
-                    if hub.rooms:  # one message: asking room by room held this listener for a round trip each
-                        await self.ask_presence(list(hub.rooms))
+                    served = rooms.served()
+                    if served:  # one message: asking room by room held this listener for a round trip each
+                        await self.ask_presence(served)
                 if msg["kind"] == "alive":
                     continue
                 if msg["kind"] == "who":  # about many rooms: each answers in its own turn
@@ -196,19 +221,16 @@ class RedisBus:
 
     def _queue(self, code: str, news: RoomNews) -> None:
         """Handle a room's news after that room's earlier news, but without waiting for other rooms'. Handled
-        one at a time, a room being loaded or caught up from the database held up every other room's moves
-        behind it. A move is folded into a move of the same game still waiting (catching up to the later
-        version plays both), and chat news into chat news."""
+        one at a time, a room being loaded from the database held up every other room's news behind it.
+        Chat news is folded into chat news still waiting (one read of the database brings every new line)."""
         queued = self._news.get(code)
         if queued is None:
             self._news[code] = [news]
             worker = asyncio.create_task(self._work_through(code))
             self._workers.add(worker)
             worker.add_done_callback(self._workers.discard)
-        elif news[0] == "move" and queued and queued[-1][0] == "move" and queued[-1][1] == news[1]:
-            queued[-1] = ("move", news[1], max(int(queued[-1][2]), int(news[2])))
         elif news == ("chat",) and queued and queued[-1] == news:
-            return  # one read of the database brings every new line
+            return
         else:
             queued.append(news)
 
@@ -222,34 +244,98 @@ class RedisBus:
             del self._news[code]
 
     async def _handle(self, code: str, news: RoomNews) -> None:
-        assert self._hub is not None
-        hub = self._hub
+        assert self._rooms is not None
+        rooms = self._rooms
         try:
             if news[0] == "who":
-                live = hub.rooms.get(code)
-                if live is not None and live.connections:
+                if rooms.local_players(code):
                     await self.presence(code)
-            elif news[0] == "move":
-                await hub.on_remote_move(code, int(news[1]), int(news[2]))
             elif news[0] == "room":
-                await hub.on_remote_room(code)
+                await rooms.on_remote_room(code)
             elif news[0] == "chat":
-                await hub.on_remote_chat(code)
+                await rooms.on_remote_chat(code)
             elif news[0] == "presence" and news[1] not in self._stopped and news[1] not in self._dropped:
-                await hub.on_remote_presence(code, str(news[1]), set(news[2]))
+                await rooms.on_remote_presence(code, str(news[1]), set(news[2]))
         except Exception:  # the room's later news still counts
             log.exception("handling %s news for room %s failed", news[0], code)
 
 
+class RedisBus(PubSubBus):
+    """Processes on several machines (or containers), through a Redis channel."""
+
+    def __init__(self, url: str, heartbeat_seconds: float = 5.0) -> None:
+        super().__init__(heartbeat_seconds)
+        self.redis: Any = open_redis(url)
+
+    async def _subscribe(self) -> Subscription:
+        await self.redis.ping()
+        pubsub = self.redis.pubsub()
+        await pubsub.subscribe(CHANNEL)
+        return cast(Subscription, pubsub)
+
+    async def _send(self, data: bytes) -> None:
+        await self.redis.publish(CHANNEL, data)
+
+    async def _close(self) -> None:
+        await self.redis.aclose()
+
+
+class Switchboard:
+    """The channel of ``InProcessBus``: every message reaches every bus joined to it, in order, as bytes."""
+
+    def __init__(self) -> None:
+        self._queues: set[asyncio.Queue[dict[str, Any]]] = set()
+
+    def join(self) -> InProcessSubscription:
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._queues.add(queue)
+        return InProcessSubscription(self, queue)
+
+    def leave(self, subscription: InProcessSubscription) -> None:
+        self._queues.discard(subscription.queue)
+
+    def send(self, data: bytes) -> None:
+        for queue in self._queues:
+            queue.put_nowait({"type": "message", "data": data})
+
+
+class InProcessSubscription:
+    def __init__(self, switchboard: Switchboard, queue: asyncio.Queue[dict[str, Any]]) -> None:
+        self.switchboard, self.queue = switchboard, queue
+
+    async def listen(self) -> AsyncIterator[dict[str, Any]]:
+        while True:
+            yield await self.queue.get()
+
+
+class InProcessBus(PubSubBus):
+    """Several hubs in one process (tests), through a ``Switchboard`` they share: what Redis carries between
+    processes, without Redis."""
+
+    def __init__(self, switchboard: Switchboard, heartbeat_seconds: float = 5.0) -> None:
+        super().__init__(heartbeat_seconds)
+        self.switchboard = switchboard
+        self._subscription: InProcessSubscription | None = None
+
+    async def _subscribe(self) -> Subscription:
+        self._subscription = self.switchboard.join()
+        return self._subscription
+
+    async def _send(self, data: bytes) -> None:
+        self.switchboard.send(data)
+
+    async def _close(self) -> None:
+        if self._subscription is not None:
+            self.switchboard.leave(self._subscription)
+
+
 RoomNews = tuple[Any, ...]
-"""("move", game id, version) | ("room",) | ("chat",) | ("presence", origin, player ids) | ("who",)"""
+"""("room",) | ("chat",) | ("presence", origin, player ids) | ("who",)"""
 
 
 def _room_news(msg: dict[str, Any]) -> RoomNews | None:
     """A bus message about one room, checked (a malformed one raises here, on the listener)."""
     kind = msg["kind"]
-    if kind == "move":
-        return ("move", int(msg["game"]), int(msg["version"]))
     if kind == "presence":
         return ("presence", str(msg["origin"]), frozenset(int(p) for p in msg["players"]))
     if kind in ("room", "chat"):

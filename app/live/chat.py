@@ -12,7 +12,7 @@ from collections import deque
 from app.live.connection import Connection
 from app.live.messages import Chat, ProtocolError, encode, kept
 from app.live.records import ChatRecord
-from app.live.room import LiveRoom
+from app.live.room_state import LiveRoom
 
 
 def check(live: LiveRoom, conn: Connection, msg: Chat, max_length: int) -> ChatRecord:

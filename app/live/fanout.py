@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from app.live.connection import Connection
 from app.live.messages import encode
-from app.live.room import LiveRoom
+from app.live.room_state import LiveRoom
 from app.ws_protocol import text_frame
 from engines.base import Event, Seat
 

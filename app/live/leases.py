@@ -2,7 +2,7 @@
 
 A process owns a room while it holds the room's row in ``room_leases`` unexpired. Taking a free or expired
 lease raises its ``epoch`` (the fencing token); every write of the room checks the epoch it was taken at
-(app.live.store, app.live.pg_moves), under a shared row lock, so a process that lost its lease cannot write
+(app.live.sql_store, app.live.pg_moves), under a shared row lock, so a process that lost its lease cannot write
 even before it has noticed, and a takeover waits for a write in flight instead of passing it. Expiry is
 compared on the database server's clock only, so the processes' clocks need not agree.
 

@@ -1,10 +1,9 @@
-"""The per-move write and the catch-up read on PostgreSQL, on asyncpg directly: one round trip each.
+"""The per-move write on PostgreSQL, on asyncpg directly: one round trip.
 
 Through SQLAlchemy's async session a move cost four round trips (BEGIN, UPDATE, INSERT, COMMIT), each one a
 greenlet switch, a statement coercion and asyncpg's own work: with two processes on one core that was about
 3 ms of CPU a move, ten times SQLite's. Here the conditional update and the insert are one statement (a
-data-modifying CTE, atomic on its own), and what another process needs to catch up is one query, so it
-reads the game's version and the actions after its own in the same snapshot.
+data-modifying CTE, atomic on its own).
 """
 
 from __future__ import annotations
@@ -60,13 +59,6 @@ _MOVE = {
 """The per-move statement by (with a snapshot, with a result, checking the room's lease)."""
 
 _FENCE_ONLY = positional(FENCE.replace(" FOR SHARE", ""))
-
-_SINCE = (
-    "SELECT g.version, g.timer_key, g.deadline, a.version, a.seat, a.action, a.actor FROM games g "
-    "LEFT JOIN game_actions a ON a.game_id = g.id AND a.version > $2 WHERE g.id = $1 ORDER BY a.version"
-)
-
-Actions = list[tuple[int, int, dict[str, Any], str]]
 
 
 def _json(value: Any) -> str | None:
@@ -127,16 +119,6 @@ class PostgresMoves:
             if epoch is not None and not await pool.fetchval(_FENCE_ONLY[0], move.room_id, epoch):
                 raise LeaseLost(f"room {move.room_id} is no longer owned at epoch {epoch}")
             raise VersionConflict(f"game {move.game_id} is no longer at version {move.version - 1}")
-
-    async def since(self, game_id: int, after: int) -> tuple[int, str | None, float | None, Actions]:
-        """The game's stored version, timer key and deadline, and its actions above version ``after``."""
-        pool = await self.connections()
-        rows = await pool.fetch(_SINCE, game_id, after)
-        if not rows:
-            raise LookupError(f"no game {game_id}")
-        version, timer_key, deadline = rows[0][0], rows[0][1], rows[0][2]
-        actions = [(row[3], row[4], orjson.loads(row[5]), row[6]) for row in rows if row[3] is not None]
-        return version, timer_key, deadline, actions
 
     async def close(self) -> None:
         if self._pool is not None:

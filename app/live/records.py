@@ -63,6 +63,21 @@ class MoveWrite(NamedTuple):
     """The game's room, whose lease the write checks where rooms have owners (app.live.leases)."""
 
 
+class NewGame(NamedTuple):
+    """A game as it starts: what ``create_game`` stores."""
+
+    room_id: int
+    number: int
+    engine: str
+    options: dict[str, Any]
+    seed: int
+    seats: list[dict[str, Any]]
+    snapshot: dict[str, Any]
+    """The state at version 0."""
+    timer_key: str | None
+    deadline: float | None
+
+
 @dataclass(frozen=True)
 class GameEnd:
     """What a game's end adds to its room: the room's standings and the players' ratings."""

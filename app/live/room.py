@@ -1,217 +1,167 @@
-"""A room as one process holds it in memory: the room record, the live game and the sockets."""
+"""A room this process serves: seat checks → engine → persist → fan out per-seat views (app.live.fanout).
+
+One writer per game: every change to a room happens under the room's ``asyncio.Lock`` and is committed (with
+its version) before anyone is told. Every action, a person's, a bot's or a timer's, goes through ``apply``;
+loading a game replays its stored actions through the same step (``LiveGame.play``). The room also keeps its
+timers, its bots and stand-ins, host handover, and the lobby changes its sockets ask for.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
+import logging
+import os
+import random
+import secrets
+import signal
 import time
-from collections import deque
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass
 from typing import Any
 
+from app.live import chat, lobby
+from app.live.bus import Bus
 from app.live.connection import Connection
-from app.live.messages import encode
-from app.live.records import GameRecord, RoomRecord
-from app.live.room_settings import RoomSettings
-from engines.base import Engine, Event, Seat
-from engines.bots import DEFAULT_LEVEL
-from engines.registry import get_engine
+from app.live.fanout import Fanout
+from app.live.game import LiveGame
+from app.live.lobby import LobbyMessage
+from app.live.messages import (
+    Act,
+    Chat,
+    ClientMessage,
+    Ping,
+    ProtocolError,
+    Rematch,
+    Start,
+    Sync,
+    encode,
+    error,
+)
+from app.live.records import GameEnd, LeaseLost, MoveWrite, NewGame, RoomConflict, RoomRecord, VersionConflict
+from app.live.room_state import CHAT_LINES, LiveRoom, bot_name
+from app.live.store import RoomStore
+from app.live.thinking import Thinker, Thought, needs_worker
+from app.metrics import Metrics
+from app.settings import Settings
+from engines.base import IllegalAction, Seat
+from engines.bots import DEFAULT_LEVEL, STAND_IN_LEVEL, STRONG_BUDGET_SECONDS, level_bot, parse_level
+from engines.registry import get_bot
 
-LOG_LINES = 60
-"""Log entries a full ``state`` message carries (a socket that has the previous version gets only the new ones)."""
-CHAT_LINES = 50
-"""Chat lines a room keeps for people who join later (and loads from the database)."""
+log = logging.getLogger("threefold.room")
+
+ROOM_CONFLICT_RETRIES = 3
+"""Attempts at a lobby change while other processes keep saving the same room first."""
+
+KILL_POINT_VARIABLE = "THREEFOLD_TEST_KILL_AT"
+"""A test-only fault point (honoured with ``testing`` on): the process kills itself with SIGKILL there.
+``game_end_stored``: right after a game's last move is committed, before anything else is done or told."""
+
+SNAPSHOT_EVERY = 16
+"""Moves between full-state snapshots: a dump costs more than the rest of a move's write, and a reload
+after a change of rules starts from the last snapshot."""
 
 
 @dataclass
-class LiveGame:
-    id: int
-    number: int
-    engine: Engine[Any, Any]
-    state: Any
-    version: int
-    seats: list[dict[str, Any]]
-    timer_key: str | None
-    deadline: float | None
-    since: dict[Seat, int] = field(default_factory=dict)
-    """The version at which each seat was last asked to act (the oldest version its action may be based on)."""
-    log: list[dict[str, Any]] = field(default_factory=list)
-    """The public log entries (``log_entries``), oldest first."""
-    _to_act: frozenset[Seat] = field(default=frozenset(), init=False, repr=False, compare=False)
-    _to_act_of: Any = field(default=None, init=False, repr=False, compare=False)
-    """The state ``_to_act`` was asked for (held, so that it is never mistaken for a newer one)."""
+class RoomServices:
+    """What the rooms of one process share."""
 
-    @property
-    def to_act(self) -> frozenset[Seat]:
-        """Asked of the engine once per state: a move asks for it six times. States are never changed in
-        place (engines are pure), so the same object means the same answer."""
-        state = self.state
-        if self._to_act_of is not state:
-            self._to_act, self._to_act_of = self.engine.to_act(state), state
-        return self._to_act
-
-    def outcome_json(self) -> dict[str, Any] | None:
-        outcome = self.engine.outcome(self.state)
-        return None if outcome is None else outcome.to_json()
-
-    def mark_since(self, before: frozenset[Seat], actor: Seat | None) -> None:
-        _advance_since(self.since, before, self.to_act, actor, self.version)
-
-    def state_message(self, seat: Seat | None, events: list[Event]) -> bytes:
-        return self.state_messages(events)(seat)
-
-    def log_after(self, version: int) -> list[dict[str, Any]]:
-        """The log entries of the moves after ``version`` (the newest are at the end: read from there)."""
-        log, start = self.log, len(self.log)
-        while start > 0 and log[start - 1]["v"] > version:
-            start -= 1
-        return log[start:]
-
-    def state_messages(self, events: list[Event], log_since: int | None = None) -> Callable[[Seat | None], bytes]:
-        """The ``state`` message for any seat (None: spectators). What every seat sees alike is computed
-        once; only the view and the events' redaction are per seat. With ``log_since`` (the version every
-        socket already has), the log carries only the entries after it; else the last ``LOG_LINES``."""
-        version, now, name = self.version, int(time.time() * 1000), self.engine.name
-        to_act = sorted(self.to_act)
-        deadline = None if self.deadline is None else int(self.deadline * 1000)
-        outcome = self.outcome_json()
-        log = self.log[-LOG_LINES:] if log_since is None else self.log_after(log_since)
-        view, state = self.engine.view, self.state
-        public = view(state, None) if self.engine.same_view_for_all(state) else None
-        log_part = {} if log_since is None else {"log_since": log_since}
-
-        def for_seat(seat: Seat | None) -> bytes:
-            return encode(
-                {
-                    "type": "state",
-                    "version": version,
-                    "now": now,
-                    "game": name,
-                    "view": view(state, seat) if public is None else public,
-                    "to_act": to_act,
-                    "deadline": deadline,
-                    "outcome": outcome,
-                    "events": [e.redact(seat) for e in events],
-                    "log": log,
-                    **log_part,
-                }
-            )
-
-        if public is not None and not any(e.private for e in events):
-            same = for_seat(None)  # nothing in it differs by seat: one message for everyone
-            return lambda _seat: same
-        return for_seat
-
-    @classmethod
-    def from_record(cls, record: GameRecord, actions: list[tuple[int, int, dict[str, Any], str]]) -> LiveGame:
-        """Rebuild from the snapshot and the actions stored after it (engines are deterministic); the game
-        log comes from replaying every action from the start."""
-        engine = get_engine(record.engine)
-        state = engine.load(record.snapshot)
-        for version, seat, action, _actor in actions:
-            if version > record.snapshot_version:
-                state, _ = engine.apply(state, seat, action)
-        log: list[dict[str, Any]] = []
-        replay = engine.new_game(engine.parse_options(record.options), record.seed)
-        # When each waiting seat was asked, as play worked it out: a seat asked before others moved on a
-        # simultaneous step may still act on that older version, and a room's turn timer keeps its deadline.
-        since: dict[Seat, int] | None = {seat: 0 for seat in engine.to_act(replay)}
-        try:
-            for version, seat, action, actor in actions:
-                before = engine.to_act(replay)
-                result = engine.apply(replay, seat, action)
-                log.extend(log_entries(engine, replay, seat, action, actor, version, result))
-                replay = result[0]
-                if since is not None:
-                    _advance_since(since, before, engine.to_act(replay), seat, version)
-        except Exception:
-            log.append({"v": record.version, "key": "log.unreplayable", "params": {}})
-            since = None
-        game = cls(
-            id=record.id,
-            number=record.number,
-            engine=engine,
-            state=state,
-            version=record.version,
-            seats=record.seats,
-            timer_key=record.timer_key,
-            deadline=record.deadline,
-            log=log,
-        )
-        replayed_to = actions[-1][0] if actions else 0
-        if since is None or replayed_to != record.version or set(since) != game.to_act:  # not the stored state
-            since = {seat: record.version for seat in game.to_act}
-        game.since = since
-        return game
+    store: RoomStore
+    settings: Settings
+    bus: Bus
+    fanout: Fanout
+    metrics: Metrics
+    thinker: Thinker
+    let_go: Callable[[Room], Coroutine[Any, Any, None]]
+    """Stop serving a room this process no longer owns (the hub forgets it; ``Room.stop``)."""
+    kill_point: str | None = None
+    moves: int = 0
+    """Actions applied in this process."""
 
 
-def _advance_since(
-    since: dict[Seat, int], before: frozenset[Seat], after: frozenset[Seat], actor: Seat | None, version: int
-) -> None:
-    """After the action that made ``version``: a seat newly asked, or asked again after acting itself, was
-    asked at ``version``; a seat still waiting keeps its older version; a seat no longer asked is dropped."""
-    for seat in after:
-        if seat not in before or seat == actor:
-            since[seat] = version
-    for seat in list(since):
-        if seat not in after:
-            del since[seat]
-
-
-def bot_name(seat: Seat) -> str:
-    """Bots are told apart by their seat ("Bot 3")."""
-    return f"Bot {seat + 1}"
-
-
-def log_entries(
-    engine: Engine[Any, Any],
-    state: Any,
-    seat: Seat,
-    action: dict[str, Any],
-    actor: str,
-    version: int,
-    result: tuple[Any, list[Event]],
-) -> list[dict[str, Any]]:
-    """The log entries of the action that made ``version``, as the protocol carries them: the engine's
-    key and params, the version, and who acted when it was not the seat's player (``timer``, ``pace``,
-    ``standin``, ``host``, ``bot``). Never a name: each reader's page names the seats in its own language.
-
-    ``state`` is the state before the action; ``result`` what ``engine.apply`` returned for it."""
-    if actor == "timer" and engine.timer_paces(state):
-        actor = "pace"  # the show's own pace (Tic Tac Top's reveal): nobody's time ran out
-    note = {} if actor == "player" else {"actor": actor}
-    return [{"v": version, **entry.to_json(), **note} for entry in engine.log_entries(state, seat, action, result)]
-
-
-class LiveRoom:
-    def __init__(self, record: RoomRecord, names: dict[int, str]) -> None:
-        self.record = record
-        self.names = names
-        self.game: LiveGame | None = None
-        self.connections: set[Connection] = set()
+class Room(LiveRoom):
+    def __init__(self, record: RoomRecord, services: RoomServices) -> None:
+        super().__init__(record, {})
+        self.services = services
         self.lock = asyncio.Lock()
         self.timer_task: asyncio.Task[None] | None = None
         self.bot_task: asyncio.Task[None] | None = None
         self.bot_version: int | None = None
         """The game version ``bot_task`` was armed at."""
-        self.standings: list[dict[str, Any]] = []
-        self.remote_presence: dict[str, set[int]] = {}
-        """Players connected through other app processes, by process id (fed by the bus)."""
-        self.joined_at: dict[int, float] = {}
-        """When each player first connected (host handover goes to the longest-present player)."""
-        self.away_since: dict[int, float] = {}
         self.host_task: asyncio.Task[None] | None = None
         self.closing: set[asyncio.Task[None]] = set()
-        self.chat: deque[tuple[int, int | None, bytes]] = deque(maxlen=CHAT_LINES)
-        """Recent chat lines as sent, with their ids and the team that may read each (None: everyone)."""
-        self.chat_read_to = 0
-        """The newest chat line id read from the database: other processes' lines come after it."""
-        self._settings_of: dict[str, Any] | None = None
-        self._settings = RoomSettings()
         self.idle_since: float | None = time.monotonic()
         """When the last socket left (monotonic clock); None while any is connected."""
         self.unloaded = False
         """Set when the hub lets go of the room: whoever still holds this object must load it again."""
+
+    # ---- loading ---------------------------------------------------------------------------------
+
+    async def load(self) -> None:
+        """Everything about the room from the database: its game (replayed), names, standings and chat."""
+        await self._load_game()
+        await self._refresh_names()
+        self.standings = await self.services.store.standings(self.record.id)
+        await self.read_chat()
+
+    async def _load_game(self) -> None:
+        store = self.services.store
+        record = await store.latest_game(self.record.id)
+        self.game = None if record is None else LiveGame.from_record(record, await store.actions(record.id))
+
+    async def _refresh_names(self) -> None:
+        ids = {s.player_id for s in self.record.seats if s.player_id is not None}
+        ids |= self.connected_players() | {self.record.host_id}
+        missing = ids - set(self.names)
+        if missing:
+            self.names.update(await self.services.store.player_names(missing))
+
+    async def read_chat(self) -> None:
+        """Show the room's chat lines stored since the last read (all of the latest, on a load)."""
+        lines = await self.services.store.chat_lines(self.record.id, after=self.chat_read_to, limit=CHAT_LINES)
+        for line in lines:
+            chat.show(self, line)
+        if lines:
+            self.chat_read_to = max(self.chat_read_to, lines[-1].id)
+
+    async def reload(self) -> None:
+        """Take the room and its game as the database has them (another process changed them) and show
+        everyone here. Must be called with the lock held."""
+        record = await self.services.store.load_room(self.code)
+        if record is None:
+            return
+        self.record = record
+        await self._load_game()
+        await self.finish_if_ended()
+        await self._refresh_names()
+        self.services.fanout.state(self, [], room=True, welcomes=True)
+        self.after_change()
+
+    async def finish_if_ended(self) -> None:
+        """Finish a room still "playing" whose game is over, with the game's standings and ratings: a crash
+        between a game's last move and the room's finish left such rooms before the two were stored in one
+        transaction, and they could neither play on nor start another game. Must be called with the game
+        fresh from the database (a stale room only costs a reload) and the lock held once it is loaded."""
+        game, store = self.game, self.services.store
+        outcome = None if game is None or self.record.status != "playing" else game.outcome_json()
+        if game is None or outcome is None:
+            return
+        standings = await store.repair_finished_game(self.record.revision, self._game_end(game, outcome))
+        if standings is None:  # another process finished or changed the room first: take it as it is now
+            record = await store.load_room(self.code)
+            if record is not None:
+                self.record = record
+            self.standings = await store.standings(self.record.id)
+            return
+        log.warning("room %s was still playing after game %s had ended: finished now", self.code, game.id)
+        self.record.status = "finished"
+        self.record.revision += 1
+        self.standings = standings
+
+    def _game_end(self, game: LiveGame, outcome: dict[str, Any]) -> GameEnd:
+        engine = game.engine
+        return GameEnd(self.record.id, outcome, game.seats, engine.name, engine.seats_of(game.state))
 
     def idle_for(self, now: float, seconds: float) -> bool:
         """Nobody connected for ``seconds`` and nothing pending that needs this process to hold the room."""
@@ -223,115 +173,530 @@ class LiveRoom:
             and all(task is None or task.done() for task in tasks)
         )
 
-    @property
-    def settings(self) -> RoomSettings:
-        """The host's settings, validated once per change (every move's timer reads them). Read-only: a
-        change assigns a new dict to ``record.settings`` (app.live.lobby)."""
-        raw = self.record.settings
-        if self._settings_of is not raw:
-            self._settings, self._settings_of = RoomSettings.model_validate(raw), raw
-        return self._settings
+    async def stop(self, close_code: int | None = None) -> None:
+        """Stop its timers and bots and close its sockets (with ``close_code``, the browser's socket too)."""
+        self.unloaded = True
+        for task in (self.timer_task, self.bot_task, self.host_task):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+        for conn in list(self.connections):
+            with contextlib.suppress(Exception):
+                if close_code is None:
+                    await conn.close()
+                else:
+                    await conn.websocket.close(code=close_code)
 
-    def team_of_seat(self, seat: Seat | None) -> int | None:
-        if seat is None:
-            return None
-        infos = self.engine.seats(self.engine.parse_options(self.record.options))
-        return infos[seat].team if seat < len(infos) else None
+    # ---- connections -----------------------------------------------------------------------------
 
-    def standing_in(self, seat: Seat, now: float | None = None) -> bool:
-        """A bot plays for a seated person who has been away longer than the grace period."""
-        if self.game is None or self.record.status != "playing":
-            return False
-        info = self.game.seats[seat]
-        pid = info.get("player_id")
-        if info.get("bot") or pid is None or pid in self.connected_players():
-            return False
-        since = self.away_since.get(pid)
-        return since is not None and (now or time.time()) - since >= self.settings.grace_seconds
-
-    @property
-    def code(self) -> str:
-        return self.record.code
-
-    @property
-    def engine(self) -> Engine[Any, Any]:
-        return get_engine(self.record.game)
-
-    def local_players(self) -> set[int]:
-        return {c.player_id for c in self.connections}
-
-    def connected_players(self) -> set[int]:
-        players = self.local_players()
-        for ids in self.remote_presence.values():
-            players |= ids
-        return players
-
-    def seats_by_player(self) -> dict[int, Seat]:
-        """The seat each seated person holds in the current game (or in the lobby when no game runs); the
-        first, if one holds several. Bots hold no person's seat."""
-        if self.game is not None and self.record.status == "playing":
-            game_seats = self.game.seats
-            pairs = [(seat.get("player_id"), index) for index, seat in enumerate(game_seats) if not seat.get("bot")]
-        else:
-            pairs = [(rec.player_id, index) for index, rec in enumerate(self.record.seats) if not rec.is_bot]
-        found: dict[int, Seat] = {}
-        for player_id, index in pairs:
-            if player_id is not None:
-                found.setdefault(player_id, index)
-        return found
-
-    def seat_of(self, player_id: int) -> Seat | None:
-        return self.seats_by_player().get(player_id)
-
-    def seat_of_socket(self, conn: Connection) -> Seat | None:
-        """The seat a socket sees and plays as: its player's, except on a shared screen (``watching``)."""
-        return None if conn.watching else self.seat_of(conn.player_id)
-
-    def rematch_accepted(self) -> list[int]:
-        """The seated players who accepted a rematch of the finished game (empty while none is due)."""
+    def admission(self, player_id: int) -> tuple[str, dict[str, Any]] | None:
+        """Why this player may not enter the room now, or None if they may: an English note for developers
+        and the reason the page phrases (``{"key": "room.refused.<why>", "params": {}}``)."""
         settings = self.settings
-        if self.record.status != "finished" or self.game is None or settings.rematch_after != self.game.id:
-            return []
-        return list(settings.rematch)
+        if player_id in settings.banned:
+            return "you were removed from this room by the host", refusal("banned")
+        member = player_id == self.record.host_id or any(s.player_id == player_id for s in self.record.seats)
+        if member:
+            return None
+        if settings.locked:
+            return "the room is locked", refusal("locked")
+        if not settings.spectators and self.record.status == "playing":
+            return "the host does not allow spectators", refusal("no_spectators")
+        return None
 
-    def summary(self, base_url: str) -> dict[str, Any]:
-        engine = self.engine
+    async def connect(self, conn: Connection, name: str) -> bool:
+        """Attach the socket to the room; False if the room was unloaded meanwhile (load it again)."""
+        fanout = self.services.fanout
+        conn.resync = lambda c: fanout.resync(self, c)
+        async with self.lock:
+            if self.unloaded:
+                return False
+            self.idle_since = None
+            self.names[conn.player_id] = name
+            was_present = conn.player_id in self.connected_players()
+            self.connections.add(conn)
+            self.services.metrics.sockets.inc()
+            self.joined_at.setdefault(conn.player_id, time.time())
+            self.away_since.pop(conn.player_id, None)
+            conn.send(fanout.welcome(self, conn))
+            if self.game is not None:
+                conn.send(self.game.state_message(self.seat_of_socket(conn), []))
+            team = self.team_of_seat(self.seat_of_socket(conn))
+            for _line_id, line_team, payload in self.chat:
+                if line_team is None or line_team == team:
+                    conn.send(payload)
+            if not was_present:
+                fanout.room(self)
+            else:
+                conn.send(fanout.room_message(self))
+            self.after_change()
+        await self.services.bus.presence(self.code)
+        return True
+
+    async def disconnect(self, conn: Connection) -> None:
+        async with self.lock:
+            if conn not in self.connections:  # already dropped (its relaying process fell silent)
+                await conn.close()
+                return
+            self.connections.discard(conn)
+            self.services.metrics.sockets.dec()
+            if self.unloaded and self.services.store.leases is not None:  # another process serves it now
+                await conn.close()
+                return
+            if not self.connections:
+                self.idle_since = time.monotonic()
+            self.players_left({conn.player_id} - self.connected_players())
+        await conn.close()
+        if conn.player_id not in self.local_players():
+            await self.services.bus.presence(self.code)
+
+    def players_left(self, players: set[int]) -> None:
+        """They are connected nowhere any more: away from now (a bot stands in after the grace period), and
+        if the host is among them, a handover unless they come back. Must be called with the lock held."""
+        if not players:
+            return
+        now = time.time()
+        for player in players:
+            self.away_since[player] = now
+        self.services.fanout.room(self)
+        if self.record.host_id in players:
+            if self.host_task is not None:
+                self.host_task.cancel()
+            self.host_task = asyncio.create_task(self._host_handover(self.record.host_id))
+        self.after_change()
+
+    async def _host_handover(self, host_id: int) -> None:
+        """If the host stays away, the longest-present connected person becomes host."""
+        await asyncio.sleep(self.services.settings.host_grace_seconds)
+
+        async def hand_over() -> None:
+            if self.record.host_id != host_id or host_id in self.connected_players():
+                return
+            present = [p for p in self.local_players() if p not in self.settings.banned]
+            if not present:
+                return
+            self.record.host_id = min(present, key=lambda p: self.joined_at.get(p, time.time()))
+            await self._save_and_announce()
+
+        async with self.lock:
+            try:
+                await self._retrying_conflicts(hand_over)
+            except ProtocolError:
+                log.warning("host handover in room %s gave up: the room kept changing", self.code)
+
+    async def _retrying_conflicts(self, change: Callable[[], Awaitable[None]]) -> None:
+        """Run a room change; if another process saved the room first, run it again on the room as that
+        process left it. Must be called with the lock held."""
+        for _attempt in range(ROOM_CONFLICT_RETRIES):
+            try:
+                await change()
+                return
+            except RoomConflict:
+                await self.reload()
+        raise ProtocolError("busy", "the room kept changing while this was tried; try again")
+
+    async def _close_later(self, conn: Connection, code: int) -> None:
+        await asyncio.sleep(0.2)  # let the error reach them first
+        with contextlib.suppress(Exception):
+            await conn.websocket.close(code=code)
+        await conn.close()
+
+    def close_later(self, conn: Connection, code: int) -> None:
+        """Close the socket with ``code`` once what was just sent to it had time to reach it."""
+        self.closing.add(asyncio.create_task(self._close_later(conn, code)))
+
+    # ---- messages --------------------------------------------------------------------------------
+
+    def refused(self, code: str) -> None:
+        self.services.metrics.errors.labels(code).inc()
+
+    async def handle(self, conn: Connection, msg: ClientMessage) -> None:
+        msg_id = msg.id
+        try:
+            if isinstance(msg, Ping):
+                conn.send(b'{"type":"pong"}')
+            elif isinstance(msg, Sync):
+                async with self.lock:
+                    if self.game is not None and (msg.version is None or msg.version != self.game.version):
+                        conn.send(self.game.state_message(self.seat_of_socket(conn), []))
+                    conn.send(self.services.fanout.room_message(self))
+            else:
+                await self._handle_locked(conn, msg)
+        except LeaseLost:
+            conn.send(error("moved", "this room moved to another server; reconnect", msg_id))
+            await self.services.let_go(self)
+            return
+        except ProtocolError as err:
+            self.refused(err.code)
+            conn.send(error(err.code, err.message, err.msg_id or msg_id, err.reason))
+            return
+        if msg_id is not None and not isinstance(msg, Act):  # an act's ack carries its version (see _act)
+            conn.send(encode({"type": "ack", "id": msg_id}))
+
+    async def _handle_locked(self, conn: Connection, msg: ClientMessage) -> None:
+        """Every message that changes the room runs under the room's lock. A lobby change that another
+        process beat to the database is run again on the room as that process left it."""
+        async with self.lock:
+            if isinstance(msg, Act):
+                await self._act(conn, msg)
+            else:
+                await self._retrying_conflicts(lambda: self._change_room(conn, msg))
+
+    async def _change_room(self, conn: Connection, msg: ClientMessage) -> None:
+        """Lobby, host and chat messages (RoomConflict if another process saved the room first)."""
+        store, bus = self.services.store, self.services.bus
+        if isinstance(msg, Chat):
+            line = chat.check(self, conn, msg, self.services.settings.chat_max_length)
+            chat.show(self, dataclasses.replace(line, id=await store.add_chat(self.record.id, line)))
+            await bus.chat(self.code)
+            return
+        if isinstance(msg, Rematch) and self.record.host_id != conn.player_id:
+            accepted = lobby.accept_rematch(self, conn.player_id)
+            if lobby.rematch_ready(self):
+                await self._new_game()
+            elif accepted.changed:
+                await self._save_and_announce()
+            return
+        if isinstance(msg, Start | Rematch):
+            lobby.require_can_start(self, conn.player_id)
+            await self._new_game()
+            return
+        assert isinstance(msg, LobbyMessage)
+        change = lobby.change(self, conn.player_id, msg)
+        if not change.changed:
+            return
+        for other in change.removed:
+            other.send(error("kicked", "the host removed you from this room"))
+            self.close_later(other, 4403)
+        if change.timers and self.game is not None:
+            self._update_timer(self.game)
+        game = self.game if change.game_seats else None
+        await self._save_and_announce(None if game is None else (game.id, game.seats))
+        if change.timers:
+            self.after_change()
+
+    async def _save_and_announce(self, game_seats: tuple[int, list[dict[str, Any]]] | None = None) -> None:
+        await self.services.store.save_room(self.record, game_seats)
+        await self._refresh_names()
+        self.services.fanout.room(self)
+        self.services.fanout.welcomes(self)
+        await self.services.bus.room_changed(self.code)
+
+    async def _new_game(self) -> None:
+        engine, settings = self.engine, self.services.settings
         options = engine.parse_options(self.record.options)
-        infos = engine.seats(options)
-        connected = self.connected_players()
-        seats = []
-        for index, info in enumerate(infos):
-            rec = self.record.seats[index] if index < len(self.record.seats) else None
-            player = None
-            if rec is not None and (rec.player_id is not None or rec.is_bot):
-                player = {
-                    "id": rec.player_id,
-                    "name": self.names.get(rec.player_id, "?") if rec.player_id is not None else bot_name(index),
-                    "connected": rec.is_bot or rec.player_id in connected,
-                    "bot": rec.is_bot,
-                    "level": (rec.level or DEFAULT_LEVEL) if rec.is_bot else None,
-                    "standin": self.standing_in(index),
-                }
-            seats.append({**info.to_json(index), "player": player})
-        seated = {rec.player_id for rec in self.record.seats if rec.player_id is not None}
-        spectators = [
-            {"id": pid, "name": self.names.get(pid, "?"), "connected": True} for pid in sorted(connected - seated)
+        number = 1 if self.game is None else self.game.number + 1
+        if self.record.test_seed is not None and settings.testing:
+            seed = self.record.test_seed + number - 1
+        else:
+            seed = secrets.randbits(62)
+        await self._refresh_names()
+        seats = [
+            {
+                "player_id": rec.player_id,
+                "name": self.names.get(rec.player_id, "?") if rec.player_id else bot_name(index),
+                "bot": rec.is_bot,
+                **({"level": rec.level or DEFAULT_LEVEL} if rec.is_bot else {}),
+            }
+            for index, rec in enumerate(self.record.seats)
         ]
-        return {
-            "code": self.code,
-            "url": f"{base_url}/r/{self.code}",
-            "game": engine.name,
-            "title": engine.title,
-            "options": options.model_dump(mode="json"),
-            "status": self.record.status,
-            "host": self.record.host_id,
-            "game_number": 0 if self.game is None else self.game.number,
-            "game_id": None if self.game is None else self.game.id,
-            "seats": seats,
-            "spectators": spectators,
-            "standings": self.standings,
-            "settings": self.settings.model_dump(exclude={"banned", "rematch", "rematch_after"}),
-            "rematch": self.rematch_accepted(),
-            "removed": [{"id": pid, "name": self.names.get(pid, "?")} for pid in self.settings.banned],
-            "host_actions": sorted(engine.host_actions),
-        }
+        if any(needs_worker(engine.name, parse_level(s.get("level", DEFAULT_LEVEL))) for s in seats if s["bot"]):
+            self.services.thinker.start()
+        game = LiveGame.new(engine, options, seed, 0, number, seats)
+        self._update_timer(game)
+        start = NewGame(
+            self.record.id,
+            number,
+            engine.name,
+            options.model_dump(mode="json"),
+            seed,
+            seats,
+            engine.dump(game.state),
+            game.timer_key,
+            game.deadline,
+        )
+        game.id = await self.services.store.create_game(start, revision=self.record.revision)
+        self.game = game
+        self.record.status = "playing"
+        self.record.revision += 1
+        self.services.fanout.state(self, [], room=True, welcomes=True)
+        await self.services.bus.room_changed(self.code)
+        self.after_change()
+
+    async def _act(self, conn: Connection, msg: Act) -> None:
+        game = self.game
+        if game is None or self.record.status != "playing":
+            raise ProtocolError("not_playing", "no game is in progress", msg.id)
+        seat = self.seat_of_socket(conn)
+        actor = "player"
+        if seat is None and self._is_host_action(conn, msg.action):
+            # The host paces the show from the shared screen: act for the seat the game is waiting on.
+            seat, actor = min(game.to_act), "host"
+        if seat is None:
+            raise ProtocolError("not_seated", "spectators cannot act", msg.id)
+        if msg.id is not None and msg.id in conn.recent_ids:
+            raise ProtocolError("duplicate", f"action {msg.id!r} was already received", msg.id)
+        if seat not in game.to_act:
+            raise ProtocolError("not_your_turn", "it is not your turn", msg.id)
+        oldest = game.since.get(seat, game.version)
+        if not oldest <= msg.version <= game.version:
+            raise ProtocolError(
+                "stale_version",
+                f"your view is at version {msg.version} but the game is at {game.version}; resynced",
+                msg.id,
+            )
+        await self.apply(seat, msg.action, actor, msg.id, mover=conn)
+        if msg.id is not None:
+            conn.remember_id(msg.id)  # only what was applied: a refused move may be corrected and resent
+
+    def _is_host_action(self, conn: Connection, action: dict[str, Any]) -> bool:
+        game = self.game
+        return (
+            game is not None
+            and conn.player_id == self.record.host_id
+            and action.get("type") in game.engine.host_actions
+            and len(game.to_act) == 1
+        )
+
+    async def apply(
+        self,
+        seat: Seat,
+        action: dict[str, Any],
+        actor: str,
+        msg_id: str | None = None,
+        mover: Connection | None = None,
+    ) -> None:
+        """The one path for every action (players, host, timers, bots, stand-ins): play it, persist it, then
+        fan out. The ``mover``'s socket (if a person moved) gets its ``ack`` with the new state, in the same
+        write.
+
+        Must be called with the lock held.
+        """
+        game = self.game
+        assert game is not None
+        services = self.services
+        engine = game.engine
+        started = time.perf_counter()
+        try:
+            played = game.play(seat, action, actor)
+        except IllegalAction as err:
+            raise ProtocolError("illegal", str(err), msg_id, err.reason()) from None
+        self._update_timer(game)
+        outcome = game.outcome_json()
+        # The full state every SNAPSHOT_EVERY moves and at the end.
+        snapshot = engine.dump(game.state) if outcome is not None or game.version % SNAPSHOT_EVERY == 0 else None
+        move = MoveWrite(
+            game.id, game.version, seat, action, actor, snapshot, game.timer_key, game.deadline, outcome, self.record.id
+        )
+        standings: list[dict[str, Any]] | None = None
+        try:
+            if outcome is None:
+                await services.store.record_action(move)
+            else:
+                standings = await services.store.record_last_action(move, self._game_end(game, outcome))
+        except VersionConflict:
+            # Another process wrote first: take its state and tell the client to look again.
+            game.undo(played)
+            await self._load_game()
+            await self.finish_if_ended()
+            services.fanout.state(self, [], room=True)
+            raise ProtocolError("stale_version", "another move was made first; resynced", msg_id) from None
+        except LeaseLost:
+            # Another process owns the room now: nothing stored here, and nothing more will be.
+            game.undo(played)
+            asyncio.get_running_loop().create_task(services.let_go(self))
+            raise ProtocolError("moved", "this room moved to another server; reconnect", msg_id) from None
+        except BaseException:
+            # Not stored, so not played: memory must match the database ("nothing changed").
+            game.undo(played)
+            raise
+        if outcome is not None and services.kill_point == "game_end_stored":
+            os.kill(os.getpid(), signal.SIGKILL)
+        services.moves += 1
+        services.metrics.moves.inc()
+        game.log.extend(played.entries)
+        if outcome is not None:
+            # Stored with the move; if another process changed the room meanwhile, its next save reloads.
+            self.record.status = "finished"
+            self.record.revision += 1
+            if standings is None:  # stored without the game in the standings and ratings (logged)
+                self.refused("internal")
+            else:
+                self.standings = standings
+        ack = None if mover is None else (mover, encode({"type": "ack", "id": msg_id, "version": game.version}))
+        services.fanout.state(self, played.events, ack, room=outcome is not None, log_since=game.version - 1)
+        services.metrics.move_latency.observe(time.perf_counter() - started)
+        self.after_change()
+
+    # ---- timers and bots -------------------------------------------------------------------------
+
+    def _update_timer(self, game: LiveGame) -> None:
+        """The game's own timer if its rules set one, else the room's turn timer if the host set one.
+
+        The room timer's key is the oldest version any waiting seat was asked at, so it keeps running
+        while others act on a simultaneous step and restarts when a new step begins.
+        """
+        timer = game.engine.timer(game.state)
+        key: str | None = None
+        seconds = 0.0
+        if timer is not None:
+            key, seconds = timer.key, timer.seconds
+        elif self.settings.turn_seconds and game.to_act:
+            oldest = min(game.since.get(s, game.version) for s in game.to_act)
+            key, seconds = f"room-{oldest}-{self.settings.turn_seconds}", float(self.settings.turn_seconds)
+        if key is None:
+            game.timer_key, game.deadline = None, None
+        elif key != game.timer_key:
+            game.timer_key, game.deadline = key, time.time() + seconds
+
+    def after_change(self) -> None:
+        """Re-arm the room's timer and let bots move; both go through ``apply`` like a person would."""
+        # Never cancel the task we are running in (a timer applying several timeouts calls back here).
+        if self.timer_task is not None and self.timer_task is not asyncio.current_task():
+            self.timer_task.cancel()
+        self.timer_task = None
+        game = self.game
+        if game is None or self.record.status != "playing":
+            return
+        if game.deadline is not None:
+            self.timer_task = asyncio.create_task(self._fire_timer(game.id, game.timer_key, game.deadline))
+        if self.bot_task is not None and not self.bot_task.done():
+            if self.bot_version == game.version or self.bot_task is asyncio.current_task():
+                return
+            # Armed for an earlier position (say, a stand-in for a player who has come back and moved since,
+            # with a bot to move now): wait for this one instead.
+            self.bot_task.cancel()
+        now = time.time()
+        waits = []
+        for seat in sorted(game.to_act):
+            info = game.seats[seat]
+            if info.get("bot"):
+                waits.append(self._bot_pause(game))
+            elif (pid := info.get("player_id")) in self.away_since and pid not in self.connected_players():
+                ready = self.away_since[pid] + self.settings.grace_seconds
+                waits.append(max(ready - now, self._bot_pause(game)))
+        if waits:
+            self.bot_task = asyncio.create_task(self._bot_move(game.id, min(waits)))
+            self.bot_version = game.version
+
+    async def _fire_timer(self, game_id: int, key: str | None, deadline: float) -> None:
+        await asyncio.sleep(max(0.0, deadline - time.time()))
+        async with self.lock:
+            game = self.game
+            if game is None or game.id != game_id or game.timer_key != key or self.record.status != "playing":
+                return
+            for seat in sorted(game.to_act):
+                if game.timer_key != key or seat not in game.to_act:
+                    continue
+                try:
+                    await self.apply(seat, game.engine.timeout_action(game.state, seat), "timer")
+                except ProtocolError as err:  # pragma: no cover - an engine bug, logged
+                    log.error("timeout action refused in room %s: %s", self.code, err.message)
+
+    def _bot_pause(self, game: LiveGame) -> float:
+        """A human-like pause: the game's own hint for this step, else the default, jittered."""
+        bot = get_bot(game.engine.name)
+        hint = None
+        for seat in sorted(game.to_act):
+            if bot is not None and game.seats[seat].get("bot"):
+                hint = bot.delay(game.state, seat)
+                break
+        settings = self.services.settings
+        base = settings.bot_delay_seconds if hint is None else hint
+        return base * settings.bot_pace * (0.75 + 0.5 * random.random())
+
+    async def _bot_move(self, game_id: int, wait: float) -> None:
+        """Play one move for a bot seat, or for a person away longer than the grace period (a stand-in).
+
+        A bot that searches thinks in a worker during its pause, without the room's lock: the room's
+        sockets and every other room go on meanwhile."""
+        started = time.monotonic()
+        thought = await self._think(game_id, started + self._think_budget())
+        await asyncio.sleep(max(0.0, wait - (time.monotonic() - started)))
+        async with self.lock:
+            game = self.game
+            if game is None or game.id != game_id or self.record.status != "playing":
+                return
+            for seat in sorted(game.to_act):
+                is_bot = bool(game.seats[seat].get("bot"))
+                if not is_bot and not self.standing_in(seat):
+                    continue
+                level = parse_level(game.seats[seat].get("level", DEFAULT_LEVEL)) if is_bot else STAND_IN_LEVEL
+                if needs_worker(game.engine.name, level):
+                    level = DEFAULT_LEVEL  # the worker's answer is late or stale: the normal bot answers at once
+                bot = level_bot(game.engine.name, level)
+                if thought is not None and thought.fits(game, seat):
+                    action = thought.action
+                elif bot is not None:
+                    action = bot.choose(game.state, seat, random.Random(game.version * 31 + seat))
+                else:
+                    action = game.engine.timeout_action(game.state, seat)
+                try:
+                    await self.apply(seat, action, "bot" if is_bot else "standin")
+                except ProtocolError as err:  # pragma: no cover - a bot bug, logged
+                    log.error("bot move refused in room %s: %s", self.code, err.message)
+                if not is_bot:
+                    self.services.fanout.room(self)  # seats show "a bot is standing in"
+                break
+        # apply() re-armed bots if they still have to move.
+        if self.bot_task is asyncio.current_task():
+            self.bot_task = None
+            self.after_change()
+
+    def _think_budget(self) -> float:
+        """A strong bot's search time per move: scaled like its pauses (tests run bots fast)."""
+        return STRONG_BUDGET_SECONDS * min(1.0, self.services.settings.bot_pace)
+
+    async def _think(self, game_id: int, deadline_at: float) -> Thought | None:
+        """The move of the first bot seat to act, if its level searches: thought out in a worker."""
+        game = self.game
+        if game is None or game.id != game_id or self.record.status != "playing":
+            return None
+        for seat in sorted(game.to_act):
+            info = game.seats[seat]
+            if not info.get("bot"):
+                continue
+            level = parse_level(info.get("level", DEFAULT_LEVEL))
+            if not needs_worker(game.engine.name, level):
+                return None
+            version = game.version
+            dumped = game.engine.dump(game.state)
+            seed = version * 31 + seat
+            action = await self.services.thinker.choose(game.engine.name, level, dumped, seat, seed, deadline_at)
+            return None if action is None else Thought(game_id, version, seat, action)
+        return None
+
+    # ---- news from other processes (app.live.bus) ------------------------------------------------
+
+    async def on_chat(self) -> None:
+        async with self.lock:
+            await self.read_chat()
+
+    async def on_room(self) -> None:
+        async with self.lock:
+            await self.reload()
+
+    async def on_presence(self, origin: str, player_ids: set[int]) -> None:
+        async with self.lock:
+            self.remote_presence[origin] = player_ids
+            await self._refresh_names()
+            self.services.fanout.room(self)
+
+    async def on_peer_gone(self, origin: str) -> None:
+        """Another process stopped or fell silent: whoever was connected only through it has left. The
+        sockets it relayed here are closed: if it was only slow, it connects them again."""
+        relayed = [conn for conn in self.connections if conn.via == origin]
+        if origin not in self.remote_presence and not relayed:
+            return
+        async with self.lock:
+            players = self.remote_presence.pop(origin, set())
+            for conn in relayed:  # gone from the room now, not when the silent process answers the close
+                self.connections.discard(conn)
+                self.services.metrics.sockets.dec()
+                players.add(conn.player_id)
+                self.close_later(conn, 1012)
+            self.players_left(players - self.connected_players())
+
+
+def refusal(why: str) -> dict[str, Any]:
+    """The reason a connection is refused entry (``forbidden``), as the page phrases it."""
+    return {"key": f"room.refused.{why}", "params": {}}

@@ -26,7 +26,7 @@ from engines.bots.search import Deadline, SearchBot
 from engines.registry import get_engine
 
 if TYPE_CHECKING:
-    from app.live.room import LiveGame
+    from app.live.game import LiveGame
 
 log = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ from app.deps import (
 )
 from app.errors import ApiError
 from app.live.lobby import options_reason
-from app.live.room import LiveRoom
+from app.live.room import Room
 from engines.base import EngineError
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"], responses=ERROR_RESPONSES)
@@ -54,7 +54,7 @@ async def wrong_code(services: Services, request: Request, raw_code: str) -> Api
     return ApiError(404, "unknown_room", note=f"no room with code {raw_code!r}", room=raw_code)
 
 
-async def find_room(services: Services, request: Request, raw_code: str) -> LiveRoom:
+async def find_room(services: Services, request: Request, raw_code: str) -> Room:
     """The room for a typed code; an address that keeps guessing wrong codes is refused for a while."""
     await refuse_if_guessing(services, request)
     code = normalise(raw_code)

@@ -1,4 +1,4 @@
-"""The live WebSocket: authenticate, attach to the room, then pass each message to the hub."""
+"""The live WebSocket: authenticate, attach to the room, then pass each message to the room."""
 
 from __future__ import annotations
 
@@ -20,8 +20,7 @@ from app.live.relay import RELAY_HEADER, WATCH, relay
 from app.ws_protocol import frame_writer
 
 if TYPE_CHECKING:
-    from app.live.hub import Hub
-    from app.live.room import LiveRoom
+    from app.live.room import Room
     from app.settings import Settings
 
 log = logging.getLogger("threefold.ws")
@@ -127,13 +126,13 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
             await websocket.send_text(error("unknown_room", f"no room with code {code!r}").decode())
             await websocket.close(code=4404)
             return
-        refusal = hub.admission(live, player_id)
+        refusal = live.admission(player_id)
         if refusal is not None:
             note, reason = refusal
             await websocket.send_text(error("forbidden", note, None, reason).decode())
             await websocket.close(code=4403)
             return
-        if await hub.connect(live, conn, name):
+        if await live.connect(conn, name):
             break
     try:
         while True:
@@ -141,31 +140,31 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
             if message["type"] == "websocket.disconnect":
                 break
             raw = message.get("text")
-            await _on_message(hub, live, conn, raw if raw is not None else message.get("bytes") or b"", settings)
+            await _on_message(live, conn, raw if raw is not None else message.get("bytes") or b"", settings)
     except WebSocketDisconnect:
         pass
     finally:
-        await hub.disconnect(live, conn)
+        await live.disconnect(conn)
 
 
-async def _on_message(hub: Hub, live: LiveRoom, conn: Connection, raw: str | bytes, settings: Settings) -> None:
+async def _on_message(live: Room, conn: Connection, raw: str | bytes, settings: Settings) -> None:
     """One message, in its own frame: the parsed message and its action (about ten tracked objects) die
     when it is handled, instead of living in the socket's loop until the next message. Kept alive for a
     second or more, they would sit in the collector's young generation: with thousands of sockets that is
     what makes its pauses long (bench/README.md, "How to measure": GC pauses)."""
     if not conn.allow_message():
-        hub.refused("rate_limited")
+        live.refused("rate_limited")
         conn.send(error("rate_limited", "too many messages; slow down", message_id(raw, settings.max_message_bytes)))
         return
     try:
         parsed = parse(raw, settings.max_message_bytes)
     except ProtocolError as err:
-        hub.refused(err.code)
+        live.refused(err.code)
         conn.send(error(err.code, err.message, err.msg_id))
         return
     try:
-        await hub.handle(live, conn, parsed)
+        await live.handle(conn, parsed)
     except Exception:  # the server keeps serving whatever one message did
         log.exception("internal error handling a message in room %s", live.code)
-        hub.refused("internal")
+        live.refused("internal")
         conn.send(error("internal", "the server could not handle that message"))

@@ -14,21 +14,24 @@ from app.live.bus import NEWS_AT_ONCE, RedisBus
 
 
 class FakeHub:
-    """Records what the bus asks of it; room SLOW's catch-up waits until ``release`` is set."""
+    """Records what the bus asks of it; room SLOW's reload waits until ``release`` is set."""
 
     def __init__(self) -> None:
-        self.rooms: dict[str, Any] = {}
+        self.players: dict[str, set[int]] = {}
         self.calls: list[tuple[Any, ...]] = []
         self.release = asyncio.Event()
         self.slow_started = asyncio.Event()
 
-    async def on_remote_move(self, code: str, game_id: int, version: int) -> None:
+    def served(self) -> list[str]:
+        return list(self.players)
+
+    def local_players(self, code: str) -> set[int]:
+        return self.players.get(code, set())
+
+    async def on_remote_room(self, code: str) -> None:
         if code == "SLOW":
             self.slow_started.set()
             await self.release.wait()
-        self.calls.append(("move", code, game_id, version))
-
-    async def on_remote_room(self, code: str) -> None:
         self.calls.append(("room", code))
 
     async def on_remote_chat(self, code: str) -> None:
@@ -59,25 +62,24 @@ async def until(condition: Any, seconds: float = 2.0) -> None:
             await asyncio.sleep(0.005)
 
 
-async def test_a_room_caught_up_slowly_does_not_hold_up_the_others() -> None:
+async def test_a_room_reloaded_slowly_does_not_hold_up_the_others() -> None:
     bus = RedisBus("redis://127.0.0.1:1/0")  # never connected: nothing here publishes
     hub = FakeHub()
-    bus._hub = hub  # type: ignore[assignment]
+    bus._rooms = hub
     feed = FakeSubscription()
     listener = asyncio.create_task(bus._listen(feed))
     try:
-        feed.say(kind="move", room="SLOW", game=1, version=1)
+        feed.say(kind="room", room="SLOW")
         await asyncio.wait_for(hub.slow_started.wait(), 2)
-        feed.say(kind="move", room="FAST", game=2, version=1)
+        feed.say(kind="chat", room="FAST")
         feed.say(kind="room", room="FAST")
         await until(lambda: len(hub.calls) == 2)
-        assert hub.calls == [("move", "FAST", 2, 1), ("room", "FAST")], "FAST waited for SLOW"
+        assert hub.calls == [("chat", "FAST"), ("room", "FAST")], "FAST waited for SLOW"
 
-        # SLOW's later news waits for its first, in order; moves of the same game fold into the latest, chat into chat.
-        feed.say(kind="move", room="SLOW", game=1, version=2)
-        feed.say(kind="move", room="SLOW", game=1, version=3)
+        # SLOW's later news waits for its first, in order; chat news folds into chat news.
+        feed.say(kind="chat", room="SLOW")
+        feed.say(kind="chat", room="SLOW")
         feed.say(kind="room", room="SLOW")
-        feed.say(kind="move", room="SLOW", game=1, version=4)
         feed.say(kind="bogus-without-a-room")  # logged, and the listener goes on
         feed.say(kind="presence", room="SLOW", players=[7, 8])
         for _ in range(3):  # one read of the database brings all three lines
@@ -85,12 +87,11 @@ async def test_a_room_caught_up_slowly_does_not_hold_up_the_others() -> None:
         await asyncio.sleep(0.05)
         assert len(hub.calls) == 2
         hub.release.set()
-        await until(lambda: len(hub.calls) == 8)
+        await until(lambda: len(hub.calls) == 7)
         assert hub.calls[2:] == [
-            ("move", "SLOW", 1, 1),
-            ("move", "SLOW", 1, 3),
             ("room", "SLOW"),
-            ("move", "SLOW", 1, 4),
+            ("chat", "SLOW"),
+            ("room", "SLOW"),
             ("presence", "SLOW", "other", frozenset({7, 8})),
             ("chat", "SLOW"),
         ]
@@ -99,12 +100,13 @@ async def test_a_room_caught_up_slowly_does_not_hold_up_the_others() -> None:
 
         # A process that stopped: its presence still waiting behind the room's other news is dropped.
         hub.release.clear()
-        feed.say(kind="move", room="SLOW", game=1, version=5)
+        hub.calls.clear()
+        feed.say(kind="room", room="SLOW")
         feed.say(kind="presence", room="SLOW", players=[9])
         feed.say(kind="gone")
         await until(lambda: ("gone", "other") in hub.calls)
         hub.release.set()
-        await until(lambda: ("move", "SLOW", 1, 5) in hub.calls and not bus._news)
+        await until(lambda: ("room", "SLOW") in hub.calls and not bus._news)
         assert not any(call[0] == "presence" and 9 in call[3] for call in hub.calls), hub.calls
     finally:
         listener.cancel()
@@ -112,54 +114,44 @@ async def test_a_room_caught_up_slowly_does_not_hold_up_the_others() -> None:
 
 
 class BlockingHub(FakeHub):
-    """Every room's catch-up waits until ``release`` is set; counts how many run at once."""
+    """Every room's reload waits until ``release`` is set; counts how many run at once."""
 
     def __init__(self) -> None:
         super().__init__()
         self.running = self.most = 0
 
-    async def on_remote_move(self, code: str, game_id: int, version: int) -> None:
+    async def on_remote_room(self, code: str) -> None:
         self.running += 1
         self.most = max(self.most, self.running)
         try:
             await self.release.wait()
         finally:
             self.running -= 1
-        self.calls.append(("move", code, game_id, version))
+        self.calls.append(("room", code))
 
 
 async def test_news_for_many_rooms_is_handled_a_few_rooms_at_a_time() -> None:
-    """Catching up reads the database through the connections this process' own moves are written
-    through: news for every room at once queued ahead of those moves (bench/README.md, two processes)."""
+    """A reload reads the database through the connections this process' own moves are written through:
+    news for every room at once queued ahead of those moves (bench/README.md, two processes)."""
     bus = RedisBus("redis://127.0.0.1:1/0")
     hub = BlockingHub()
-    bus._hub = hub  # type: ignore[assignment]
+    bus._rooms = hub
     feed = FakeSubscription()
     listener = asyncio.create_task(bus._listen(feed))
     rooms = 3 * NEWS_AT_ONCE
     try:
         for n in range(rooms):
-            feed.say(kind="move", room=f"R{n}", game=n, version=1)
+            feed.say(kind="room", room=f"R{n}")
         await until(lambda: len(bus._news) == rooms)
         await asyncio.sleep(0.05)
         assert hub.running == NEWS_AT_ONCE
-        feed.say(kind="move", room="R0", game=0, version=2)  # waiting news still folds
         hub.release.set()
         await until(lambda: not bus._news)
         assert hub.most == NEWS_AT_ONCE
-        assert sorted(hub.calls) == sorted([("move", f"R{n}", n, 1) for n in range(rooms)] + [("move", "R0", 0, 2)])
+        assert sorted(hub.calls) == sorted([("room", f"R{n}") for n in range(rooms)])
     finally:
         listener.cancel()
         await bus.redis.aclose()
-
-
-class Room:
-    def __init__(self, players: set[int]) -> None:
-        self.connections = players
-        self.players = players
-
-    def local_players(self) -> set[int]:
-        return self.players
 
 
 async def test_who_is_asked_for_every_room_in_one_message_and_answered_room_by_room() -> None:
@@ -168,8 +160,8 @@ async def test_who_is_asked_for_every_room_in_one_message_and_answered_room_by_r
     each room this process has sockets in."""
     bus = RedisBus("redis://127.0.0.1:1/0")
     hub = FakeHub()
-    hub.rooms = {"R1": Room({1}), "R2": Room(set()), "R3": Room({3, 4})}
-    bus._hub = hub  # type: ignore[assignment]
+    hub.players = {"R1": {1}, "R2": set(), "R3": {3, 4}}
+    bus._rooms = hub
     published: list[dict[str, Any]] = []
 
     async def publish(message: dict[str, Any]) -> None:

@@ -9,7 +9,7 @@ import orjson
 from app.live import chat
 from app.live.connection import Connection
 from app.live.records import ChatRecord, RoomRecord, SeatRecord
-from app.live.room import CHAT_LINES, LiveRoom
+from app.live.room_state import CHAT_LINES, LiveRoom
 
 HOST, GUEST = 1, 2
 

@@ -14,7 +14,7 @@ import websockets
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.client import ClientError, RoomSocket, ThreefoldClient
-from app.live.hub import KILL_POINT_VARIABLE
+from app.live.room import KILL_POINT_VARIABLE
 from app.replay import replay
 from tests.app.helpers import acting_socket, open_table, wait_all
 from tests.support.server import ServerProcess

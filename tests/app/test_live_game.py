@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from app.live.game import LiveGame
 from app.live.records import GameRecord
-from app.live.room import LiveGame
 from engines.registry import all_engines, get_bot, get_engine
 
 SIMULTANEOUS = {"tic-tac-top", "trick-tac-foe"}

@@ -11,7 +11,7 @@ from app.live import lobby
 from app.live.connection import Connection
 from app.live.messages import Configure, ProtocolError
 from app.live.records import RoomRecord, SeatRecord
-from app.live.room import LiveRoom
+from app.live.room_state import LiveRoom
 
 HOST, GUEST, OTHER = 1, 2, 3
 

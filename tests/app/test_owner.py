@@ -19,8 +19,8 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from app.client import ClientError, RoomSocket, ThreefoldClient
 from app.db import make_engine, make_sessionmaker, postgres_dsn
 from app.live.leases import Elsewhere
-from app.live.records import LeaseLost, MoveWrite, RoomRecord
-from app.live.store import Store
+from app.live.postgres_store import PostgresStore
+from app.live.records import LeaseLost, MoveWrite, NewGame, RoomRecord
 from app.models import Player
 from tests.app.test_scale_out import cluster
 from tests.app.test_ws_tri_tac import empty_cells
@@ -276,13 +276,15 @@ def migrated_database() -> Iterator[str]:
         yield url
 
 
-def owning_store(url: str, seconds: float) -> Store:
-    store = Store(make_sessionmaker(make_engine(url, 2, 0)), None, postgres_dsn(url), 2)
+def owning_store(url: str, seconds: float) -> PostgresStore:
+    dsn = postgres_dsn(url)
+    assert dsn is not None
+    store = PostgresStore(make_sessionmaker(make_engine(url, 2, 0)), dsn, 2)
     assert store.own_rooms("http://127.0.0.1:1", seconds) is not None
     return store
 
 
-async def close_store(store: Store) -> None:
+async def close_store(store: PostgresStore) -> None:
     await store.close()
     bind = store.sessions.kw["bind"]
     await bind.dispose()
@@ -313,7 +315,7 @@ async def test_two_processes_race_for_a_free_room_one_wins_and_the_loser_cannot_
             assert room is not None
             owner, other = (one, two) if room.id in one.leases.epochs else (two, one)
             assert owner.leases is not None and other.leases is not None
-            game_id = await owner.create_game(room.id, 1, "tri-tac", {"size": 3}, 1, [{}, {}], {}, None, None)
+            game_id = await owner.create_game(NewGame(room.id, 1, "tri-tac", {"size": 3}, 1, [{}, {}], {}, None, None))
             await owner.record_action(_move(game_id, 1, room.id))
 
             async with asyncio.timeout(5):  # the owner stops renewing (paused, partitioned): it runs out
@@ -326,7 +328,7 @@ async def test_two_processes_race_for_a_free_room_one_wins_and_the_loser_cannot_
             with pytest.raises(LeaseLost):
                 await owner.save_room(_copy(room))
             with pytest.raises(LeaseLost):
-                await owner.create_game(room.id, 2, "tri-tac", {"size": 3}, 1, [{}, {}], {}, None, None)
+                await owner.create_game(NewGame(room.id, 2, "tri-tac", {"size": 3}, 1, [{}, {}], {}, None, None))
             await other.record_action(_move(game_id, 2, room.id))
             await other.save_room(_copy(await other.load_room(code)))
             async with engine.connect() as db:

@@ -11,7 +11,7 @@ from app.client import ClientError, ThreefoldClient
 from app.live import lobby
 from app.live.messages import ProtocolError
 from app.live.records import RoomRecord, SeatRecord
-from app.live.room import LiveRoom
+from app.live.room_state import LiveRoom
 from tests.support.server import ServerProcess
 
 HOST, GUEST = 1, 2

@@ -1,6 +1,6 @@
 """The per-move write on every path (raw SQLite, SQLAlchemy, asyncpg on PostgreSQL): a version is written
-once, another process catches up from the actions after its own version, and a game reloads from its last
-snapshot plus the actions after it; and SQLite's WAL does not grow for good under a writer that never pauses."""
+once, with the game's timer; a game reloads from its last snapshot plus the actions after it; and SQLite's
+WAL does not grow for good under a writer that never pauses."""
 
 from __future__ import annotations
 
@@ -15,9 +15,11 @@ import pytest
 from sqlalchemy import text
 
 from app.db import make_engine, make_sessionmaker, postgres_dsn, sqlite_file
-from app.live.records import ChatRecord, GameEnd, MoveWrite, VersionConflict
-from app.live.room import LiveGame
-from app.live.store import CHAT_KEPT, SqliteMoveWriter, Store
+from app.live.game import LiveGame
+from app.live.postgres_store import PostgresStore
+from app.live.records import ChatRecord, GameEnd, MoveWrite, NewGame, VersionConflict
+from app.live.sql_store import CHAT_KEPT, SqlStore
+from app.live.sqlite_store import SqliteMoveWriter, SqliteStore
 from app.settings import Settings
 from app.sql import Statement
 from engines.base import SeatInfo
@@ -27,7 +29,7 @@ from tests.support.services import postgres_database
 
 
 @pytest.fixture(params=["raw-sqlite", "sqlalchemy", "asyncpg"])
-async def store(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[Store]:
+async def store(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[SqlStore]:
     """A store with one player (Ann) and her room ACDEF; moves through the raw SQLite writer, the ORM (an
     in-process SQLite file without the raw writer), or asyncpg on PostgreSQL."""
     with contextlib.ExitStack() as stack:
@@ -37,8 +39,14 @@ async def store(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator
             url = f"sqlite+aiosqlite:///{tmp_path / 'threefold.db'}"
         migrate(url)
         engine = make_engine(url)
-        raw_sqlite = sqlite_file(url) if request.param == "raw-sqlite" else None
-        store = Store(make_sessionmaker(engine), raw_sqlite, postgres_dsn(url))
+        sessions = make_sessionmaker(engine)
+        dsn, path = postgres_dsn(url), sqlite_file(url)
+        if request.param == "asyncpg" and dsn is not None:
+            store: SqlStore = PostgresStore(sessions, dsn)
+        elif request.param == "raw-sqlite" and path is not None:
+            store = SqliteStore(sessions, path)
+        else:
+            store = SqlStore(sessions)
         try:
             async with engine.begin() as conn:
                 await conn.execute(text("INSERT INTO players (token_hash, name) VALUES ('h', 'Ann')"))
@@ -49,14 +57,14 @@ async def store(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator
             await engine.dispose()
 
 
-async def room_id(store: Store) -> int:
+async def room_id(store: SqlStore) -> int:
     room = await store.load_room("ACDEF")
     assert room is not None
     return room.id
 
 
-async def test_a_version_is_written_once(store: Store) -> None:
-    game_id = await store.create_game(await room_id(store), 1, "tri-tac", {}, 7, [], {"s": 0}, None, None)
+async def test_a_version_is_written_once(store: SqlStore) -> None:
+    game_id = await store.create_game(NewGame(await room_id(store), 1, "tri-tac", {}, 7, [], {"s": 0}, None, None))
     place = {"type": "place", "cell": [0, 0]}
     await store.record_action(MoveWrite(game_id, 1, 0, place, "player", {"s": 1}, None, None, None))
     for stale in (1, 3):  # a duplicate of version 1, and a version that skips 2
@@ -72,41 +80,38 @@ async def test_a_version_is_written_once(store: Store) -> None:
     assert [(v, seat, actor) for v, seat, _a, actor in actions] == [(1, 0, "player"), (2, 1, "timer")]
 
 
-async def test_another_process_catches_up_from_the_actions_after_its_version(store: Store) -> None:
-    game_id = await store.create_game(await room_id(store), 1, "tri-tac", {}, 7, [], {"s": 0}, None, None)
-    assert await store.actions_since(game_id, 0) == (0, None, None, [])
+async def test_each_move_stores_the_games_version_and_timer_with_its_action(store: SqlStore) -> None:
+    rid = await room_id(store)
+    game_id = await store.create_game(NewGame(rid, 1, "tri-tac", {}, 7, [], {"s": 0}, None, None))
     moves = [{"type": "place", "cell": [0, n]} for n in range(3)]
     for version, action in enumerate(moves, start=1):
         timer = (f"turn-{version}", 100.0 + version) if version == 3 else (None, None)
         await store.record_action(MoveWrite(game_id, version, version % 2, action, "player", None, *timer, None))
-    assert await store.actions_since(game_id, 1) == (
-        3,
-        "turn-3",
-        103.0,
-        [(2, 0, moves[1], "player"), (3, 1, moves[2], "player")],
-    )
-    assert await store.actions_since(game_id, 3) == (3, "turn-3", 103.0, [])
+    game = await store.latest_game(rid)
+    assert game is not None
+    assert (game.version, game.timer_key, game.deadline) == (3, "turn-3", 103.0)
+    assert await store.actions(game_id) == [(n, n % 2, moves[n - 1], "player") for n in (1, 2, 3)]
 
 
-async def test_a_player_is_found_by_the_hash_of_their_token(store: Store) -> None:
+async def test_a_player_is_found_by_the_hash_of_their_token(store: SqlStore) -> None:
     assert await store.player_by_token_hash("h") == (1, "Ann")
     assert await store.player_by_token_hash("not a known hash") is None
 
 
-async def test_moves_made_at_once_are_stored_together_and_a_stale_one_fails_alone(store: Store) -> None:
+async def test_moves_made_at_once_are_stored_together_and_a_stale_one_fails_alone(store: SqlStore) -> None:
     """Moves asked for in one turn of the event loop share a commit on SQLite (one WAL append); a stale one
     among them is refused by itself and the others are stored, on both write paths."""
     rid = await room_id(store)
-    games = [await store.create_game(rid, n, "tri-tac", {}, 7, [], {"s": 0}, None, None) for n in (1, 2, 3)]
+    games = [await store.create_game(NewGame(rid, n, "tri-tac", {}, 7, [], {"s": 0}, None, None)) for n in (1, 2, 3)]
     statements: list[str] = []
-    if store._moves is not None:
+    if isinstance(store, SqliteStore):
         store._moves.db.set_trace_callback(statements.append)
 
     def move(game_id: int, version: int) -> MoveWrite:
         return MoveWrite(game_id, version, 0, {"type": "place", "cell": [0, version]}, "player", None, None, None, None)
 
     await asyncio.gather(*(store.record_action(move(g, 1)) for g in games))
-    if store._moves is not None:
+    if isinstance(store, SqliteStore):
         assert statements.count("COMMIT") == 1, statements
 
     outcomes = await asyncio.gather(
@@ -121,13 +126,13 @@ async def test_moves_made_at_once_are_stored_together_and_a_stale_one_fails_alon
     assert stored == [[1, 2], [1], [1, 2]]
 
 
-async def test_a_game_reloads_from_an_older_snapshot_and_the_actions_after_it(store: Store) -> None:
+async def test_a_game_reloads_from_an_older_snapshot_and_the_actions_after_it(store: SqlStore) -> None:
     """Moves without a snapshot leave the stored one behind; loading rolls it forward to the same state."""
     tri_tac = get_engine("tri-tac")
     options = tri_tac.parse_options({"size": 4})
     state = tri_tac.new_game(options, 11)
     rid = await room_id(store)
-    game_id = await store.create_game(rid, 1, "tri-tac", {"size": 4}, 11, [], tri_tac.dump(state), None, None)
+    game_id = await store.create_game(NewGame(rid, 1, "tri-tac", {"size": 4}, 11, [], tri_tac.dump(state), None, None))
     bot = get_bot("tri-tac")
     assert bot is not None
     for version in range(1, 8):
@@ -144,7 +149,7 @@ async def test_a_game_reloads_from_an_older_snapshot_and_the_actions_after_it(st
         assert [entry["v"] for entry in live.log] == list(range(1, version + 1))
 
 
-async def test_a_room_keeps_its_latest_chat_lines_only(store: Store) -> None:
+async def test_a_room_keeps_its_latest_chat_lines_only(store: SqlStore) -> None:
     """Each new line forgets the room's lines before its latest ``CHAT_KEPT``; other rooms keep theirs."""
     rid = await room_id(store)
     await store.create_room("BCDFG", 1, "tri-tac", {}, 2, None)
@@ -220,13 +225,14 @@ async def test_postgres_connections_stay_within_the_settings() -> None:
             database_url=url, postgres_pool_size=3, postgres_pool_overflow=1, postgres_move_connections=2
         )
         engine = make_engine(settings.database_url, settings.postgres_pool_size, settings.postgres_pool_overflow)
-        store = Store(make_sessionmaker(engine), None, postgres_dsn(url), settings.postgres_move_connections)
+        dsn = postgres_dsn(url)
+        assert dsn is not None
+        store = PostgresStore(make_sessionmaker(engine), dsn, settings.postgres_move_connections)
         try:
             held = [await engine.connect() for _ in range(4)]
             assert engine.pool.size() == 3
             assert engine.pool.overflow() == 1  # type: ignore[attr-defined]
             await asyncio.gather(*(c.close() for c in held))
-            assert store._pg is not None
             assert (await store._pg.connections()).get_max_size() == 2
         finally:
             await store.close()
@@ -241,15 +247,15 @@ def _game_end(room: int) -> GameEnd:
     return GameEnd(room, OUTCOME, SOLO, "tri-tac", [SeatInfo("Player 1"), SeatInfo("Player 2")])
 
 
-async def _room_and_standings(store: Store) -> tuple[str, list[int]]:
+async def _room_and_standings(store: SqlStore) -> tuple[str, list[int]]:
     room = await store.load_room("ACDEF")
     assert room is not None
     return room.status, [row["played"] for row in await store.standings(room.id)]
 
 
-async def test_a_games_last_move_is_stored_with_the_rooms_finish_and_standings(store: Store) -> None:
+async def test_a_games_last_move_is_stored_with_the_rooms_finish_and_standings(store: SqlStore) -> None:
     rid = await room_id(store)
-    game_id = await store.create_game(rid, 1, "tri-tac", {}, 7, SOLO, {"s": 0}, None, None)
+    game_id = await store.create_game(NewGame(rid, 1, "tri-tac", {}, 7, SOLO, {"s": 0}, None, None))
     await store.record_action(MoveWrite(game_id, 1, 0, {"type": "place"}, "player", None, None, None, None))
     last = MoveWrite(game_id, 2, 1, {"type": "place"}, "bot", {"s": 2}, None, None, OUTCOME)
     standings = await store.record_last_action(last, _game_end(rid))
@@ -260,9 +266,9 @@ async def test_a_games_last_move_is_stored_with_the_rooms_finish_and_standings(s
     assert await _room_and_standings(store) == ("finished", [1])
 
 
-async def test_a_room_left_playing_after_its_game_ended_is_finished_once(store: Store) -> None:
+async def test_a_room_left_playing_after_its_game_ended_is_finished_once(store: SqlStore) -> None:
     rid = await room_id(store)
-    game_id = await store.create_game(rid, 1, "tri-tac", {}, 7, SOLO, {"s": 0}, None, None)
+    game_id = await store.create_game(NewGame(rid, 1, "tri-tac", {}, 7, SOLO, {"s": 0}, None, None))
     # As a crash between the last move and the room's finish left it, before they were one transaction.
     await store.record_action(MoveWrite(game_id, 1, 0, {"type": "place"}, "player", {"s": 1}, None, None, OUTCOME))
     room = await store.load_room("ACDEF")

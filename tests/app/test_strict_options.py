@@ -10,7 +10,7 @@ import pytest
 from app.live import lobby
 from app.live.messages import Configure, ProtocolError, RoomSettingsMsg
 from app.live.records import RoomRecord, SeatRecord
-from app.live.room import LiveRoom
+from app.live.room_state import LiveRoom
 from engines.base import InvalidOptions
 from engines.registry import get_engine
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import inspect
+import tomllib
 from collections.abc import AsyncIterator
 from typing import Any, cast
 
@@ -12,14 +15,16 @@ import orjson
 import pytest
 import uvicorn
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.asyncio.client import connect
 from websockets.frames import Frame, Opcode
+from websockets.protocol import Protocol
 from websockets.streams import StreamReader
 
 from app.client import ThreefoldClient
 from app.live.connection import Connection
 from app.ws_protocol import PreparedFramesProtocol, frame_writer, text_frame
-from tests.support.server import ServerProcess
+from tests.support.server import ROOT, ServerProcess
 
 
 @pytest.mark.parametrize("size", [0, 1, 125, 126, 65535, 65536, 200_000])
@@ -156,3 +161,42 @@ async def test_text_that_is_not_utf8_is_refused_without_a_traceback(sqlite_serve
     log = sqlite_server.log_path.read_bytes()[before:].decode(errors="replace")
     assert "Traceback" not in log and "UnicodeDecodeError" not in log, log
     assert len([line for line in log.splitlines() if "UTF-8" in line]) <= 8, log
+
+
+UVICORN_METHODS = {
+    "__init__": "631dcd744eab875f",
+    "connection_lost": "dd116afc4d8034e1",
+    "run_asgi": "662375aa38d9044c",
+    "handle_connect": "fc648c2161ff8e13",
+    "send_receive_event_to_app": "a2b10de91477dc1d",
+    "keepalive_timeout": "8e1ceb6ec446de9d",
+    "handle_parser_exception": "ff5cf13c764fb332",
+    "send": "d4919ed760ce9f7b",
+}
+"""The methods of uvicorn's WebSocket protocol that ``PreparedFramesProtocol`` overrides, copies from or
+whose private state it reads and writes (``__init__`` sets that state), by the start of their source's
+SHA-256."""
+
+
+def test_uvicorn_is_pinned_and_its_protocol_is_the_one_we_subclassed() -> None:
+    """``PreparedFramesProtocol`` subclasses a class uvicorn keeps private and uses its private state, so
+    uvicorn is pinned to one version (pyproject.toml) and an upgrade fails here, naming the methods to read
+    again before the digests are updated."""
+    pinned = next(
+        requirement.split("==")[1]
+        for requirement in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+        if requirement.startswith("uvicorn")
+    )
+    assert uvicorn.__version__ == pinned
+    changed = [
+        name
+        for name, digest in UVICORN_METHODS.items()
+        if hashlib.sha256(inspect.getsource(getattr(WebSocketsSansIOProtocol, name)).encode()).hexdigest()[:16]
+        != digest
+    ]
+    assert not changed, f"uvicorn changed what app/ws_protocol.py relies on: {changed}"
+    # websockets' parser state, which ``connection_lost`` replaces.
+    assigned = {
+        line.strip().split("=")[0].split(":")[0].strip() for line in inspect.getsource(Protocol.__init__).splitlines()
+    }
+    assert {"self.parser", "self.parser_exc"} <= assigned

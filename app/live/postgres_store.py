@@ -1,0 +1,38 @@
+"""The room store on PostgreSQL: rooms have owner processes (app.live.leases), and each move is one asyncpg
+round trip (app.live.pg_moves)."""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.live.leases import Leases
+from app.live.pg_moves import PostgresMoves
+from app.live.records import LeaseLost, MoveWrite
+from app.live.sql_store import SqlStore
+
+
+class PostgresStore(SqlStore):
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], dsn: str, move_connections: int = 10) -> None:
+        """The per-move path on asyncpg, at most ``move_connections`` connections (the leases share them)."""
+        super().__init__(sessions)
+        self._pg = PostgresMoves(dsn, move_connections)
+
+    def own_rooms(self, address: str, seconds: float, owner: str | None = None) -> Leases | None:
+        """Give rooms owners from now on (app.live.leases)."""
+        self.leases = Leases(self._pg, address, seconds, owner)
+        return self.leases
+
+    async def close(self) -> None:
+        await self._pg.close()
+
+    async def record_action(self, move: MoveWrite) -> None:
+        await self._pg.record(move, self._epoch(move.room_id))
+
+    def _epoch(self, room_id: int | None) -> int | None:
+        """The epoch a move of this room must find, or None where rooms have no owners."""
+        if self.leases is None:
+            return None
+        epoch = self.leases.epochs.get(room_id) if room_id is not None else None
+        if epoch is None:
+            raise LeaseLost(f"room {room_id} is not owned by this process")
+        return epoch

@@ -1,0 +1,161 @@
+"""A room as one process holds it in memory: the room record, its game, its people and what they see of it.
+
+Plain state and the questions asked of it (who sits where, who is connected, the room's summary); the lobby's
+rules (app.live.lobby) and chat (app.live.chat) change it, and ``app.live.room.Room`` adds what a served room
+does (its lock, moves, timers and bots).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from typing import Any
+
+from app.live.connection import Connection
+from app.live.game import LiveGame
+from app.live.records import RoomRecord
+from app.live.room_settings import RoomSettings
+from engines.base import Engine, Seat
+from engines.bots import DEFAULT_LEVEL
+from engines.registry import get_engine
+
+CHAT_LINES = 50
+"""Chat lines a room keeps for people who join later (and loads from the database)."""
+
+
+def bot_name(seat: Seat) -> str:
+    """Bots are told apart by their seat ("Bot 3")."""
+    return f"Bot {seat + 1}"
+
+
+class LiveRoom:
+    def __init__(self, record: RoomRecord, names: dict[int, str]) -> None:
+        self.record = record
+        self.names = names
+        self.game: LiveGame | None = None
+        self.connections: set[Connection] = set()
+        self.standings: list[dict[str, Any]] = []
+        self.remote_presence: dict[str, set[int]] = {}
+        """Players connected through other app processes, by process id (fed by the bus)."""
+        self.joined_at: dict[int, float] = {}
+        """When each player first connected (host handover goes to the longest-present player)."""
+        self.away_since: dict[int, float] = {}
+        self.chat: deque[tuple[int, int | None, bytes]] = deque(maxlen=CHAT_LINES)
+        """Recent chat lines as sent, with their ids and the team that may read each (None: everyone)."""
+        self.chat_read_to = 0
+        """The newest chat line id read from the database: other processes' lines come after it."""
+        self._settings_of: dict[str, Any] | None = None
+        self._settings = RoomSettings()
+
+    @property
+    def settings(self) -> RoomSettings:
+        """The host's settings, validated once per change (every move's timer reads them). Read-only: a
+        change assigns a new dict to ``record.settings`` (app.live.lobby)."""
+        raw = self.record.settings
+        if self._settings_of is not raw:
+            self._settings, self._settings_of = RoomSettings.model_validate(raw), raw
+        return self._settings
+
+    def team_of_seat(self, seat: Seat | None) -> int | None:
+        if seat is None:
+            return None
+        infos = self.engine.seats(self.engine.parse_options(self.record.options))
+        return infos[seat].team if seat < len(infos) else None
+
+    def standing_in(self, seat: Seat, now: float | None = None) -> bool:
+        """A bot plays for a seated person who has been away longer than the grace period."""
+        if self.game is None or self.record.status != "playing":
+            return False
+        info = self.game.seats[seat]
+        pid = info.get("player_id")
+        if info.get("bot") or pid is None or pid in self.connected_players():
+            return False
+        since = self.away_since.get(pid)
+        return since is not None and (now or time.time()) - since >= self.settings.grace_seconds
+
+    @property
+    def code(self) -> str:
+        return self.record.code
+
+    @property
+    def engine(self) -> Engine[Any, Any]:
+        return get_engine(self.record.game)
+
+    def local_players(self) -> set[int]:
+        return {c.player_id for c in self.connections}
+
+    def connected_players(self) -> set[int]:
+        players = self.local_players()
+        for ids in self.remote_presence.values():
+            players |= ids
+        return players
+
+    def seats_by_player(self) -> dict[int, Seat]:
+        """The seat each seated person holds in the current game (or in the lobby when no game runs); the
+        first, if one holds several. Bots hold no person's seat."""
+        if self.game is not None and self.record.status == "playing":
+            game_seats = self.game.seats
+            pairs = [(seat.get("player_id"), index) for index, seat in enumerate(game_seats) if not seat.get("bot")]
+        else:
+            pairs = [(rec.player_id, index) for index, rec in enumerate(self.record.seats) if not rec.is_bot]
+        found: dict[int, Seat] = {}
+        for player_id, index in pairs:
+            if player_id is not None:
+                found.setdefault(player_id, index)
+        return found
+
+    def seat_of(self, player_id: int) -> Seat | None:
+        return self.seats_by_player().get(player_id)
+
+    def seat_of_socket(self, conn: Connection) -> Seat | None:
+        """The seat a socket sees and plays as: its player's, except on a shared screen (``watching``)."""
+        return None if conn.watching else self.seat_of(conn.player_id)
+
+    def rematch_accepted(self) -> list[int]:
+        """The seated players who accepted a rematch of the finished game (empty while none is due)."""
+        settings = self.settings
+        if self.record.status != "finished" or self.game is None or settings.rematch_after != self.game.id:
+            return []
+        return list(settings.rematch)
+
+    def summary(self, base_url: str) -> dict[str, Any]:
+        engine = self.engine
+        options = engine.parse_options(self.record.options)
+        infos = engine.seats(options)
+        connected = self.connected_players()
+        seats = []
+        for index, info in enumerate(infos):
+            rec = self.record.seats[index] if index < len(self.record.seats) else None
+            player = None
+            if rec is not None and (rec.player_id is not None or rec.is_bot):
+                player = {
+                    "id": rec.player_id,
+                    "name": self.names.get(rec.player_id, "?") if rec.player_id is not None else bot_name(index),
+                    "connected": rec.is_bot or rec.player_id in connected,
+                    "bot": rec.is_bot,
+                    "level": (rec.level or DEFAULT_LEVEL) if rec.is_bot else None,
+                    "standin": self.standing_in(index),
+                }
+            seats.append({**info.to_json(index), "player": player})
+        seated = {rec.player_id for rec in self.record.seats if rec.player_id is not None}
+        spectators = [
+            {"id": pid, "name": self.names.get(pid, "?"), "connected": True} for pid in sorted(connected - seated)
+        ]
+        return {
+            "code": self.code,
+            "url": f"{base_url}/r/{self.code}",
+            "game": engine.name,
+            "title": engine.title,
+            "options": options.model_dump(mode="json"),
+            "status": self.record.status,
+            "host": self.record.host_id,
+            "game_number": 0 if self.game is None else self.game.number,
+            "game_id": None if self.game is None else self.game.id,
+            "seats": seats,
+            "spectators": spectators,
+            "standings": self.standings,
+            "settings": self.settings.model_dump(exclude={"banned", "rematch", "rematch_after"}),
+            "rematch": self.rematch_accepted(),
+            "removed": [{"id": pid, "name": self.names.get(pid, "?")} for pid in self.settings.banned],
+            "host_actions": sorted(engine.host_actions),
+        }
