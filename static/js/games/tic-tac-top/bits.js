@@ -7,7 +7,7 @@ export const CELLS = 9;
 export const DRAFT_DEBOUNCE_MS = 2000;
 export const ROW_STEP_MS = 650;
 
-export const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
+export { prefersReducedMotion as reducedMotion } from "../../dom.js";
 export const rc = (cell) => ({ r: Math.floor(cell / 3) + 1, c: (cell % 3) + 1 });
 export const centre = (cell) => [(cell % 3) * 100 + 50, Math.floor(cell / 3) * 100 + 50];
 

@@ -5,7 +5,7 @@ import { AckGate } from "../shared/acks.js";
 import { cardText } from "../shared/cards.js";
 import { DIR_ANGLE, POS_OF_ANGLE } from "./compass.js";
 
-export const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
+export { prefersReducedMotion as reducedMotion } from "../../dom.js";
 
 export class TableState {
   constructor(ctx) {

@@ -6,7 +6,7 @@ import { AckGate } from "../shared/acks.js";
 import { cardText, SYMBOL } from "../shared/cards.js";
 import { cardArt } from "./art.js";
 
-export const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
+export { prefersReducedMotion as reducedMotion } from "../../dom.js";
 /** "K♠": a Location by rank and suit symbol. */
 export const locText = (loc) => `${loc[0]}${SYMBOL[loc[1]]}`;
 export const sameId = (a, b) => a !== null && a !== undefined && String(a) === String(b);
