@@ -180,18 +180,15 @@ class TicTacMatchState:
     def with_hand(self, seat: Seat, hand: Cards) -> TicTacMatchState:
         return self.changed(hands=(*self.hands[:seat], hand, *self.hands[seat + 1 :]))
 
-    def with_cell(self, cell: int, stack: Cards) -> TicTacMatchState:
-        return self.changed(cells=(*self.cells[:cell], stack, *self.cells[cell + 1 :]))
-
-    def without_card(self, seat: Seat, card: int) -> TicTacMatchState:
-        """``seat``'s hand without ``card``."""
+    def hands_without(self, seat: Seat, card: int) -> tuple[Cards, ...]:
+        """The hands, ``seat``'s without ``card``."""
         hand = self.hands[seat]
         i = hand.index(card)
-        return self.with_hand(seat, hand[:i] + hand[i + 1 :])
+        return (*self.hands[:seat], hand[:i] + hand[i + 1 :], *self.hands[seat + 1 :])
 
     def discarded(self, seat: Seat, card: int) -> TicTacMatchState:
         """``card`` moved from ``seat``'s hand to the discard pile."""
-        return self.without_card(seat, card).changed(discard=(*self.discard, card))
+        return self.changed(hands=self.hands_without(seat, card), discard=(*self.discard, card))
 
     @property
     def over(self) -> bool:
@@ -675,7 +672,8 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
                 code,
                 {"card": card_face(card), "top_card": card_face(top), "cell": rc(cell)},
             )
-        s = state.without_card(seat, card).with_cell(cell, (*stack, card))
+        cells = (*state.cells[:cell], (*stack, card), *state.cells[cell + 1 :])
+        s = state.changed(hands=state.hands_without(seat, card), cells=cells)
         events = [
             Event(
                 "play",
