@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field
@@ -81,6 +81,7 @@ LINES_THROUGH: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
     tuple(line for line in LINES if cell in line) for cell in range(9)
 )
 CardKind = Literal["symbol", "flip", "wipeout", "double"]
+Cards = tuple[int, ...]
 
 
 # ---- cards -----------------------------------------------------------------------------------------
@@ -147,44 +148,47 @@ class TicTacMatchOptions(GameOptions):
     )
 
 
-@dataclass
+@dataclass(frozen=True)
 class TicTacMatchState:
-    """The full game state (secrets included). Treat as immutable outside this module."""
+    """The full game state (secrets included): an immutable value; the rules return changed copies that
+    share every part they leave alone."""
 
     players: int
     series: int
     salt: int  # derived from the seed: every shuffle is seeded from (salt, match, shuffle number)
     match: int  # 1-based number of the current (or last) match
     dealer: Seat
-    wins: list[int]  # matches won, per side
+    wins: tuple[int, int]  # matches won, per side
     id_symbol: int  # the symbol (0 = X, 1 = O) side 0's ID cards show; side 1 shows the other
-    draw: list[int]  # the draw pile, top card last
-    discard: list[int]  # the discard pile, top card last
-    cells: list[list[int]]  # 9 stacks in reading order, bottom card first
-    hands: list[list[int]]
+    draw: Cards  # the draw pile, top card last
+    discard: Cards  # the discard pile, top card last
+    cells: tuple[Cards, ...]  # 9 stacks in reading order, bottom card first
+    hands: tuple[Cards, ...]
     turn: Seat | None  # None once the series is over
     plays_left: int  # 0: an ordinary turn; 2 or 1: plays still owed after a Double Play
     shuffles: int  # shuffles done in this match (the deal's is the first)
-    results: list[dict[str, JSON]]  # one per finished match, never mutated once added
+    results: tuple[Mapping[str, JSON], ...]  # one per finished match
 
-    def copy(self) -> TicTacMatchState:
-        return TicTacMatchState(
-            players=self.players,
-            series=self.series,
-            salt=self.salt,
-            match=self.match,
-            dealer=self.dealer,
-            wins=list(self.wins),
-            id_symbol=self.id_symbol,
-            draw=list(self.draw),
-            discard=list(self.discard),
-            cells=[list(stack) for stack in self.cells],
-            hands=[list(hand) for hand in self.hands],
-            turn=self.turn,
-            plays_left=self.plays_left,
-            shuffles=self.shuffles,
-            results=list(self.results),
-        )
+    def changed(self, **changes: Any) -> TicTacMatchState:
+        """``dataclasses.replace`` without running ``__init__`` again: the strong bot derives states by the
+        thousand, and every unchanged field is shared as it is."""
+        assert changes.keys() <= _FIELDS, changes.keys() - _FIELDS
+        new = object.__new__(TicTacMatchState)
+        vars(new).update(vars(self), **changes)
+        return new
+
+    def with_hand(self, seat: Seat, hand: Cards) -> TicTacMatchState:
+        return self.changed(hands=(*self.hands[:seat], hand, *self.hands[seat + 1 :]))
+
+    def hands_without(self, seat: Seat, card: int) -> tuple[Cards, ...]:
+        """The hands, ``seat``'s without ``card``."""
+        hand = self.hands[seat]
+        i = hand.index(card)
+        return (*self.hands[:seat], hand[:i] + hand[i + 1 :], *self.hands[seat + 1 :])
+
+    def discarded(self, seat: Seat, card: int) -> TicTacMatchState:
+        """``card`` moved from ``seat``'s hand to the discard pile."""
+        return self.changed(hands=self.hands_without(seat, card), discard=(*self.discard, card))
 
     @property
     def over(self) -> bool:
@@ -198,6 +202,9 @@ class TicTacMatchState:
 
     def tops(self) -> list[int | None]:
         return [stack[-1] if stack else None for stack in self.cells]
+
+
+_FIELDS = frozenset(f.name for f in fields(TicTacMatchState))
 
 
 # ---- rule helpers (pure functions of the state) -----------------------------------------------------
@@ -349,48 +356,48 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
             salt=rng.getrandbits(62),
             match=1,
             dealer=rng.randrange(n),
-            wins=[0, 0],
+            wins=(0, 0),
             id_symbol=0,
-            draw=[],
-            discard=[],
-            cells=[[] for _ in range(9)],
-            hands=[[] for _ in range(n)],
+            draw=(),
+            discard=(),
+            cells=((),) * 9,
+            hands=((),) * n,
             turn=0,
             plays_left=0,
             shuffles=0,
-            results=[],
+            results=(),
         )
-        self._start_match(state, [])
-        return state
+        return self._start_match(state, [])
 
     @staticmethod
-    def _rng(state: TicTacMatchState) -> random.Random:
+    def _rng(state: TicTacMatchState, shuffles: int) -> random.Random:
         # String seeds are hashed with SHA-512: stable across runs and platforms.
-        return random.Random(f"tic-tac-match:{state.salt}:{state.match}:{state.shuffles}")
+        return random.Random(f"tic-tac-match:{state.salt}:{state.match}:{shuffles}")
 
-    def _start_match(self, s: TicTacMatchState, events: list[Event]) -> None:
+    def _start_match(self, s: TicTacMatchState, events: list[Event]) -> TicTacMatchState:
         n = s.players
         deck = list(range(DECK_SIZE))
-        s.shuffles = 0
-        self._rng(s).shuffle(deck)
-        s.shuffles = 1
-        s.draw, s.discard = deck, []
-        s.cells = [[] for _ in range(9)]
-        s.hands = [[] for _ in range(n)]
-        s.plays_left = 0
+        self._rng(s, 0).shuffle(deck)
+        hands: list[list[int]] = [[] for _ in range(n)]
         for _ in range(HAND_SIZE):
             for k in range(1, n + 1):
-                s.hands[(s.dealer + k) % n].append(s.draw.pop())
+                hands[(s.dealer + k) % n].append(deck.pop())
         turned: list[int] = []
         while True:  # 44 cards remain and at most 12 of them are not Symbol cards
-            card = s.draw.pop()
+            card = deck.pop()
             turned.append(card)
             if card_kind(card) == "symbol":
-                s.cells[CENTRE].append(card)
                 break
-            s.discard.append(card)
         symbol = card_type(turned[-1]) % 2
-        s.id_symbol = symbol if s.dealer % 2 == 0 else 1 - symbol
+        s = s.changed(
+            shuffles=1,
+            draw=tuple(deck),
+            discard=tuple(turned[:-1]),
+            cells=tuple((turned[-1],) if i == CENTRE else () for i in range(9)),
+            hands=tuple(tuple(hand) for hand in hands),
+            plays_left=0,
+            id_symbol=symbol if s.dealer % 2 == 0 else 1 - symbol,
+        )
         events.append(
             Event(
                 "match_start",
@@ -406,7 +413,7 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
                 private={seat: {"hand": [card_json(c) for c in s.hands[seat]]} for seat in range(n)},
             )
         )
-        self._begin_turn(s, (s.dealer + 1) % n, events)
+        return self._begin_turn(s, (s.dealer + 1) % n, events)
 
     @staticmethod
     def _ids(s: TicTacMatchState) -> list[JSON]:
@@ -414,39 +421,38 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
 
     # ---- drawing ---------------------------------------------------------------------------------
 
-    def _reshuffle(self, s: TicTacMatchState, events: list[Event]) -> None:
+    def _reshuffle(self, s: TicTacMatchState, events: list[Event]) -> TicTacMatchState:
         covered = [card for stack in s.cells for card in stack[:-1]]
-        pool = sorted(s.discard + covered)
+        pool = sorted([*s.discard, *covered])
         if not pool:
-            return
-        from_discard = len(s.discard)
-        s.discard = []
-        s.cells = [stack[-1:] for stack in s.cells]
-        self._rng(s).shuffle(pool)
-        s.shuffles += 1
-        s.draw = pool
+            return s
+        self._rng(s, s.shuffles).shuffle(pool)
         events.append(
             Event(
                 "reshuffle",
-                public={"from_discard": from_discard, "from_grid": len(covered), "draw_count": len(pool)},
+                public={"from_discard": len(s.discard), "from_grid": len(covered), "draw_count": len(pool)},
             )
         )
+        cells = tuple(stack[-1:] for stack in s.cells)
+        return s.changed(discard=(), cells=cells, shuffles=s.shuffles + 1, draw=tuple(pool))
 
-    def _refill(self, s: TicTacMatchState, seat: Seat, events: list[Event]) -> list[int]:
-        """Draw one card at a time up to a hand of 4 (reshuffling when the pile runs out)."""
-        drawn: list[int] = []
-        hand = s.hands[seat]
-        while len(hand) < HAND_SIZE:
+    def _refill(self, s: TicTacMatchState, seat: Seat, events: list[Event]) -> tuple[TicTacMatchState, Cards]:
+        """Draw from the top up to a hand of 4 (reshuffling when the pile runs out); the cards drawn."""
+        drawn: Cards = ()
+        need = HAND_SIZE - len(s.hands[seat])
+        while len(drawn) < need:
             if not s.draw:
-                self._reshuffle(s, events)
+                s = self._reshuffle(s, events)
                 if not s.draw:
                     break
-            card = s.draw.pop()
-            hand.append(card)
-            drawn.append(card)
-        return drawn
+            rest = max(len(s.draw) - (need - len(drawn)), 0)
+            drawn += s.draw[rest:][::-1]  # the top card is the last
+            s = s.changed(draw=s.draw[:rest])
+        if drawn:
+            s = s.with_hand(seat, s.hands[seat] + drawn)
+        return s, drawn
 
-    def _draw_event(self, s: TicTacMatchState, seat: Seat, drawn: list[int], events: list[Event]) -> None:
+    def _draw_event(self, s: TicTacMatchState, seat: Seat, drawn: Cards, events: list[Event]) -> None:
         if drawn:
             events.append(
                 Event(
@@ -457,11 +463,8 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
             )
 
     @staticmethod
-    def _discard_hand(s: TicTacMatchState, seat: Seat) -> int:
-        count = len(s.hands[seat])
-        s.discard.extend(s.hands[seat])
-        s.hands[seat] = []
-        return count
+    def _discard_hand(s: TicTacMatchState, seat: Seat) -> TicTacMatchState:
+        return s.changed(discard=s.discard + s.hands[seat]).with_hand(seat, ())
 
     @staticmethod
     def _discard_top(s: TicTacMatchState) -> JSON:
@@ -486,43 +489,42 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
 
     # ---- turns -----------------------------------------------------------------------------------
 
-    def _begin_turn(self, s: TicTacMatchState, seat: Seat, events: list[Event]) -> None:
+    def _begin_turn(self, s: TicTacMatchState, seat: Seat, events: list[Event]) -> TicTacMatchState:
         """Give ``seat`` the turn, redrawing stuck hands (up to 10 times, then the turn passes on)."""
         while True:
             redraws = 0
             while not has_legal_play(s, seat) and redraws < MAX_REDRAWS:
-                discarded = self._discard_hand(s, seat)
-                self._refill(s, seat, events)
+                discarded = len(s.hands[seat])
+                s, _ = self._refill(self._discard_hand(s, seat), seat, events)
                 redraws += 1
                 events.append(self._hand_replaced("stuck", s, seat, discarded, {"redraw": redraws}))
             if has_legal_play(s, seat):
-                s.turn = seat
-                return
+                return s.changed(turn=seat)
             events.append(Event("pass", public={"seat": seat, "redraws": redraws}))
             seat = (seat + 1) % s.players
 
-    def _end_turn(self, s: TicTacMatchState, seat: Seat, events: list[Event]) -> None:
-        s.plays_left = 0
-        self._draw_event(s, seat, self._refill(s, seat, events), events)
-        self._begin_turn(s, (seat + 1) % s.players, events)
+    def _end_turn(self, s: TicTacMatchState, seat: Seat, events: list[Event]) -> TicTacMatchState:
+        s, drawn = self._refill(s.changed(plays_left=0), seat, events)
+        self._draw_event(s, seat, drawn, events)
+        return self._begin_turn(s, (seat + 1) % s.players, events)
 
-    def _after_play(self, s: TicTacMatchState, seat: Seat, events: list[Event]) -> None:
+    def _after_play(self, s: TicTacMatchState, seat: Seat, events: list[Event]) -> TicTacMatchState:
         """Continue after a Symbol or Flip play that did not end the match."""
         if s.plays_left == 2:
-            s.plays_left = 1
+            s = s.changed(plays_left=1)
             hand = s.hands[seat]
             if has_symbol_or_flip_play(s, hand) or any(card_kind(c) in ("wipeout", "double") for c in hand):
-                return  # the second play is the player's to choose
+                return s  # the second play is the player's to choose
             events.append(Event("forfeit", public={"seat": seat, "automatic": True}))
-        self._end_turn(s, seat, events)
+        return self._end_turn(s, seat, events)
 
-    def _end_match(self, s: TicTacMatchState, seat: Seat, cell: int, events: list[Event]) -> None:
+    def _end_match(self, s: TicTacMatchState, seat: Seat, cell: int, events: list[Event]) -> TicTacMatchState:
         tops = s.tops()
         lines = completed_lines(tops, cell)
         t = card_type(s.cells[cell][-1])
         symbol = t % 2
         side = 0 if s.id_symbol == symbol else 1
-        s.wins[side] += 1
+        wins = (s.wins[0] + 1, s.wins[1]) if side == 0 else (s.wins[0], s.wins[1] + 1)
         result: dict[str, JSON] = {
             "match": s.match,
             "dealer": s.dealer,
@@ -535,18 +537,14 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
             "lines": [[rc(i) for i in line] for line in lines],
             "ids": self._ids(s),
             "grid": [card_face(c) if c is not None else None for c in tops],
-            "score": list(s.wins),
+            "score": list(wins),
         }
-        s.results = [*s.results, result]
-        series_over = s.wins[side] >= s.series
+        s = s.changed(wins=wins, results=(*s.results, result))
+        series_over = wins[side] >= s.series
         events.append(Event("match_won", public={**_plain(result), "series_over": series_over}))
         if series_over:
-            s.turn = None
-            s.plays_left = 0
-            return
-        s.match += 1
-        s.dealer = (s.dealer + 1) % s.players
-        self._start_match(s, events)
+            return s.changed(turn=None, plays_left=0)
+        return self._start_match(s.changed(match=s.match + 1, dealer=(s.dealer + 1) % s.players), events)
 
     # ---- playing ---------------------------------------------------------------------------------
 
@@ -633,13 +631,9 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
             return self._play(state, seat, action)
         if isinstance(action, Flip):
             card = self._in_hand(state, seat, action.card, ("flip",))
-            s = state.copy()
-            s.hands[seat].remove(card)
-            s.discard.append(card)
-            s.id_symbol = 1 - s.id_symbol
+            s = state.discarded(seat, card).changed(id_symbol=1 - state.id_symbol)
             events = [Event("flip", public={"seat": seat, "card": card_json(card), "ids": self._ids(s)})]
-            self._after_play(s, seat, events)
-            return s, events
+            return self._after_play(s, seat, events), events
         if isinstance(action, Wipeout):
             return self._wipeout(state, seat, action)
         if isinstance(action, Double):
@@ -651,21 +645,16 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
                     "Double Play needs a legal Symbol or Flip play to follow it",
                     "tic-tac-match.error.double_needs_play",
                 )
-            s = state.copy()
-            s.hands[seat].remove(card)
-            s.discard.append(card)
-            s.plays_left = 2
+            s = state.discarded(seat, card).changed(plays_left=2)
             return s, [Event("double", public={"seat": seat, "card": card_json(card)})]
-        s = state.copy()
         if isinstance(action, Discard):
             card = self._in_hand(state, seat, action.card, ("wipeout", "double"))
-            s.hands[seat].remove(card)
-            s.discard.append(card)
+            s = state.discarded(seat, card)
             events = [Event("discard", public={"seat": seat, "card": card_json(card)})]
         else:  # forfeit
+            s = state
             events = [Event("forfeit", public={"seat": seat, "automatic": False})]
-        self._end_turn(s, seat, events)
-        return s, events
+        return self._end_turn(s, seat, events), events
 
     def _play(self, state: TicTacMatchState, seat: Seat, action: Play) -> tuple[TicTacMatchState, list[Event]]:
         card = self._in_hand(state, seat, action.card, ("symbol",))
@@ -683,9 +672,8 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
                 code,
                 {"card": card_face(card), "top_card": card_face(top), "cell": rc(cell)},
             )
-        s = state.copy()
-        s.hands[seat].remove(card)
-        s.cells[cell].append(card)
+        cells = (*state.cells[:cell], (*stack, card), *state.cells[cell + 1 :])
+        s = state.changed(hands=state.hands_without(seat, card), cells=cells)
         events = [
             Event(
                 "play",
@@ -698,10 +686,8 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
             )
         ]
         if completed_lines(s.tops(), cell):
-            self._end_match(s, seat, cell, events)
-        else:
-            self._after_play(s, seat, events)
-        return s, events
+            return self._end_match(s, seat, cell, events), events
+        return self._after_play(s, seat, events), events
 
     def _wipeout(self, state: TicTacMatchState, seat: Seat, action: Wipeout) -> tuple[TicTacMatchState, list[Event]]:
         card = self._in_hand(state, seat, action.card, ("wipeout",))
@@ -712,16 +698,13 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
             )
         if target == seat:
             raise IllegalAction("you may never play Wipe-Out on yourself", "tic-tac-match.error.wipe_self")
-        s = state.copy()
-        s.hands[seat].remove(card)
-        s.discard.append(card)
         events = [Event("wipeout", public={"seat": seat, "card": card_json(card), "target": target})]
-        self._draw_event(s, seat, self._refill(s, seat, events), events)  # the replacement, at once
-        discarded = self._discard_hand(s, target)
-        self._refill(s, target, events)
+        s, drawn = self._refill(state.discarded(seat, card), seat, events)
+        self._draw_event(s, seat, drawn, events)  # the replacement, at once
+        discarded = len(s.hands[target])
+        s, _ = self._refill(self._discard_hand(s, target), target, events)
         events.append(self._hand_replaced("wiped_out", s, target, discarded, {"by": seat}))
-        self._begin_turn(s, target, events)
-        return s, events
+        return self._begin_turn(s, target, events), events
 
     # ---- views -----------------------------------------------------------------------------------
 
@@ -923,19 +906,19 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
     # ---- serialisation ---------------------------------------------------------------------------
 
     def dump(self, state: TicTacMatchState) -> dict[str, JSON]:
-        s = state.copy()
+        s = state
         return {
             "players": s.players,
             "series": s.series,
             "salt": s.salt,
             "match": s.match,
             "dealer": s.dealer,
-            "wins": s.wins,
+            "wins": list(s.wins),
             "id_symbol": s.id_symbol,
-            "draw": s.draw,
-            "discard": s.discard,
-            "cells": s.cells,
-            "hands": s.hands,
+            "draw": list(s.draw),
+            "discard": list(s.discard),
+            "cells": [list(stack) for stack in s.cells],
+            "hands": [list(hand) for hand in s.hands],
             "turn": s.turn,
             "plays_left": s.plays_left,
             "shuffles": s.shuffles,
@@ -943,24 +926,25 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
         }
 
     def read_state(self, data: Mapping[str, JSON]) -> TicTacMatchState:
+        wins = [int(w) for w in data["wins"]]
         state = TicTacMatchState(
             players=int(data["players"]),
             series=int(data["series"]),
             salt=int(data["salt"]),
             match=int(data["match"]),
             dealer=int(data["dealer"]),
-            wins=[int(w) for w in data["wins"]],
+            wins=(wins[0], wins[1]),
             id_symbol=int(data["id_symbol"]),
-            draw=[int(c) for c in data["draw"]],
-            discard=[int(c) for c in data["discard"]],
-            cells=[[int(c) for c in stack] for stack in data["cells"]],
-            hands=[[int(c) for c in hand] for hand in data["hands"]],
+            draw=tuple(int(c) for c in data["draw"]),
+            discard=tuple(int(c) for c in data["discard"]),
+            cells=tuple(tuple(int(c) for c in stack) for stack in data["cells"]),
+            hands=tuple(tuple(int(c) for c in hand) for hand in data["hands"]),
             turn=None if data["turn"] is None else int(data["turn"]),
             plays_left=int(data["plays_left"]),
             shuffles=int(data["shuffles"]),
-            results=_plain(data["results"]),
+            results=tuple(_plain(data["results"])),
         )
-        every = state.draw + state.discard + [c for st in state.cells for c in st] + [c for h in state.hands for c in h]
+        every = [*state.draw, *state.discard, *(c for st in (*state.cells, *state.hands) for c in st)]
         if sorted(every) != list(range(DECK_SIZE)) or len(state.cells) != 9 or len(state.hands) != state.players:
             raise InvalidState("not a Tic Tac Match state: the cards do not make up one deck")
         return state
@@ -1041,7 +1025,7 @@ class TicTacMatchBot(Bot[TicTacMatchState]):
         symbol: int,
         side: int,
         next_side: int,
-        hand: list[int],
+        hand: Sequence[int],
         action: Action,
         plays_after: int,
     ) -> float:

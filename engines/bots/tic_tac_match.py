@@ -7,6 +7,7 @@ and the discard pile below its top, and reseeds later shuffles.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from random import Random
 
 from engines.base import Action, Seat
@@ -22,21 +23,19 @@ class TicTacMatchModel(GameModel[TicTacMatchState]):
     rollout_depth = 4
 
     def determinize(self, state: TicTacMatchState, seat: Seat, rng: Random) -> TicTacMatchState:
-        world = state.copy()
         seen = set(state.hands[seat])
         seen.update(stack[-1] for stack in state.cells if stack)
         if state.discard:
             seen.add(state.discard[-1])
         pool = [card for card in range(DECK_SIZE) if card not in seen]
         rng.shuffle(pool)
-        for s in range(state.players):
-            if s != seat:
-                world.hands[s] = [pool.pop() for _ in state.hands[s]]
-        world.cells = [[pool.pop() for _ in stack[:-1]] + stack[-1:] for stack in state.cells]
-        world.discard = [pool.pop() for _ in state.discard[:-1]] + state.discard[-1:]
-        world.draw = [pool.pop() for _ in state.draw]
-        world.salt = rng.getrandbits(62)
-        return world
+        # Dealt in a fixed order (other hands, covered cards, discard pile, draw pile) so that a seed gives
+        # one sample.
+        hands = tuple(hand if s == seat else tuple(pool.pop() for _ in hand) for s, hand in enumerate(state.hands))
+        cells = tuple((*(pool.pop() for _ in stack[:-1]), *stack[-1:]) for stack in state.cells)
+        discard = (*(pool.pop() for _ in state.discard[:-1]), *state.discard[-1:])
+        draw = tuple(pool.pop() for _ in state.draw)
+        return replace(state, hands=hands, cells=cells, discard=discard, draw=draw, salt=rng.getrandbits(62))
 
     def candidates(self, state: TicTacMatchState, seat: Seat, rng: Random) -> list[Action]:
         return top_moves(ENGINE.legal_actions(state, seat), lambda a: BOT.score(state, seat, a), CANDIDATES)

@@ -4,6 +4,7 @@ and its search stops at its deadline however slow the machine."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -113,13 +114,11 @@ def _trick_tac_foe_twin(state: Any, seat: int) -> Any:
 
 
 def _tic_tac_match_twin(state: Any, seat: int) -> Any:
-    twin = state.copy()
     other = (seat + 1) % state.players
-    hand, draw = twin.hands[other], twin.draw
+    hand, draw = state.hands[other], state.draw
     count = min(len(hand), len(draw))
-    twin.hands[other], twin.draw = draw[-count:] + hand[count:], draw[:-count] + hand[:count]
-    twin.salt = state.salt + 1
-    return twin
+    twin = state.with_hand(other, draw[-count:] + hand[count:])
+    return replace(twin, draw=draw[:-count] + hand[:count], salt=state.salt + 1)
 
 
 def _tricky_tactics_twin(state: Any, seat: int) -> Any:

@@ -6,6 +6,7 @@ import contextlib
 import random
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import orjson
@@ -152,7 +153,7 @@ def test_options_and_seats() -> None:
 
 
 def all_cards(state: TicTacMatchState) -> list[int]:
-    return state.draw + state.discard + [c for st in state.cells for c in st] + [c for h in state.hands for c in h]
+    return [*state.draw, *state.discard, *(c for st in state.cells for c in st), *(c for h in state.hands for c in h)]
 
 
 def test_deck_composition() -> None:
@@ -200,9 +201,8 @@ def test_turned_up_cards_are_discarded_and_announced() -> None:
     else:
         pytest.fail("no seed turns up an action card")
     # Replaying the same match start through the internal path reports the turned-up cards.
-    s = state.copy()
     events: list[Event] = []
-    E._start_match(s, events)
+    E._start_match(state, events)
     start = events[0].redact(None)
     assert start["kind"] == "match_start"
     assert [c["id"] for c in start["turned_up"]] == [*state.discard, state.cells[4][0]]
@@ -230,7 +230,7 @@ def test_stacking_rule_over_every_pair_of_symbol_cards() -> None:
             assert offered is expected
             if expected:
                 after, _ = E.apply(state, 0, play(card, 0, 0))
-                assert after.cells[0] == [top, card]
+                assert after.cells[0] == (top, card)
             else:
                 with refused("tic-tac-match.error.matches_both", "tic-tac-match.error.matches_neither"):
                     E.apply(state, 0, play(card, 0, 0))
@@ -289,7 +289,7 @@ def test_flip_flips_every_id_card_and_ends_the_turn() -> None:
         draw_top=[c.sym("gO"), c.sym("gO")],
         turn=1,
     )
-    again.id_symbol = after.id_symbol
+    again = replace(again, id_symbol=after.id_symbol)
     back, _ = E.apply(again, 1, {"type": "flip", "card": flip2})
     assert E.view(back, None)["ids"] == ["X", "O"] and back.turn == 0
 
@@ -315,13 +315,13 @@ def test_wipeout_two_players() -> None:
     after, events = E.apply(state, 0, {"type": "wipeout", "card": wo, "target": 1})
     assert replacement in after.hands[0] and len(after.hands[0]) == 4  # the replacement, at once
     assert sorted(after.hands[1]) == sorted(new_hand)
-    assert after.discard[-len(old_hand) :] == old_hand and after.discard[discard_before] == wo
+    assert list(after.discard[-len(old_hand) :]) == old_hand and after.discard[discard_before] == wo
     assert after.turn == 1
     assert kinds(events) == ["wipeout", "draw", "wiped_out"]
     wiped = events[2]
     assert wiped.public["seat"] == 1 and wiped.public["discarded"] == 4
     assert "hand" not in wiped.redact(0) and "hand" not in wiped.redact(None)
-    assert [x["id"] for x in wiped.redact(1)["hand"]] == after.hands[1]
+    assert [x["id"] for x in wiped.redact(1)["hand"]] == list(after.hands[1])
 
 
 @pytest.mark.parametrize(("target", "then"), [(1, 2), (2, 3), (3, 0)])
@@ -338,9 +338,9 @@ def test_wipeout_turn_order_with_four_players(target: int, then: int) -> None:
     assert E.view(state, 0)["hand"][0]["targets"] == [1, 2, 3]
     after, _ = E.apply(state, 0, {"type": "wipeout", "card": wo, "target": target})
     assert after.turn == target
-    assert after.hands[target] == new_hand and replacement in after.hands[0]
+    assert list(after.hands[target]) == new_hand and replacement in after.hands[0]
     untouched = [s for s in (1, 2, 3) if s != target]
-    assert all(after.hands[s] == hands[s] for s in untouched)
+    assert all(list(after.hands[s]) == hands[s] for s in untouched)
     after2, _ = E.apply(after, target, play(new_hand[0], 0, 0))
     assert after2.turn == then
 
@@ -507,8 +507,8 @@ def test_stuck_hand_is_redrawn_at_the_start_of_the_turn() -> None:
     assert logged(state, 0, {"type": "flip", "card": flip})[1] == ("tic-tac-match.log.redrew", {"seat": 1, "redraw": 1})
     after, events = E.apply(state, 0, {"type": "flip", "card": flip})
     assert kinds(events) == ["flip", "draw", "stuck"]
-    assert after.turn == 1 and after.hands[1] == fresh
-    assert after.discard[-4:] == stuck and len(after.discard) == discard_before + 1 + 4
+    assert after.turn == 1 and list(after.hands[1]) == fresh
+    assert list(after.discard[-4:]) == stuck and len(after.discard) == discard_before + 1 + 4
     event = events[2]
     assert event.public["seat"] == 1 and event.public["redraw"] == 1 and event.public["discarded"] == 4
     assert event.public["discard_top"] == ttm.card_json(stuck[-1])
@@ -545,7 +545,7 @@ def test_reshuffle_takes_the_discard_pile_and_covered_cards_and_keeps_the_tops()
     played = c.sym("yO")
     hands = [[played, *hand_of(c, "W", "W", "F")], hand_of(c, "bX", "bX", "bX", "bX")]
     state = position(c, hands=hands, cells=cells, draw_all=[])
-    assert state.draw == [] and len(state.discard) == 60 - 8 - 6
+    assert state.draw == () and len(state.discard) == 60 - 8 - 6
     tops_before = state.tops()
     covered = {c for st in state.cells for c in st[:-1]}
     pool = set(state.discard) | covered
@@ -557,7 +557,7 @@ def test_reshuffle_takes_the_discard_pile_and_covered_cards_and_keeps_the_tops()
     expected_tops[1] = played
     assert after.tops() == expected_tops  # top cards stay in place
     assert [len(st) for st in after.cells] == [1 if t is not None else 0 for t in expected_tops]
-    assert after.discard == []
+    assert after.discard == ()
     drawn = next(x for x in after.hands[0] if x not in hands[0])
     assert drawn in pool and set(after.draw) | {drawn} == pool and len(after.draw) == len(pool) - 1
     view = E.view(after, None)
@@ -573,7 +573,7 @@ def test_reshuffle_mid_draw_draws_one_card_at_a_time() -> None:
     state = position(c, hands=hands, draw_all=[last])
     flip = hands[0][3]
     after, events = E.apply(state, 0, {"type": "flip", "card": flip})  # 1 to draw: the last card
-    assert kinds(events) == ["flip", "draw"] and after.draw == [] and last in after.hands[0]
+    assert kinds(events) == ["flip", "draw"] and after.draw == () and last in after.hands[0]
     # The next refill reshuffles mid-way.
     after2, events2 = E.apply(after, 1, play(after.hands[1][0], 0, 0))
     assert kinds(events2) == ["play", "reshuffle", "draw"]
@@ -664,8 +664,8 @@ def test_series_scoring_and_the_deal_passing_left() -> None:
     assert events[1].public["series_over"] is False and events[1].public["score"] == [1, 0]
     start = events[2]
     assert "hand" not in start.redact(None)
-    assert [x["id"] for x in start.redact(1)["hand"]] == state.hands[1]
-    assert E.outcome(state) is None and state.wins == [1, 0] and state.match == 2
+    assert [x["id"] for x in start.redact(1)["hand"]] == list(state.hands[1])
+    assert E.outcome(state) is None and state.wins == (1, 0) and state.match == 2
     assert state.dealer == (first_dealer + 1) % 2  # the deal passes left
     assert state.turn == (state.dealer + 1) % 2
     assert [len(h) for h in state.hands] == [4, 4]
@@ -679,7 +679,7 @@ def test_series_scoring_and_the_deal_passing_left() -> None:
     # Match 2: side 1 wins: 1–1, a third match is dealt.
     state, action = rigged(state, state.side_symbol(1))
     state, _ = E.apply(state, state.turn or 0, action)
-    assert state.wins == [1, 1] and state.match == 3 and state.dealer == first_dealer
+    assert state.wins == (1, 1) and state.match == 3 and state.dealer == first_dealer
     assert E.outcome(state) is None
     # Match 3: side 0 wins the series 2–1.
     state, action = rigged(state, state.side_symbol(0))
@@ -745,16 +745,24 @@ def card_ids(data: Any) -> set[int]:
 
 def shuffled_secrets(state: TicTacMatchState, viewer: int | None, rng: random.Random) -> TicTacMatchState:
     """The same state with every card ``viewer`` cannot see moved around among the hidden places."""
-    s = state.copy()
-    slots: list[tuple[list[int], int]] = [(s.draw, i) for i in range(len(s.draw))]
-    slots += [(s.discard, i) for i in range(len(s.discard) - 1)]
-    slots += [(st, i) for st in s.cells for i in range(len(st) - 1)]
-    slots += [(h, i) for seat, h in enumerate(s.hands) if seat != viewer for i in range(len(h))]
+    draw, discard = list(state.draw), list(state.discard)
+    cells = [list(st) for st in state.cells]
+    hands = [list(h) for h in state.hands]
+    slots: list[tuple[list[int], int]] = [(draw, i) for i in range(len(draw))]
+    slots += [(discard, i) for i in range(len(discard) - 1)]
+    slots += [(st, i) for st in cells for i in range(len(st) - 1)]
+    slots += [(h, i) for seat, h in enumerate(hands) if seat != viewer for i in range(len(h))]
     cards = [pile[i] for pile, i in slots]
     rng.shuffle(cards)
     for (pile, i), card in zip(slots, cards, strict=True):
         pile[i] = card
-    return s
+    return replace(
+        state,
+        draw=tuple(draw),
+        discard=tuple(discard),
+        cells=tuple(tuple(st) for st in cells),
+        hands=tuple(tuple(h) for h in hands),
+    )
 
 
 @pytest.mark.parametrize(("players", "series"), [(2, 1), (2, 2), (4, 1), (4, 2)])
@@ -819,7 +827,7 @@ def test_views_and_dumps_hold_no_secrets_by_key() -> None:
         for key in ("draw", "hands", "cells", "salt", "seed", "rng"):
             assert key not in view
         if viewer is not None:
-            assert [x["id"] for x in view["hand"]] == state.hands[viewer]
+            assert [x["id"] for x in view["hand"]] == list(state.hands[viewer])
     assert E.view(state, 0)["hand_sizes"] == [4, 4, 4, 4]
 
 
