@@ -197,17 +197,21 @@ async def test_a_process_that_was_only_slow_gets_its_players_back() -> None:
     heard again, the others ask who is connected through it instead of showing its players away for good."""
     with cluster({"THREEFOLD_BUS_HEARTBEAT_SECONDS": "0.2"}) as servers:
         one, two = servers.start(), servers.start()
-        async with ann_and_ben(one, two) as (ann, ben, code), ann.connect(code) as sa, ben.connect(code) as sb:
-            await sb.send({"type": "sit", "seat": 1})
-            await sa.wait_room(lambda r: r["seats"][1]["player"] and r["seats"][1]["player"]["connected"])
+        async with ann_and_ben(one, two) as (ann, ben, code), ann.connect(code) as sa:
+            # Process one owns the room before Ben's socket reaches two, which relays it there: were two the
+            # owner, stopping it would freeze the room itself, not only Ben's way in.
+            await sa.wait_room(lambda r: True)
+            async with ben.connect(code) as sb:
+                await sb.send({"type": "sit", "seat": 1})
+                await sa.wait_room(lambda r: r["seats"][1]["player"] and r["seats"][1]["player"]["connected"])
 
-            assert two.proc is not None
-            two.proc.send_signal(signal.SIGSTOP)  # alive, sockets open, but silent
-            try:
-                await sa.wait_room(lambda r: not r["seats"][1]["player"]["connected"], timeout=5)
-            finally:
-                two.proc.send_signal(signal.SIGCONT)
-            await sa.wait_room(lambda r: r["seats"][1]["player"]["connected"], timeout=5)
+                assert two.proc is not None
+                two.proc.send_signal(signal.SIGSTOP)  # alive, sockets open, but silent
+                try:
+                    await sa.wait_room(lambda r: not r["seats"][1]["player"]["connected"], timeout=5)
+                finally:
+                    two.proc.send_signal(signal.SIGCONT)
+                await sa.wait_room(lambda r: r["seats"][1]["player"]["connected"], timeout=5)
 
 
 async def test_news_that_arrives_while_a_room_loads_is_not_lost() -> None:

@@ -2,7 +2,7 @@
 
 import { h as el, s as svg } from "../../dom.js";
 import { t } from "../../i18n.js";
-import { xoShape } from "../shared/xo.js";
+import { xoShape } from "../common/xo.js";
 import { COLOURS } from "./names.js";
 
 /** The big X or O of a card, in a 100×140 box. */

@@ -3,7 +3,7 @@
 
 import { h as el, prefersReducedMotion } from "../../dom.js";
 import { t } from "../../i18n.js";
-import { RovingGrid } from "../shared/roving-grid.js";
+import { RovingGrid } from "../common/roving-grid.js";
 import { cardEl } from "./cards.js";
 import { cardName, cardShown, cellName } from "./names.js";
 

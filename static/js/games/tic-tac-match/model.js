@@ -2,8 +2,8 @@
 // which cards and cells are open, who sits where.
 
 import { teamName } from "../../i18n.js";
-import { AckGate } from "../shared/acks.js";
-import { seatPlayerName } from "../shared/seats.js";
+import { AckGate } from "../common/acks.js";
+import { seatPlayerName } from "../common/seats.js";
 
 export function createModel(ctx) {
   const m = {

@@ -3,8 +3,8 @@
 
 import { prefersReducedMotion, s as svg } from "../../dom.js";
 import { t } from "../../i18n.js";
-import { RovingGrid } from "../shared/roving-grid.js";
-import { starPath } from "../shared/shapes.js";
+import { RovingGrid } from "../common/roving-grid.js";
+import { starPath } from "../common/shapes.js";
 import { markerShape } from "./markers.js";
 import { cellKey } from "./model.js";
 

@@ -2,7 +2,7 @@
 // badges.
 
 import { h as el, s as svg } from "../../dom.js";
-import { xoShape } from "../shared/xo.js";
+import { xoShape } from "../common/xo.js";
 
 /** An X or O marker centred on (cx, cy) with radius r. */
 export function markerShape(marker, cx, cy, r, cls = "") {

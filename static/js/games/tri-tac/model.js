@@ -1,8 +1,8 @@
 // One mount's state (the view, Power Play mode, the armed cell, the action in flight) and what it says:
 // whose turn it is, who plays which marker, what a click on a cell would do.
 
-import { AckGate } from "../shared/acks.js";
-import { seatPlayerName } from "../shared/seats.js";
+import { AckGate } from "../common/acks.js";
+import { seatPlayerName } from "../common/seats.js";
 
 export const cellKey = (r, c) => `${r},${c}`;
 

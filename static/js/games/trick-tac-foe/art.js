@@ -1,8 +1,8 @@
 // Trick-Tac-Foe's drawings: suit shapes, two-sided playing cards and the team tokens (disc and square).
 import { h as el, s as svg } from "../../dom.js";
-import { pipSpots } from "../shared/card-pips.js";
-import { cardCorners, cardSuit, RED_SUITS, rankText } from "../shared/cards.js";
-import { starPath } from "../shared/shapes.js";
+import { pipSpots } from "../common/card-pips.js";
+import { cardCorners, cardSuit, RED_SUITS, rankText } from "../common/cards.js";
+import { starPath } from "../common/shapes.js";
 
 const SUIT_PATHS = {
   S: "M50 5C62 23 93 39 93 62C93 75 83 85 71 85C63 85 57 81 54 75C55 84 59 91 67 96H33C41 91 45 84 46 75C43 81 37 85 29 85C17 85 7 75 7 62C7 39 38 23 50 5Z",

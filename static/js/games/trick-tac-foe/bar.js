@@ -3,7 +3,7 @@
 import { h as el } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { logContext, summaryText } from "../../log.js";
-import { cardText } from "../shared/cards.js";
+import { cardText } from "../common/cards.js";
 import { tokenBadge } from "./art.js";
 import { displayGrid } from "./grid.js";
 import { colourName } from "./state.js";

@@ -1,6 +1,6 @@
 // Trick-Tac-Foe's deck: A to 10 in four suits; a card's number is the cell it targets, a 10 is wild.
 import { t } from "../../i18n.js";
-import { cardSuit, cardText, rankText } from "../shared/cards.js";
+import { cardSuit, cardText, rankText } from "../common/cards.js";
 
 export const SUIT_ORDER = ["S", "H", "D", "C"];
 export const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10"];

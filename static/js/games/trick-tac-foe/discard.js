@@ -1,7 +1,7 @@
 // The cards played this round: a small pile that opens on a chart of every card, played or still unseen.
 import { h as el } from "../../dom.js";
 import { t } from "../../i18n.js";
-import { cardText, RED_SUITS } from "../shared/cards.js";
+import { cardText, RED_SUITS } from "../common/cards.js";
 import { cardEl, suitIcon } from "./art.js";
 import { RANKS, SUIT_ORDER, suitName } from "./deck.js";
 

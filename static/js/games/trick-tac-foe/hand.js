@@ -2,7 +2,7 @@
 // face down. Hovering or focusing a card previews its target on the grid.
 import { h as el } from "../../dom.js";
 import { t } from "../../i18n.js";
-import { cardText } from "../shared/cards.js";
+import { cardText } from "../common/cards.js";
 import { cardEl } from "./art.js";
 import { cardBase, cardLabel, cardRank } from "./deck.js";
 import { reducedMotion } from "./state.js";

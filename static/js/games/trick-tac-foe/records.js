@@ -1,7 +1,7 @@
 // The trick records under the grid: who won with which card, and which cell it took or flipped.
 import { h as el } from "../../dom.js";
 import { t } from "../../i18n.js";
-import { cardSuit, cardText } from "../shared/cards.js";
+import { cardSuit, cardText } from "../common/cards.js";
 import { inlineCard, tokenBadge } from "./art.js";
 import { suitName } from "./deck.js";
 import { colourName } from "./state.js";

@@ -1,8 +1,8 @@
 // One mount's state (the view, what is selected, the timeline's overrides) and what it derives from it:
 // names, seats around the table, and what you may do now. The other modules read and change it.
 import { playerName, seatLabel, t } from "../../i18n.js";
-import { AckGate } from "../shared/acks.js";
-import { cardText } from "../shared/cards.js";
+import { AckGate } from "../common/acks.js";
+import { cardText } from "../common/cards.js";
 import { DIR_ANGLE, POS_OF_ANGLE } from "./compass.js";
 
 export { prefersReducedMotion as reducedMotion } from "../../dom.js";

@@ -2,7 +2,7 @@
 // `pending_action` offers in the led suit's Area.
 import { h as el } from "../../dom.js";
 import { t } from "../../i18n.js";
-import { SYMBOL } from "../shared/cards.js";
+import { SYMBOL } from "../common/cards.js";
 import { locText, put, suitName } from "./state.js";
 
 /** The Location `id` of the map, or null. */

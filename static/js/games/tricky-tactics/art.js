@@ -1,8 +1,8 @@
 // Tricky Tactics' drawings: suit symbols and cube patterns defined once per mount, the players' cubes
 // (colour AND pattern AND label) and the playing cards.
 import { h as el, s as svg } from "../../dom.js";
-import { pipSpots } from "../shared/card-pips.js";
-import { cardCorners, cardSuit, cardText, RED_SUITS, rankText } from "../shared/cards.js";
+import { pipSpots } from "../common/card-pips.js";
+import { cardCorners, cardSuit, cardText, RED_SUITS, rankText } from "../common/cards.js";
 
 export const SUITS = ["S", "H", "D", "C"];
 

@@ -2,7 +2,7 @@
 // with the one-line reason it followed.
 import { h as el } from "../../dom.js";
 import { t } from "../../i18n.js";
-import { cardText } from "../shared/cards.js";
+import { cardText } from "../common/cards.js";
 import { put, reducedMotion } from "./state.js";
 
 /** The automa's latest Action in words: this round's, else the one remembered from the feed. */

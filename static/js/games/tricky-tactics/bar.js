@@ -1,7 +1,7 @@
 // The status bar (whose move, round and trick), the "round scored" banner and the screen-reader summary.
 import { h as el } from "../../dom.js";
 import { t } from "../../i18n.js";
-import { cardSuit, cardText, SYMBOL } from "../shared/cards.js";
+import { cardSuit, cardText, SYMBOL } from "../common/cards.js";
 import { put, reducedMotion, suitName } from "./state.js";
 
 /** The status line: whose move it is and what it is. */

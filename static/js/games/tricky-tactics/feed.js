@@ -1,7 +1,7 @@
 // "What happened": the state messages' events as short lines, newest first, the automa's with its reasons.
 import { h as el } from "../../dom.js";
 import { t } from "../../i18n.js";
-import { cardText } from "../shared/cards.js";
+import { cardText } from "../common/cards.js";
 import { finalHeadline, finalPoints } from "./final.js";
 import { locText, put, reducedMotion } from "./state.js";
 

@@ -2,7 +2,7 @@
 // and End move along it.
 import { h as el } from "../../dom.js";
 import { t } from "../../i18n.js";
-import { cardSuit, cardText, SYMBOL } from "../shared/cards.js";
+import { cardSuit, cardText, SYMBOL } from "../common/cards.js";
 import { SUITS } from "./art.js";
 import { put } from "./state.js";
 

@@ -2,7 +2,7 @@
 // every round so far.
 import { h as el } from "../../dom.js";
 import { t } from "../../i18n.js";
-import { SYMBOL } from "../shared/cards.js";
+import { SYMBOL } from "../common/cards.js";
 import { SUITS } from "./art.js";
 import { locText, put, scrollRegion, suitName } from "./state.js";
 

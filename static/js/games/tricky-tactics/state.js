@@ -2,8 +2,8 @@
 // it: players and their names, the automa's reasons in words, and what you may do now.
 import { phrase, playerName, seatLabel, t } from "../../i18n.js";
 import { logContext } from "../../log.js";
-import { AckGate } from "../shared/acks.js";
-import { cardText, SYMBOL } from "../shared/cards.js";
+import { AckGate } from "../common/acks.js";
+import { cardText, SYMBOL } from "../common/cards.js";
 import { cardArt } from "./art.js";
 
 export { prefersReducedMotion as reducedMotion } from "../../dom.js";

@@ -2,7 +2,7 @@
 // suit, the winner, and the previous trick in small once a newer one is on the table.
 import { h as el } from "../../dom.js";
 import { t } from "../../i18n.js";
-import { cardSuit, cardText } from "../shared/cards.js";
+import { cardSuit, cardText } from "../common/cards.js";
 import { put, reducedMotion, sameId, suitName } from "./state.js";
 
 /** The trick table of `T` in the section `table`; `draw()` brings it up to date. */
