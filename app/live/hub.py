@@ -18,6 +18,7 @@ from app.codes import new_code
 from app.live.bus import Bus
 from app.live.fanout import Fanout
 from app.live.leases import Elsewhere
+from app.live.records import NewRoom
 from app.live.room import KILL_POINT_VARIABLE, Room, RoomServices
 from app.live.store import RoomStore
 from app.live.thinking import Thinker
@@ -69,8 +70,9 @@ class Hub:
                 break
         else:  # pragma: no cover - 21^5 codes
             raise RuntimeError("could not find a free room code")
+        seat_count = len(engine.seats(parsed))
         await self.store.create_room(
-            code, host_id, game, parsed.model_dump(mode="json"), len(engine.seats(parsed)), seed, host_seat=0
+            NewRoom(code, host_id, game, parsed.model_dump(mode="json"), seat_count, seed, host_seat=0)
         )
         return code
 

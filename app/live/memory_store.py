@@ -15,6 +15,7 @@ from app.live.records import (
     GameRecord,
     MoveWrite,
     NewGame,
+    NewRoom,
     RoomConflict,
     RoomRecord,
     SeatRecord,
@@ -65,19 +66,11 @@ class MemoryStore:
 
     # ---- rooms ---------------------------------------------------------------------------------
 
-    async def create_room(
-        self,
-        code: str,
-        host_id: int,
-        game: str,
-        options: dict[str, Any],
-        seat_count: int,
-        test_seed: int | None,
-        host_seat: int | None = None,
-    ) -> None:
-        seats = [SeatRecord(host_id if i == host_seat else None) for i in range(seat_count)]
-        record = RoomRecord(self._next_id(), code, host_id, game, dict(options), "lobby", test_seed, seats, {})
-        self.rooms[code] = record
+    async def create_room(self, room: NewRoom) -> None:
+        seats = [SeatRecord(room.host_id if i == room.host_seat else None) for i in range(room.seat_count)]
+        self.rooms[room.code] = RoomRecord(
+            self._next_id(), room.code, room.host_id, room.game, dict(room.options), "lobby", room.test_seed, seats, {}
+        )
 
     async def code_exists(self, code: str) -> bool:
         return code in self.rooms

@@ -63,6 +63,19 @@ class MoveWrite(NamedTuple):
     """The game's room, whose lease the write checks where rooms have owners (app.live.leases)."""
 
 
+class NewRoom(NamedTuple):
+    """A room as it opens, in the lobby: what ``create_room`` stores."""
+
+    code: str
+    host_id: int
+    game: str
+    options: dict[str, Any]
+    seat_count: int
+    test_seed: int | None
+    host_seat: int | None = None
+    """Where the host sits (None: every seat is empty)."""
+
+
 class NewGame(NamedTuple):
     """A game as it starts: what ``create_game`` stores."""
 

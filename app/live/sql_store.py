@@ -27,6 +27,7 @@ from app.live.records import (
     LeaseLost,
     MoveWrite,
     NewGame,
+    NewRoom,
     RoomConflict,
     RoomRecord,
     SeatRecord,
@@ -152,25 +153,22 @@ class SqlStore:
 
     # ---- rooms ---------------------------------------------------------------------------------
 
-    async def create_room(
-        self,
-        code: str,
-        host_id: int,
-        game: str,
-        options: dict[str, Any],
-        seat_count: int,
-        test_seed: int | None,
-        host_seat: int | None = None,
-    ) -> None:
+    async def create_room(self, room: NewRoom) -> None:
         async with self.sessions.begin() as s:
-            room = Room(
-                code=code, host_id=host_id, game=game, options=options, status="lobby", test_seed=test_seed, settings={}
+            row = Room(
+                code=room.code,
+                host_id=room.host_id,
+                game=room.game,
+                options=room.options,
+                status="lobby",
+                test_seed=room.test_seed,
+                settings={},
             )
-            s.add(room)
+            s.add(row)
             await s.flush()
             s.add_all(
-                RoomSeat(room_id=room.id, seat=i, player_id=host_id if i == host_seat else None)
-                for i in range(seat_count)
+                RoomSeat(room_id=row.id, seat=i, player_id=room.host_id if i == room.host_seat else None)
+                for i in range(room.seat_count)
             )
 
     async def code_exists(self, code: str) -> bool:

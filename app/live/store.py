@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.live.game import StoredAction
 from app.live.leases import Leases
 from app.live.postgres_store import PostgresStore
-from app.live.records import ChatRecord, GameEnd, GameRecord, MoveWrite, NewGame, RoomRecord
+from app.live.records import ChatRecord, GameEnd, GameRecord, MoveWrite, NewGame, NewRoom, RoomRecord
 from app.live.sql_store import SqlStore
 from app.live.sqlite_store import SqliteStore
 
@@ -40,18 +40,7 @@ class RoomStore(Protocol):
         ...
 
     # rooms
-    async def create_room(
-        self,
-        code: str,
-        host_id: int,
-        game: str,
-        options: dict[str, Any],
-        seat_count: int,
-        test_seed: int | None,
-        host_seat: int | None = None,
-    ) -> None:
-        """A new room in the lobby; the host sits at ``host_seat`` (None: every seat is empty)."""
-        ...
+    async def create_room(self, room: NewRoom) -> None: ...
 
     async def code_exists(self, code: str) -> bool: ...
     async def load_room(self, code: str) -> RoomRecord | None: ...

@@ -20,7 +20,7 @@ from app.client import ClientError, RoomSocket, ThreefoldClient
 from app.db import make_engine, make_sessionmaker, postgres_dsn
 from app.live.leases import Elsewhere
 from app.live.postgres_store import PostgresStore
-from app.live.records import LeaseLost, MoveWrite, NewGame, RoomRecord
+from app.live.records import LeaseLost, MoveWrite, NewGame, NewRoom, RoomRecord
 from app.models import Player
 from tests.app.test_scale_out import cluster
 from tests.app.test_ws_tri_tac import empty_cells
@@ -303,7 +303,7 @@ async def test_two_processes_race_for_a_free_room_one_wins_and_the_loser_cannot_
                 await db.execute(insert(Player).values(id=1, token_hash="x", name="Ann"))
             codes = [f"R{i:04d}" for i in range(20)]
             for code in codes:
-                await one.create_room(code, 1, "tri-tac", {"size": 3}, 2, None)
+                await one.create_room(NewRoom(code, 1, "tri-tac", {"size": 3}, 2, None))
             results = await asyncio.gather(
                 *(asyncio.gather(one.leases.acquire(code), two.leases.acquire(code)) for code in codes)
             )

@@ -17,7 +17,7 @@ from sqlalchemy import text
 from app.db import make_engine, make_sessionmaker, postgres_dsn, sqlite_file
 from app.live.game import LiveGame
 from app.live.postgres_store import PostgresStore
-from app.live.records import ChatRecord, GameEnd, MoveWrite, NewGame, VersionConflict
+from app.live.records import ChatRecord, GameEnd, MoveWrite, NewGame, NewRoom, VersionConflict
 from app.live.sql_store import CHAT_KEPT, SqlStore
 from app.live.sqlite_store import SqliteMoveWriter, SqliteStore
 from app.settings import Settings
@@ -50,7 +50,7 @@ async def store(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator
         try:
             async with engine.begin() as conn:
                 await conn.execute(text("INSERT INTO players (token_hash, name) VALUES ('h', 'Ann')"))
-            await store.create_room("ACDEF", 1, "tri-tac", {}, 2, None)
+            await store.create_room(NewRoom("ACDEF", 1, "tri-tac", {}, 2, None))
             yield store
         finally:
             await store.close()
@@ -152,7 +152,7 @@ async def test_a_game_reloads_from_an_older_snapshot_and_the_actions_after_it(st
 async def test_a_room_keeps_its_latest_chat_lines_only(store: SqlStore) -> None:
     """Each new line forgets the room's lines before its latest ``CHAT_KEPT``; other rooms keep theirs."""
     rid = await room_id(store)
-    await store.create_room("BCDFG", 1, "tri-tac", {}, 2, None)
+    await store.create_room(NewRoom("BCDFG", 1, "tri-tac", {}, 2, None))
     async with store.sessions() as s:
         other = (await s.execute(text("SELECT id FROM rooms WHERE code = 'BCDFG'"))).scalar_one()
     await store.add_chat(other, ChatRecord(0, 1, "Ann", "first in the other room", None, 1.0))
