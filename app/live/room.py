@@ -3,7 +3,8 @@
 One writer per game: every change to a room happens under the room's ``asyncio.Lock`` and is committed (with
 its version) before anyone is told. Every action, a person's, a bot's or a timer's, goes through ``apply``;
 loading a game replays its stored actions through the same step (``LiveGame.play``). The room also keeps its
-timers, its bots and stand-ins, host handover, and the lobby changes its sockets ask for.
+seats and host (handover), and the lobby changes its sockets ask for; its timer (app.live.timer) and its bots
+and stand-ins (app.live.bot_turns) act through ``apply`` too.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import contextlib
 import dataclasses
 import logging
 import os
-import random
 import secrets
 import signal
 import time
@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.live import chat, lobby
+from app.live.bot_turns import BotTurns
 from app.live.bus import Bus
 from app.live.connection import Connection
 from app.live.fanout import Fanout
@@ -42,12 +43,12 @@ from app.live.messages import (
 from app.live.records import GameEnd, LeaseLost, MoveWrite, NewGame, RoomConflict, RoomRecord, VersionConflict
 from app.live.room_state import CHAT_LINES, LiveRoom, bot_name
 from app.live.store import RoomStore
-from app.live.thinking import Thinker, Thought, needs_worker
+from app.live.thinking import Thinker
+from app.live.timer import Timer, set_deadline
 from app.metrics import Metrics
 from app.settings import Settings
 from engines.base import IllegalAction, Seat
-from engines.bots import DEFAULT_LEVEL, STAND_IN_LEVEL, STRONG_BUDGET_SECONDS, level_bot, parse_level
-from engines.registry import get_bot
+from engines.bots import DEFAULT_LEVEL
 
 log = logging.getLogger("threefold.room")
 
@@ -85,10 +86,8 @@ class Room(LiveRoom):
         super().__init__(record, {})
         self.services = services
         self.lock = asyncio.Lock()
-        self.timer_task: asyncio.Task[None] | None = None
-        self.bot_task: asyncio.Task[None] | None = None
-        self.bot_version: int | None = None
-        """The game version ``bot_task`` was armed at."""
+        self.timer = Timer(self)
+        self.bots = BotTurns(self, services.settings, services.thinker)
         self.host_task: asyncio.Task[None] | None = None
         self.closing: set[asyncio.Task[None]] = set()
         self.idle_since: float | None = time.monotonic()
@@ -165,20 +164,23 @@ class Room(LiveRoom):
 
     def idle_for(self, now: float, seconds: float) -> bool:
         """Nobody connected for ``seconds`` and nothing pending that needs this process to hold the room."""
-        tasks = (self.timer_task, self.bot_task, self.host_task, *self.closing)
+        tasks = (self.host_task, *self.closing)
         return (
             not self.connections
             and self.idle_since is not None
             and now - self.idle_since >= seconds
+            and not self.timer.pending()
+            and not self.bots.pending()
             and all(task is None or task.done() for task in tasks)
         )
 
     async def stop(self, close_code: int | None = None) -> None:
         """Stop its timers and bots and close its sockets (with ``close_code``, the browser's socket too)."""
         self.unloaded = True
-        for task in (self.timer_task, self.bot_task, self.host_task):
-            if task is not None and task is not asyncio.current_task():
-                task.cancel()
+        self.timer.cancel()
+        self.bots.cancel()
+        if self.host_task is not None and self.host_task is not asyncio.current_task():
+            self.host_task.cancel()
         for conn in list(self.connections):
             with contextlib.suppress(Exception):
                 if close_code is None:
@@ -368,7 +370,7 @@ class Room(LiveRoom):
             other.send(error("kicked", "the host removed you from this room"))
             self.close_later(other, 4403)
         if change.timers and self.game is not None:
-            self._update_timer(self.game)
+            set_deadline(self.game, self.settings.turn_seconds)
         game = self.game if change.game_seats else None
         await self._save_and_announce(None if game is None else (game.id, game.seats))
         if change.timers:
@@ -399,10 +401,9 @@ class Room(LiveRoom):
             }
             for index, rec in enumerate(self.record.seats)
         ]
-        if any(needs_worker(engine.name, parse_level(s.get("level", DEFAULT_LEVEL))) for s in seats if s["bot"]):
-            self.services.thinker.start()
+        self.bots.get_ready(engine.name, seats)
         game = LiveGame.new(engine, options, seed, 0, number, seats)
-        self._update_timer(game)
+        set_deadline(game, self.settings.turn_seconds)
         start = NewGame(
             self.record.id,
             number,
@@ -480,7 +481,7 @@ class Room(LiveRoom):
             played = game.play(seat, action, actor)
         except IllegalAction as err:
             raise ProtocolError("illegal", str(err), msg_id, err.reason()) from None
-        self._update_timer(game)
+        set_deadline(game, self.settings.turn_seconds)
         outcome = game.outcome_json()
         # The full state every SNAPSHOT_EVERY moves and at the end.
         snapshot = engine.dump(game.state) if outcome is not None or game.version % SNAPSHOT_EVERY == 0 else None
@@ -527,143 +528,25 @@ class Room(LiveRoom):
         services.metrics.move_latency.observe(time.perf_counter() - started)
         self.after_change()
 
-    # ---- timers and bots -------------------------------------------------------------------------
+    # ---- timer and bots (app.live.timer, app.live.bot_turns) -------------------------------------
 
-    def _update_timer(self, game: LiveGame) -> None:
-        """The game's own timer if its rules set one, else the room's turn timer if the host set one.
-
-        The room timer's key is the oldest version any waiting seat was asked at, so it keeps running
-        while others act on a simultaneous step and restarts when a new step begins.
-        """
-        timer = game.engine.timer(game.state)
-        key: str | None = None
-        seconds = 0.0
-        if timer is not None:
-            key, seconds = timer.key, timer.seconds
-        elif self.settings.turn_seconds and game.to_act:
-            oldest = min(game.since.get(s, game.version) for s in game.to_act)
-            key, seconds = f"room-{oldest}-{self.settings.turn_seconds}", float(self.settings.turn_seconds)
-        if key is None:
-            game.timer_key, game.deadline = None, None
-        elif key != game.timer_key:
-            game.timer_key, game.deadline = key, time.time() + seconds
-
-    def after_change(self) -> None:
-        """Re-arm the room's timer and let bots move; both go through ``apply`` like a person would."""
-        # Never cancel the task we are running in (a timer applying several timeouts calls back here).
-        if self.timer_task is not None and self.timer_task is not asyncio.current_task():
-            self.timer_task.cancel()
-        self.timer_task = None
-        game = self.game
-        if game is None or self.record.status != "playing":
-            return
-        if game.deadline is not None:
-            self.timer_task = asyncio.create_task(self._fire_timer(game.id, game.timer_key, game.deadline))
-        if self.bot_task is not None and not self.bot_task.done():
-            if self.bot_version == game.version or self.bot_task is asyncio.current_task():
-                return
-            # Armed for an earlier position (say, a stand-in for a player who has come back and moved since,
-            # with a bot to move now): wait for this one instead.
-            self.bot_task.cancel()
-        now = time.time()
-        waits = []
-        for seat in sorted(game.to_act):
-            info = game.seats[seat]
-            if info.get("bot"):
-                waits.append(self._bot_pause(game))
-            elif (pid := info.get("player_id")) in self.away_since and pid not in self.connected_players():
-                ready = self.away_since[pid] + self.settings.grace_seconds
-                waits.append(max(ready - now, self._bot_pause(game)))
-        if waits:
-            self.bot_task = asyncio.create_task(self._bot_move(game.id, min(waits)))
-            self.bot_version = game.version
-
-    async def _fire_timer(self, game_id: int, key: str | None, deadline: float) -> None:
-        await asyncio.sleep(max(0.0, deadline - time.time()))
-        async with self.lock:
-            game = self.game
-            if game is None or game.id != game_id or game.timer_key != key or self.record.status != "playing":
-                return
-            for seat in sorted(game.to_act):
-                if game.timer_key != key or seat not in game.to_act:
-                    continue
-                try:
-                    await self.apply(seat, game.engine.timeout_action(game.state, seat), "timer")
-                except ProtocolError as err:  # pragma: no cover - an engine bug, logged
-                    log.error("timeout action refused in room %s: %s", self.code, err.message)
-
-    def _bot_pause(self, game: LiveGame) -> float:
-        """A human-like pause: the game's own hint for this step, else the default, jittered."""
-        bot = get_bot(game.engine.name)
-        hint = None
-        for seat in sorted(game.to_act):
-            if bot is not None and game.seats[seat].get("bot"):
-                hint = bot.delay(game.state, seat)
-                break
-        settings = self.services.settings
-        base = settings.bot_delay_seconds if hint is None else hint
-        return base * settings.bot_pace * (0.75 + 0.5 * random.random())
-
-    async def _bot_move(self, game_id: int, wait: float) -> None:
-        """Play one move for a bot seat, or for a person away longer than the grace period (a stand-in).
-
-        A bot that searches thinks in a worker during its pause, without the room's lock: the room's
-        sockets and every other room go on meanwhile."""
-        started = time.monotonic()
-        thought = await self._think(game_id, started + self._think_budget())
-        await asyncio.sleep(max(0.0, wait - (time.monotonic() - started)))
-        async with self.lock:
-            game = self.game
-            if game is None or game.id != game_id or self.record.status != "playing":
-                return
-            for seat in sorted(game.to_act):
-                is_bot = bool(game.seats[seat].get("bot"))
-                if not is_bot and not self.standing_in(seat):
-                    continue
-                level = parse_level(game.seats[seat].get("level", DEFAULT_LEVEL)) if is_bot else STAND_IN_LEVEL
-                if needs_worker(game.engine.name, level):
-                    level = DEFAULT_LEVEL  # the worker's answer is late or stale: the normal bot answers at once
-                bot = level_bot(game.engine.name, level)
-                if thought is not None and thought.fits(game, seat):
-                    action = thought.action
-                elif bot is not None:
-                    action = bot.choose(game.state, seat, random.Random(game.version * 31 + seat))
-                else:
-                    action = game.engine.timeout_action(game.state, seat)
-                try:
-                    await self.apply(seat, action, "bot" if is_bot else "standin")
-                except ProtocolError as err:  # pragma: no cover - a bot bug, logged
-                    log.error("bot move refused in room %s: %s", self.code, err.message)
-                if not is_bot:
-                    self.services.fanout.room(self)  # seats show "a bot is standing in"
-                break
-        # apply() re-armed bots if they still have to move.
-        if self.bot_task is asyncio.current_task():
-            self.bot_task = None
-            self.after_change()
-
-    def _think_budget(self) -> float:
-        """A strong bot's search time per move: scaled like its pauses (tests run bots fast)."""
-        return STRONG_BUDGET_SECONDS * min(1.0, self.services.settings.bot_pace)
-
-    async def _think(self, game_id: int, deadline_at: float) -> Thought | None:
-        """The move of the first bot seat to act, if its level searches: thought out in a worker."""
+    def playing(self, game_id: int) -> LiveGame | None:
+        """The game ``game_id`` if it is still being played (a timer or bot armed for it may act)."""
         game = self.game
         if game is None or game.id != game_id or self.record.status != "playing":
             return None
-        for seat in sorted(game.to_act):
-            info = game.seats[seat]
-            if not info.get("bot"):
-                continue
-            level = parse_level(info.get("level", DEFAULT_LEVEL))
-            if not needs_worker(game.engine.name, level):
-                return None
-            version = game.version
-            dumped = game.engine.dump(game.state)
-            seed = version * 31 + seat
-            action = await self.services.thinker.choose(game.engine.name, level, dumped, seat, seed, deadline_at)
-            return None if action is None else Thought(game_id, version, seat, action)
-        return None
+        return game
+
+    def after_change(self) -> None:
+        """Re-arm the room's timer and let bots move; both go through ``apply`` like a person would."""
+        game = self.game if self.record.status == "playing" else None
+        self.timer.arm(game)
+        if game is not None:
+            self.bots.arm(game)
+
+    def show_room(self) -> None:
+        """Send everyone the room's summary again."""
+        self.services.fanout.room(self)
 
     # ---- news from other processes (app.live.bus) ------------------------------------------------
 

@@ -2,7 +2,7 @@
 
 Plain state and the questions asked of it (who sits where, who is connected, the room's summary); the lobby's
 rules (app.live.lobby) and chat (app.live.chat) change it, and ``app.live.room.Room`` adds what a served room
-does (its lock, moves, timers and bots).
+does (its lock, moves and fan-out; its timer and bots in app.live.timer and app.live.bot_turns).
 """
 
 from __future__ import annotations
@@ -64,14 +64,23 @@ class LiveRoom:
 
     def standing_in(self, seat: Seat, now: float | None = None) -> bool:
         """A bot plays for a seated person who has been away longer than the grace period."""
+        since = self._left_at(seat)
+        return since is not None and (now or time.time()) - since >= self.settings.grace_seconds
+
+    def stand_in_from(self, seat: Seat) -> float | None:
+        """When (``time.time()``) a bot starts standing in for the seated person, if they are away."""
+        since = self._left_at(seat)
+        return None if since is None else since + self.settings.grace_seconds
+
+    def _left_at(self, seat: Seat) -> float | None:
+        """When the person in ``seat`` of the game being played left (None: a bot's seat, or they are here)."""
         if self.game is None or self.record.status != "playing":
-            return False
+            return None
         info = self.game.seats[seat]
         pid = info.get("player_id")
         if info.get("bot") or pid is None or pid in self.connected_players():
-            return False
-        since = self.away_since.get(pid)
-        return since is not None and (now or time.time()) - since >= self.settings.grace_seconds
+            return None
+        return self.away_since.get(pid)
 
     @property
     def code(self) -> str:
