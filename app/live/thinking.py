@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from engines.base import Action
 from engines.bots import Level, level_bot
 from engines.bots.search import Deadline, SearchBot
-from engines.registry import get_engine
+from engines.registry import all_engines, get_engine
 
 if TYPE_CHECKING:
     from app.live.game import LiveGame
@@ -69,11 +69,9 @@ def think(game: str, level: Level, dumped: dict[str, Any], seat: int, seed: int,
 
 
 def _warm() -> None:
-    """Import every engine and bot in the worker before the first move needs them."""
-    from engines.bots import _MODULES, level_bot
-
-    for game in _MODULES:
-        level_bot(game, "strong")
+    """Build every game's strong bot in the worker (imported with engines.bots) before a move needs it."""
+    for engine in all_engines():
+        level_bot(engine.name, "strong")
 
 
 class Thinker:
