@@ -21,7 +21,8 @@ class Settings(BaseSettings):
     redis_url: str | None = Field(
         default=None,
         validation_alias=AliasChoices("REDIS_URL", "THREEFOLD_REDIS_URL"),
-        description="Set to fan out moves between several app processes; unset = in-process only.",
+        description="Set when several app processes serve the same rooms: presence, lobby and chat news between "
+        "them (docs/deploy.md, the bus); unset = one process.",
     )
     postgres_pool_size: int = Field(
         default=10, ge=1, description="PostgreSQL: connections the app's session pool keeps (rooms, lobbies, pages)."
