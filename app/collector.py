@@ -1,16 +1,15 @@
 """Keep every garbage-collector pause short (with thousands of sockets, GC pauses are the first limit).
 
 A collection's pause grows with the live objects it scans. Rooms, games and sockets live for minutes, and a
-move's state, a socket's pending receive and a game's containers for a second or more: with 7,000 sockets,
-collections every second or so scanned 60,000-120,000 such objects, 30-170 ms each. So every
+move's state, a socket's pending receive and a game's containers for a second or more: with thousands of
+sockets, every collection scanned tens of thousands of such objects, a pause players feel. So every
 ``gc_freeze_seconds`` the young generation is collected and what survived is frozen (``gc.freeze`` costs
 nothing): no later collection scans it again, and the middle and oldest generations, which only ever held
 those survivors, stay nearly empty. The young collection scans what was made since the last one and is still
-alive, so its pause follows the interval: with 1,000 rooms of 7 sockets at 2 moves/s, the longest pause was
-131-238 ms with no freezing, 13-36 ms with a refreeze every quarter second, 3-6 ms every twentieth, for the
-same total time collecting. Flat out (200 rooms, closed loop) every twentieth costs about 3 % more of the CPU
-than every quarter second: each collection also scans every move in flight, whatever the interval. A rule
-keeping the collector to a share of the time was tried; at 1,000 rooms it drifted to the longest interval.
+alive, so its pause follows the interval: a shorter one makes each pause shorter for about the same total
+time collecting. Flat out, a shorter interval costs a little more of the CPU: each collection also scans every
+move in flight, whatever the interval. A rule keeping the collector to a share of the time was tried; under
+load it drifted to the longest interval. The figures are in bench/README.md (garbage-collector pauses).
 
 The young threshold (``gc_young_threshold``) cannot bound that scan by itself: it counts allocations *net of
 deallocations*, and a move allocates its new state while freeing the old, frozen one, so the count barely
@@ -22,7 +21,7 @@ long, and a closed WebSocket leaves none (app.ws_protocol). Some remain (an HTTP
 parser and protocol, for one), so, as CPython does for its oldest generation, everything is unfrozen and
 collected once the process has grown by ``gc_full_growth_fraction`` since the last full collection (at least
 ``gc_full_growth_min_mib``), counted in resident memory, and only while the loop keeps up (``ON_TIME_SECONDS``).
-That pause is a full collection's (about 1 s with 7,000 sockets); a server whose population holds steady,
+That pause is a full collection's, long with thousands of sockets; a server whose population holds steady,
 however many sockets come and go, does not pay it.
 """
 
@@ -52,8 +51,8 @@ GROWTH_CHECK_SECONDS = 1.0
 
 ON_TIME_SECONDS = 2.0
 """A full collection waits until the loop has woken this collector on time for this long. An overloaded
-server grows too (its sockets' backlogs, the moves in flight), and a one-second pause then only made it
-worse: one benchmark run at 1,000 rooms on a slow day took a 958 ms full collection while already behind."""
+server grows too (its sockets' backlogs, the moves in flight), and a long pause then only makes it worse:
+a full collection taken while already behind puts the server further behind."""
 
 
 async def refreeze_forever(metrics: Metrics, settings: Settings) -> None:

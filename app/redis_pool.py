@@ -1,8 +1,8 @@
 """How the app opens Redis: a bounded pool that waits for a free connection instead of failing.
 
 redis-py's default pool refuses the 101st concurrent command at once (``MaxConnectionsError``); a burst of
-sockets closing together (each announcing its presence) hit that in the two-process benchmark, 251 times
-in one run. A blocking pool queues the burst behind 64 connections and fails only after ``timeout``."""
+sockets closing together (each announcing its presence) hit that in the two-process benchmark. A blocking
+pool queues the burst behind 64 connections and fails only after ``timeout``."""
 
 from __future__ import annotations
 

@@ -101,8 +101,7 @@ class Settings(BaseSettings):
         default=10_000,
         description="Net allocations between young collections. Each young collection costs a fixed part plus "
         "the live objects made since the last one; the refreeze (gc_freeze_seconds) already bounds "
-        "those, so a higher threshold mostly saves the fixed part (2,000 collected 60 times a second at "
-        "saturation, 4 % of the CPU).",
+        "those, so a higher threshold mostly saves the fixed part, paid on every collection.",
     )
     gc_middle_threshold: int = Field(
         default=100,
@@ -112,9 +111,9 @@ class Settings(BaseSettings):
     gc_freeze_seconds: float = Field(
         default=0.05,
         description="How often the young generation is collected and its survivors frozen: that collection scans "
-        "what was made since the last one and is still alive, so its pause grows with this interval (at 1,000 "
-        "rooms: 13-36 ms longest every quarter second, 3-6 ms every twentieth, the same time in all; flat out, "
-        "every twentieth costs about 3 % more of the CPU, each collection also scanning every move in flight).",
+        "what was made since the last one and is still alive, so its pause grows with this interval; a shorter "
+        "one spends about the same time collecting in all, a little more flat out, since each collection also "
+        "scans every move in flight.",
     )
     gc_full_growth_fraction: float = Field(
         default=0.25,

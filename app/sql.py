@@ -1,11 +1,11 @@
 """Plain SQL for the writes made on the event loop, written once and run two ways.
 
-A game end (ratings, standings, the room) and a new game cost 8 and 2 ms through SQLAlchemy statements
-built per call on the shared benchmark VM, against 0.1 ms for a whole move: in a table that plays 25-move
-games that was most of the database time. These statements are fixed SQL texts with ``:named``
-parameters, the form both ``sqlite3`` and SQLAlchemy's ``text()`` take, and upserts (``INSERT … ON CONFLICT``)
-that SQLite and PostgreSQL spell alike. On SQLite they run on the move writer's plain connection
-(``SqliteSql``); on PostgreSQL through the session (``SessionSql``), compiled once per statement.
+A game end (ratings, standings, the room) and a new game cost many times a whole move through SQLAlchemy
+statements built per call: at a table that plays short games that was most of the database time. These
+statements are fixed SQL texts with ``:named`` parameters, the form both ``sqlite3`` and SQLAlchemy's
+``text()`` take, and upserts (``INSERT … ON CONFLICT``) that SQLite and PostgreSQL spell alike. On SQLite they
+run on the move writer's plain connection (``SqliteSql``); on PostgreSQL through the session (``SessionSql``),
+compiled once per statement.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ A server's frames are not masked (RFC 6455 §5.3), so a text frame's bytes depen
 room's state message is framed once and the same bytes go to every socket that gets it, the way gorilla's
 ``PreparedMessage`` or uWebSockets' corked sends do. Through the ASGI ``send`` every frame costs three
 wrappers (Starlette's WebSocket, its exception handler, the protocol's ``send`` coroutine) and a frame
-object serialised per socket; on the benchmark's room of seven those were a fifth of a move's cost.
+object serialised per socket, a cost paid again for each socket of the room.
 
 The extension is ``scope["extensions"]["threefold.frames"] = {"write": write, "abort": abort}``;
 ``write(data)`` writes ``data`` (whole frames) at once and returns True, or returns False and writes nothing

@@ -162,7 +162,7 @@ class TriTacState:
         assigning new containers, or through the methods below, which do. A move then copies one board row
         and the few sets and lists it changes, not the 20-odd containers of the whole state (fewer
         allocations, and fewer live young objects for the garbage collector to scan). Arguments by
-        position, in field order: half the cost of keywords on every move."""
+        position, in field order: keywords cost more, and this runs on every move."""
         return TriTacState(
             self.options,
             self.size,

@@ -60,7 +60,7 @@ class Fanout:
         """Each socket gets the view for its seat; identical payloads are encoded once. With ``room``, the
         room's summary goes before it, with ``welcomes`` each socket's changed ``welcome`` next, and ``ack``
         to its socket after it: all in one write a socket (a game's end and a rematch each sent the room in a
-        write of its own, a system call a socket, ~7 % of a 25-move game's fan-out). ``log_since`` is the
+        write of its own, a system call a socket, at every game's end). ``log_since`` is the
         version every socket of the room was sent last: the log then carries only what came after it."""
         game = live.game
         if game is None:

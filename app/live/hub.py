@@ -195,7 +195,7 @@ class Hub:
         """Let go of rooms nobody has been connected to for ``room_idle_seconds`` and that wait for nothing
         (no timer, bot, host handover or closing socket): everything about them is in the database, and the
         next socket or request loads them again, as after a restart. Without this a process kept every room
-        it ever served (a few KiB to tens of KiB each, its game log and chat included) until it restarted.
+        it ever served (each with its game log and chat) until it restarted.
         Returns how many were unloaded."""
         now = time.monotonic()
         released: list[int] = []

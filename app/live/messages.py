@@ -182,8 +182,8 @@ def encode(message: dict[str, Any]) -> bytes:
 
 
 def kept(payload: bytes) -> bytes:
-    """An exact-size copy of a message to keep: orjson's bytes sit in a buffer of at least 4 KiB (16 KiB
-    for a 1.4 KiB state), which is fine for what is sent and dropped, not for what a room holds on to."""
+    """An exact-size copy of a message to keep: orjson's bytes sit in a buffer much larger than the message,
+    which is fine for what is sent and dropped, not for what a room holds on to."""
     return bytes(memoryview(payload))
 
 

@@ -45,7 +45,8 @@ class RoomRecord:
 class MoveWrite(NamedTuple):
     """One applied action as the per-move write stores it: the action's row, and the game's new version,
     timer and (every few moves, and at the end) snapshot and result. Immutable; a named tuple rather than
-    a frozen dataclass, whose ``__init__`` (one ``object.__setattr__`` a field) cost 2.7 µs a move."""
+    a frozen dataclass, whose ``__init__`` (one ``object.__setattr__`` a field) is slow for something made on
+    every move."""
 
     game_id: int
     version: int

@@ -31,14 +31,14 @@ class SqliteStore(SqlStore):
 
     async def _write(self, work: Callable[[Sql], T]) -> T:
         """On the move writer's connection, on the event loop: a game end or a new game then holds the write
-        lock for the fraction of a millisecond it computes, not across a dozen thread hops (through an async
-        session it held it for 5-10 ms while every move in every room retried)."""
+        lock only while it computes, not across a dozen thread hops (through an async session it held it many
+        times longer, while every move in every room retried)."""
         return await self._moves.write(work)
 
     async def player_by_token_hash(self, token_hash: str) -> tuple[int, str] | None:
-        """A plain read on the loop (~0.05 ms): every socket opens with this, and through the async session
-        pool (15 connections, a thread hop per statement) a burst of 7,000 sockets queued past the pool's
-        30 s timeout in the benchmark, failing sockets."""
+        """A plain read on the loop, too short to be worth a thread: every socket opens with this, and through
+        the async session pool (15 connections, a thread hop per statement) the benchmark's burst of sockets
+        queued past the pool's timeout, failing sockets."""
         db = self._moves.db
         return player_row(await _when_not_busy(lambda: SqliteSql(db).rows(PLAYER_BY_TOKEN, token_hash=token_hash)))
 
@@ -50,8 +50,8 @@ _Write = tuple[Callable[[Sql], Any], "asyncio.Future[Any]"]
 class SqliteMoveWriter:
     """The per-move write on SQLite, on a plain ``sqlite3`` connection (WAL, synchronous=NORMAL).
 
-    Measured on this machine: 0.035 ms a move against 1.2 ms through an async session (aiosqlite hops to
-    its thread twice per statement), which was more than half of the server's CPU per move. A WAL commit
+    An async session (aiosqlite hops to its thread twice per statement) cost many times this write, and was
+    most of the server's CPU per move (bench/README.md, "Commit 9170f54"). A WAL commit
     with synchronous=NORMAL does not wait for the disk, so running it on the event loop is cheaper than
     handing it to a thread; it is still committed before anyone is told (a crash of the process loses
     nothing committed; only a power cut can lose the last moments, as with any NORMAL WAL database).
@@ -63,7 +63,7 @@ class SqliteMoveWriter:
 
     The WAL only starts over from its beginning when a write begins with every frame already copied back;
     under a writer that never pauses for a checkpoint's length, that never happens, and the file grew for
-    as long as the load lasted (450 MB in 50 s of the benchmark's saturation). So once the file passes
+    as long as the load lasted (under the benchmark's saturation, without end). So once the file passes
     ``wal_size_limit`` (64 MiB) the writer itself holds its next group for one more pass (off the loop;
     moves meanwhile queue up for the group after), and that group's write starts the WAL over and cuts the
     file back (``journal_size_limit``).
@@ -122,8 +122,8 @@ class SqliteMoveWriter:
         """Run ``work`` in the next group commit and return its result once that is committed.
 
         Every write asked for in one turn of the event loop (a move in each of many rooms, a game end) shares
-        one transaction: one WAL append and one commit instead of one each (on this VM a commit is about
-        half of a move's write). Nothing is answered before the commit, so "stored before anyone is told"
+        one transaction: one WAL append and one commit instead of one each (a commit is much of a move's
+        write). Nothing is answered before the commit, so "stored before anyone is told"
         holds. If one of them fails, the group is rolled back and each is run alone, so a stale or duplicate
         move fails by itself and the others are still stored."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()

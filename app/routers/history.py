@@ -86,7 +86,7 @@ async def export_game(game_id: GameId, session: SessionDep) -> GameExport:
 @router.post("/import", response_model=ImportResult)
 async def import_game(export: GameExport, settings: SettingsDep) -> ImportResult | JSONResponse:
     """The body is bounded by ``max_body_bytes`` (app.body_limit), the replay by ``import_max_actions``, and it
-    runs in a thread: 40,000 actions took the event loop away from every socket for half a second."""
+    runs in a thread: a long replay on the event loop would stall every socket meanwhile."""
     if len(export.actions) > settings.import_max_actions:
         raise ApiError(422, "too_many_actions", actions=len(export.actions), max_actions=settings.import_max_actions)
     return await asyncio.to_thread(_imported, export)

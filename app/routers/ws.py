@@ -34,10 +34,11 @@ class LiveSocketRoute:
 
     A WebSocket endpoint's callers stay on its call stack for the socket's whole life. Through FastAPI's
     router those were the exception middleware, two async exit stack layers, the router, the route and
-    FastAPI's endpoint wrapper: about 9 KiB of RSS a socket (each exit stack holds an empty deque's 64-slot
-    block), and every message's resumption passed through each of them. None of it serves this endpoint: it
-    takes no dependencies, raises no HTTP errors and handles its own failures (an unexpected one closes the
-    socket with 1011, as before). bench/bare.py can dispatch its endpoint the same way, for comparison."""
+    FastAPI's endpoint wrapper: memory held for every socket's whole life (each exit stack holds an empty
+    deque's block), and every message's resumption passed through each of them. None of it serves this
+    endpoint: it takes no dependencies, raises no HTTP errors and handles its own failures (an unexpected one
+    closes the socket with 1011, as before). bench/bare.py can dispatch its endpoint the same way, for
+    comparison."""
 
     def __init__(
         self,
@@ -59,7 +60,7 @@ class LiveSocketRoute:
 
 async def identify(services: Services, token: str | None) -> tuple[int, str] | None:
     """The player's id and name, as plain values: the socket's frame lives as long as the connection, so
-    it must not keep a session or ORM objects alive (about 1.7 KiB a socket)."""
+    it must not keep a session or ORM objects alive for every socket."""
     if not token or len(token) > MAX_TOKEN_LENGTH:
         return None
     return await services.hub.store.player_by_token_hash(hash_token(token))
