@@ -71,8 +71,9 @@ _GROUP = (
     "$6::float8[], $7::json[], $8::int[], $9::json[], $10::text[], $11::float8[]) "
     "AS m(room_id, epoch, game_id, version, timer_key, deadline, snapshot, seat, action, actor, created_at)), "
     # The rooms still owned at the move's epoch; their lease rows share-locked to the commit, as FENCE does.
-    "fence AS MATERIALIZED (SELECT m.game_id FROM m JOIN room_leases l "
-    "ON l.room_id = m.room_id AND l.epoch = m.epoch FOR SHARE OF l), "
+    # Lateral: one primary-key lookup a move, never a scan of every lease.
+    "fence AS MATERIALIZED (SELECT m.game_id FROM m, LATERAL (SELECT 1 FROM room_leases l "
+    "WHERE l.room_id = m.room_id AND l.epoch = m.epoch FOR SHARE) held), "
     # move_update for each row, only over the previous version; a row without a snapshot keeps the stored one.
     "moved AS (UPDATE games g SET version = m.version, timer_key = m.timer_key, deadline = m.deadline, "
     "snapshot = COALESCE(m.snapshot, g.snapshot), "
