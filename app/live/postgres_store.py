@@ -1,5 +1,5 @@
-"""The room store on PostgreSQL: rooms have owner processes (app.live.leases), and each move is one asyncpg
-round trip (app.live.pg_moves)."""
+"""The room store on PostgreSQL: rooms have owner processes (app.live.leases), and the moves of a loop turn go
+in one asyncpg round trip (app.live.pg_moves)."""
 
 from __future__ import annotations
 
