@@ -69,9 +69,11 @@ _GROUP = (
     # The moves as rows, one per game; ``epoch`` NULL where rooms have no owners.
     "WITH m AS MATERIALIZED (SELECT * FROM unnest($1::int[], $2::bigint[], $3::int[], $4::int[], $5::text[], "
     "$6::float8[], $7::json[], $8::int[], $9::json[], $10::text[], $11::float8[]) "
-    "AS m(room_id, epoch, game_id, version, timer_key, deadline, snapshot, seat, action, actor, created_at)), "
-    # The rooms still owned at the move's epoch; their lease rows share-locked to the commit, as FENCE does.
-    # Lateral: one primary-key lookup a move, never a scan of every lease.
+    "AS m(room_id, epoch, game_id, version, timer_key, deadline, snapshot, seat, action, actor, created_at) "
+    "ORDER BY room_id), "
+    # The rooms still owned at the move's epoch; their lease rows share-locked to the commit, as FENCE does,
+    # in room order (app.live.leases locks several in that order too). Lateral: one primary-key lookup a
+    # move, never a scan of every lease.
     "fence AS MATERIALIZED (SELECT m.game_id FROM m, LATERAL (SELECT 1 FROM room_leases l "
     "WHERE l.room_id = m.room_id AND l.epoch = m.epoch FOR SHARE) held), "
     # move_update for each row, only over the previous version; a row without a snapshot keeps the stored one.
