@@ -14,15 +14,20 @@ committed.
 from __future__ import annotations
 
 import asyncio
+import functools
 import re
 import time
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import asyncpg
 import orjson
+from sqlalchemy.util import await_, greenlet_spawn
 
 from app.live.records import LeaseLost, MoveWrite, VersionConflict
-from app.sql import FENCE, move_update
+from app.sql import FENCE, Sql, Statement, move_update
+
+T = TypeVar("T")
 
 
 def positional(sql: str) -> tuple[str, tuple[str, ...]]:
@@ -107,6 +112,42 @@ async def _rollback_if_open(connection: asyncpg.Connection) -> None:
     these statements leave no session state, only a transaction interrupted by a cancellation."""
     if connection.is_in_transaction():
         await connection.execute("ROLLBACK")
+
+
+async def in_transaction(connection: asyncpg.Connection, work: Callable[[Sql], T]) -> T:
+    """Run ``work`` (plain SQL, app.sql) in one transaction on ``connection``; its result once committed."""
+    async with connection.transaction():
+        result: T = await greenlet_spawn(work, AsyncpgSql(connection))
+        return result
+
+
+class AsyncpgSql:
+    """``Sql`` on an asyncpg connection, for synchronous work run in a greenlet (``in_transaction``): each
+    statement waits for its round trip as SQLAlchemy's own async connections do, without a session's work
+    per statement (compiled-statement lookup, parameter processing, result wrapping)."""
+
+    def __init__(self, connection: asyncpg.Connection) -> None:
+        self.connection = connection
+
+    def run(self, statement: Statement, **params: Any) -> int:
+        sql, args = _bound(statement, params)
+        status: str = await_(self.connection.execute(sql, *args))
+        return int(status.rsplit(" ", 1)[-1])  # "UPDATE 1", "INSERT 0 1", "DELETE 3"
+
+    def rows(self, statement: Statement, **params: Any) -> Sequence[Sequence[Any]]:
+        sql, args = _bound(statement, params)
+        rows: list[asyncpg.Record] = await_(self.connection.fetch(sql, *args))
+        return rows
+
+
+@functools.cache
+def _positional_statement(statement: Statement) -> tuple[str, tuple[str, ...]]:
+    return positional(statement.sql)
+
+
+def _bound(statement: Statement, params: dict[str, Any]) -> tuple[str, list[Any]]:
+    sql, names = _positional_statement(statement)
+    return sql, [_json(params[name]) if name in statement.json else params[name] for name in names]
 
 
 class PostgresMoves:

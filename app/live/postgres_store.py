@@ -3,12 +3,18 @@ in one asyncpg round trip (app.live.pg_moves)."""
 
 from __future__ import annotations
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from collections.abc import Callable
+from typing import TypeVar
+
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.live.leases import Leases
-from app.live.pg_moves import PostgresMoves
+from app.live.pg_moves import PostgresMoves, in_transaction
 from app.live.records import LeaseLost, MoveWrite
 from app.live.sql_store import SqlStore
+from app.sql import Sql
+
+T = TypeVar("T")
 
 
 class PostgresStore(SqlStore):
@@ -24,6 +30,15 @@ class PostgresStore(SqlStore):
 
     async def close(self) -> None:
         await self._pg.close()
+
+    async def _write(self, work: Callable[[Sql], T]) -> T:
+        """A game end, a new game or a chat line on a connection of the session pool, as before, but on the
+        asyncpg connection itself (app.live.pg_moves): a session's work per statement (compiled-statement
+        lookup, parameter and result processing) was most of the app's CPU for a game's end."""
+        engine: AsyncEngine = self.sessions.kw["bind"]
+        async with engine.connect() as connection:
+            raw = await connection.get_raw_connection()
+            return await in_transaction(raw.driver_connection, work)
 
     async def record_action(self, move: MoveWrite) -> None:
         await self._pg.record(move, self._epoch(move.room_id))
