@@ -5,7 +5,8 @@ built per call on the shared benchmark VM, against 0.1 ms for a whole move: in a
 games that was most of the database time. These statements are fixed SQL texts with ``:named``
 parameters, the form both ``sqlite3`` and SQLAlchemy's ``text()`` take, and upserts (``INSERT … ON CONFLICT``)
 that SQLite and PostgreSQL spell alike. On SQLite they run on the move writer's plain connection
-(``SqliteSql``); on PostgreSQL through the session (``SessionSql``), compiled once per statement.
+(``SqliteSql``); on PostgreSQL on the asyncpg connection under the session pool (``app.live.pg_moves.AsyncpgSql``);
+elsewhere through the session (``SessionSql``), compiled once per statement.
 """
 
 from __future__ import annotations

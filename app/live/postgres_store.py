@@ -33,8 +33,8 @@ class PostgresStore(SqlStore):
 
     async def _write(self, work: Callable[[Sql], T]) -> T:
         """A game end, a new game or a chat line on a connection of the session pool, as before, but on the
-        asyncpg connection itself (app.live.pg_moves): a session's work per statement (compiled-statement
-        lookup, parameter and result processing) was most of the app's CPU for a game's end."""
+        asyncpg connection itself (app.live.pg_moves.AsyncpgSql): without a session's work per statement
+        (compiled-statement lookup, parameter and result processing), the larger part of a game end's CPU."""
         engine: AsyncEngine = self.sessions.kw["bind"]
         async with engine.connect() as connection:
             raw = await connection.get_raw_connection()
