@@ -37,8 +37,15 @@ class PostgresStore(SqlStore):
         (compiled-statement lookup, parameter and result processing), the larger part of a game end's CPU."""
         engine: AsyncEngine = self.sessions.kw["bind"]
         async with engine.connect() as connection:
-            raw = await connection.get_raw_connection()
-            return await in_transaction(raw.driver_connection, work)
+            driver = (await connection.get_raw_connection()).driver_connection
+            assert driver is not None  # a checked-out connection is open
+            try:
+                return await in_transaction(driver, work)
+            finally:
+                # The pool's reset knows nothing of this transaction: one a cancellation left open is closed
+                # with its connection rather than handed to the next user.
+                if driver.is_in_transaction():
+                    await connection.invalidate()
 
     async def record_action(self, move: MoveWrite) -> None:
         await self._pg.record(move, self._epoch(move.room_id))
