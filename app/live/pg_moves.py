@@ -232,6 +232,8 @@ class PostgresMoves:
             )
         except Exception:  # e.g. an action's version already stored: the whole statement failed; each alone
             for move, epoch, future in group:
+                if future.cancelled():  # its caller has undone it meanwhile: it must not be stored now
+                    continue
                 try:
                     await self.record_alone(move, epoch)
                 except Exception as err:
