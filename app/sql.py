@@ -4,8 +4,9 @@ A game end (ratings, standings, the room) and a new game cost many times a whole
 statements built per call: at a table that plays short games that was most of the database time. These
 statements are fixed SQL texts with ``:named`` parameters, the form both ``sqlite3`` and SQLAlchemy's
 ``text()`` take, and upserts (``INSERT … ON CONFLICT``) that SQLite and PostgreSQL spell alike. On SQLite they
-run on the move writer's plain connection (``SqliteSql``); on PostgreSQL through the session (``SessionSql``),
-compiled once per statement.
+run on the move writer's plain connection (``SqliteSql``); on PostgreSQL on the asyncpg connection under the
+session pool (``app.live.pg_moves.AsyncpgSql``); elsewhere through the session (``SessionSql``), compiled once
+per statement.
 """
 
 from __future__ import annotations

@@ -31,8 +31,17 @@ _HOLDER = (
     f"SELECT r.id, l.owner, l.address, l.expires_at - {_NOW} FROM rooms r "
     "LEFT JOIN room_leases l ON l.room_id = r.id WHERE r.code = $1"
 )
-_RENEW = f"UPDATE room_leases SET expires_at = {_NOW} + $2 WHERE owner = $1 RETURNING room_id, epoch"
-_RELEASE = "UPDATE room_leases SET expires_at = 0 WHERE owner = $1 AND room_id = ANY($2::int[])"
+# Several lease rows are locked in room order, as the grouped move write share-locks them (app.live.pg_moves):
+# in any other order the two could each hold a row the other waits for (a deadlock, one of them aborted).
+_RENEW = (
+    f"UPDATE room_leases SET expires_at = {_NOW} + $2 WHERE owner = $1 AND room_id IN "
+    "(SELECT room_id FROM room_leases WHERE owner = $1 ORDER BY room_id FOR NO KEY UPDATE) RETURNING room_id, epoch"
+)
+_RELEASE = (
+    "UPDATE room_leases SET expires_at = 0 WHERE owner = $1 AND room_id IN "
+    "(SELECT room_id FROM room_leases WHERE owner = $1 AND room_id = ANY($2::int[]) ORDER BY room_id "
+    "FOR NO KEY UPDATE)"
+)
 
 
 @dataclass(frozen=True)

@@ -1,23 +1,33 @@
-"""The per-move write on PostgreSQL, on asyncpg directly: one round trip.
+"""The per-move write on PostgreSQL, on asyncpg directly: the moves of one turn of the event loop in one
+round trip.
 
 Through SQLAlchemy's async session a move cost four round trips (BEGIN, UPDATE, INSERT, COMMIT), each one a
-greenlet switch, a statement coercion and asyncpg's own work: with two processes on one core that was about
-3 ms of CPU a move, ten times SQLite's. Here the conditional update and the insert are one statement (a
-data-modifying CTE, atomic on its own).
+greenlet switch, a statement coercion and asyncpg's own work. One statement a move (a data-modifying CTE,
+atomic on its own) still paid a pool acquire, a bind, a round trip and a release for every move, and the
+loop's wake-ups for each. Now every move asked for while the previous group was on its way (across all the
+rooms this process owns) goes in one statement over arrays (``unnest``), as SQLite commits a loop turn's
+moves in one transaction (app.live.sqlite_store): each row still checks its own room's lease and game
+version, so one stale move is refused by itself, and each caller is answered only once the statement has
+committed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import re
 import time
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import asyncpg
 import orjson
+from sqlalchemy.util import await_, greenlet_spawn
 
 from app.live.records import LeaseLost, MoveWrite, VersionConflict
-from app.sql import FENCE, move_update
+from app.sql import FENCE, Sql, Statement, move_update
+
+T = TypeVar("T")
 
 
 def positional(sql: str) -> tuple[str, tuple[str, ...]]:
@@ -60,6 +70,37 @@ _MOVE = {
 
 _FENCE_ONLY = positional(FENCE.replace(" FOR SHARE", ""))
 
+_GROUP = (
+    # The moves as rows, one per game; ``epoch`` NULL where rooms have no owners.
+    "WITH m AS MATERIALIZED (SELECT * FROM unnest($1::int[], $2::bigint[], $3::int[], $4::int[], $5::text[], "
+    "$6::float8[], $7::json[], $8::int[], $9::json[], $10::text[], $11::float8[]) "
+    "AS m(room_id, epoch, game_id, version, timer_key, deadline, snapshot, seat, action, actor, created_at) "
+    "ORDER BY room_id), "
+    # The rooms still owned at the move's epoch; their lease rows share-locked to the commit, as FENCE does,
+    # in room order (app.live.leases locks several in that order too). Lateral: one primary-key lookup a
+    # move, never a scan of every lease.
+    "fence AS MATERIALIZED (SELECT m.game_id FROM m, LATERAL (SELECT 1 FROM room_leases l "
+    "WHERE l.room_id = m.room_id AND l.epoch = m.epoch FOR SHARE) held), "
+    # move_update for each row, only over the previous version; a row without a snapshot keeps the stored one.
+    "moved AS (UPDATE games g SET version = m.version, timer_key = m.timer_key, deadline = m.deadline, "
+    "snapshot = COALESCE(m.snapshot, g.snapshot), "
+    "snapshot_version = CASE WHEN m.snapshot IS NULL THEN g.snapshot_version ELSE m.version END "
+    "FROM m WHERE g.id = m.game_id AND g.version = m.version - 1 "
+    "AND (m.epoch IS NULL OR m.game_id IN (SELECT game_id FROM fence)) RETURNING g.id), "
+    "added AS (INSERT INTO game_actions (game_id, version, seat, action, actor, created_at) "
+    "SELECT m.game_id, m.version, m.seat, m.action, m.actor, m.created_at FROM m JOIN moved ON moved.id = m.game_id "
+    "RETURNING game_id) "
+    "SELECT (SELECT array_agg(game_id) FROM added), (SELECT array_agg(game_id) FROM fence)"
+)
+"""The moves of many games at once (``PostgresMoves._write_group``): the games whose move was stored, and
+those whose room's lease still holds (a move neither stored nor fenced out met another version)."""
+
+GROUP_LIMIT = 500
+"""Moves in one statement at most; the rest go in the next."""
+
+_Waiting = tuple[MoveWrite, "int | None", "asyncio.Future[None]"]
+"""A move waiting for the next group, its room's epoch, and its caller's future."""
+
 
 def _json(value: Any) -> str | None:
     """asyncpg takes a ``json`` parameter as its text."""
@@ -73,6 +114,42 @@ async def _rollback_if_open(connection: asyncpg.Connection) -> None:
         await connection.execute("ROLLBACK")
 
 
+async def in_transaction(connection: asyncpg.Connection, work: Callable[[Sql], T]) -> T:
+    """Run ``work`` (plain SQL, app.sql) in one transaction on ``connection``; its result once committed."""
+    async with connection.transaction():
+        result: T = await greenlet_spawn(work, AsyncpgSql(connection))
+        return result
+
+
+class AsyncpgSql:
+    """``Sql`` on an asyncpg connection, for synchronous work run in a greenlet (``in_transaction``): each
+    statement waits for its round trip as SQLAlchemy's own async connections do, without a session's work
+    per statement (compiled-statement lookup, parameter processing, result wrapping)."""
+
+    def __init__(self, connection: asyncpg.Connection) -> None:
+        self.connection = connection
+
+    def run(self, statement: Statement, **params: Any) -> int:
+        sql, args = _bound(statement, params)
+        status: str = await_(self.connection.execute(sql, *args))
+        return int(status.rsplit(" ", 1)[-1])  # "UPDATE 1", "INSERT 0 1", "DELETE 3"
+
+    def rows(self, statement: Statement, **params: Any) -> Sequence[Sequence[Any]]:
+        sql, args = _bound(statement, params)
+        rows: list[asyncpg.Record] = await_(self.connection.fetch(sql, *args))
+        return rows
+
+
+@functools.cache
+def _positional_statement(statement: Statement) -> tuple[str, tuple[str, ...]]:
+    return positional(statement.sql)
+
+
+def _bound(statement: Statement, params: dict[str, Any]) -> tuple[str, list[Any]]:
+    sql, names = _positional_statement(statement)
+    return sql, [_json(params[name]) if name in statement.json else params[name] for name in names]
+
+
 class PostgresMoves:
     """A small asyncpg pool of its own, opened on first use (the app's SQLAlchemy pool serves the rest)."""
 
@@ -81,6 +158,8 @@ class PostgresMoves:
         self._max = max_connections
         self._pool: asyncpg.Pool | None = None
         self._opening = asyncio.Lock()
+        self._pending: list[_Waiting] = []
+        self._writer: asyncio.Task[None] | None = None
 
     async def connections(self) -> asyncpg.Pool:
         if self._pool is None:
@@ -92,8 +171,87 @@ class PostgresMoves:
         return self._pool
 
     async def record(self, move: MoveWrite, epoch: int | None = None) -> None:
-        """Store one applied action; VersionConflict if the game is no longer at ``move.version - 1``. With
-        ``epoch``, only while the room's lease is still at it (else LeaseLost)."""
+        """Store one applied action, with the other moves asked for meanwhile; returns once it is committed.
+        VersionConflict if the game is no longer at ``move.version - 1``. With ``epoch``, only while the
+        room's lease is still at it (else LeaseLost)."""
+        if move.result is not None:  # a game's end (rare): its own statement
+            await self.record_alone(move, epoch)
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((move, epoch, future))
+        if self._writer is None:
+            self._writer = asyncio.create_task(self._write_pending())
+        await future
+
+    async def _write_pending(self) -> None:
+        """One group at a time: whatever is asked for while a group is on its way goes in the next one."""
+        group: list[_Waiting] = []
+        try:
+            while self._pending:
+                group, self._pending = _take_group(self._pending)
+                # A caller cancelled before its group left has been told its move failed (and undid it).
+                group = [waiting for waiting in group if not waiting[2].cancelled()]
+                if group:
+                    await self._write_group(group)
+                group = []
+        except BaseException as err:  # never leave a caller waiting forever
+            for _move, _epoch, future in group + self._pending:
+                _settle(future, err if isinstance(err, Exception) else RuntimeError("move writer stopped"))
+            self._pending = []
+            raise
+        finally:
+            self._writer = None
+
+    async def _write_group(self, group: list[_Waiting]) -> None:
+        if len(group) == 1:
+            move, epoch, future = group[0]
+            try:
+                await self.record_alone(move, epoch)
+            except Exception as err:
+                _settle(future, err)
+            else:
+                _settle(future)
+            return
+        created_at = time.time()
+        moves = [move for move, _epoch, _future in group]
+        pool = await self.connections()
+        try:
+            stored, owned = await pool.fetchrow(
+                _GROUP,
+                [move.room_id for move in moves],
+                [epoch for _move, epoch, _future in group],
+                [move.game_id for move in moves],
+                [move.version for move in moves],
+                [move.timer_key for move in moves],
+                [move.deadline for move in moves],
+                [_json(move.snapshot) for move in moves],
+                [move.seat for move in moves],
+                [_json(move.action) for move in moves],
+                [move.actor for move in moves],
+                [created_at] * len(moves),
+            )
+        except Exception:  # e.g. an action's version already stored: the whole statement failed; each alone
+            for move, epoch, future in group:
+                if future.cancelled():  # its caller has undone it meanwhile: it must not be stored now
+                    continue
+                try:
+                    await self.record_alone(move, epoch)
+                except Exception as err:
+                    _settle(future, err)
+                else:
+                    _settle(future)
+            return
+        stored_games, owned_games = set(stored or ()), set(owned or ())
+        for move, epoch, future in group:
+            if move.game_id in stored_games:
+                _settle(future)
+            elif epoch is not None and move.game_id not in owned_games:
+                _settle(future, LeaseLost(f"room {move.room_id} is no longer owned at epoch {epoch}"))
+            else:
+                _settle(future, VersionConflict(f"game {move.game_id} is no longer at version {move.version - 1}"))
+
+    async def record_alone(self, move: MoveWrite, epoch: int | None = None) -> None:
+        """``record`` in a statement of its own."""
         sql, names = _MOVE[move.snapshot is not None, move.result is not None, epoch is not None]
         values = {
             "room_id": move.room_id,
@@ -121,6 +279,35 @@ class PostgresMoves:
             raise VersionConflict(f"game {move.game_id} is no longer at version {move.version - 1}")
 
     async def close(self) -> None:
+        writer = self._writer
+        if writer is not None:  # the moves already asked for are stored (or refused) first
+            await asyncio.gather(writer, return_exceptions=True)
         if self._pool is not None:
             await self._pool.close()
             self._pool = None
+
+
+def _take_group(pending: list[_Waiting]) -> tuple[list[_Waiting], list[_Waiting]]:
+    """The next group (one move a game: a statement updates a row once) and what is left for the one after."""
+    if len(pending) <= 1:
+        return pending, []
+    group: list[_Waiting] = []
+    rest: list[_Waiting] = []
+    games: set[int] = set()
+    for waiting in pending:
+        game_id = waiting[0].game_id
+        if game_id in games or len(group) >= GROUP_LIMIT:
+            rest.append(waiting)
+        else:
+            games.add(game_id)
+            group.append(waiting)
+    return group, rest
+
+
+def _settle(future: asyncio.Future[None], error: BaseException | None = None) -> None:
+    if future.done():  # the caller gave up waiting (cancelled)
+        return
+    if error is None:
+        future.set_result(None)
+    else:
+        future.set_exception(error)

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+import asyncpg
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -276,7 +277,7 @@ class SqlStore:
         """``_write`` for work that stores an action: its version already stored is a VersionConflict."""
         try:
             return await self._write(work)
-        except (IntegrityError, sqlite3.IntegrityError) as err:
+        except (IntegrityError, sqlite3.IntegrityError, asyncpg.UniqueViolationError) as err:
             raise VersionConflict(str(err)) from None
 
     async def actions(self, game_id: int) -> list[tuple[int, int, dict[str, Any], str]]:

@@ -20,7 +20,7 @@ from app.client import ClientError, RoomSocket, ThreefoldClient
 from app.db import make_engine, make_sessionmaker, postgres_dsn
 from app.live.leases import Elsewhere
 from app.live.postgres_store import PostgresStore
-from app.live.records import LeaseLost, MoveWrite, NewGame, NewRoom, RoomRecord
+from app.live.records import LeaseLost, MoveWrite, NewGame, NewRoom, RoomRecord, VersionConflict
 from app.models import Player
 from tests.app.test_scale_out import cluster
 from tests.app.test_ws_tri_tac import empty_cells
@@ -338,6 +338,65 @@ async def test_two_processes_race_for_a_free_room_one_wins_and_the_loser_cannot_
                 ).scalar()
             assert (version, actions) == (2, 2)
             assert await owner.leases.renew() == {room.id}, "its next renewal tells it"
+        finally:
+            await engine.dispose()
+            for store in (one, two):
+                await close_store(store)
+
+
+async def test_moves_of_many_rooms_go_in_one_statement_and_a_lost_room_is_refused_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The moves asked for at once, across the rooms a process owns, are written in one statement, each row
+    under its own room's lease: a room another process took over meanwhile is refused (LeaseLost), a move
+    over a stale version is refused (VersionConflict), and every other move is stored."""
+    with migrated_database() as url:
+        one, two = owning_store(url, 0.5), owning_store(url, 0.5)
+        assert one.leases is not None and two.leases is not None
+        engine = create_async_engine(url)
+        try:
+            async with engine.begin() as db:
+                await db.execute(insert(Player).values(id=1, token_hash="x", name="Ann"))
+            rooms: list[tuple[int, int]] = []  # (room id, game id)
+            for i in range(6):
+                code = f"G{i:04d}"
+                await one.create_room(NewRoom(code, 1, "tri-tac", {"size": 3}, 2, None))
+                room_id = await one.leases.acquire(code)
+                assert isinstance(room_id, int)
+                game = NewGame(room_id, 1, "tri-tac", {"size": 3}, 1, [{}, {}], {}, None, None)
+                rooms.append((room_id, await one.create_game(game)))
+            await asyncio.gather(*(one.record_action(_move(game_id, 1, room_id)) for room_id, game_id in rooms))
+
+            async with asyncio.timeout(5):  # the first room's lease runs out and the other process takes it
+                while isinstance(await two.leases.acquire("G0000"), Elsewhere):
+                    await asyncio.sleep(0.05)
+            alone: list[MoveWrite] = []
+            record_alone = one._pg.record_alone
+
+            async def counted(move: MoveWrite, epoch: int | None = None) -> None:
+                alone.append(move)
+                await record_alone(move, epoch)
+
+            monkeypatch.setattr(one._pg, "record_alone", counted)
+            versions = [2, 1, 2, 2, 2, 2]  # the second room's move is over a version already stored
+            outcomes = await asyncio.gather(
+                *(
+                    one.record_action(_move(game_id, version, room_id))
+                    for (room_id, game_id), version in zip(rooms, versions, strict=True)
+                ),
+                return_exceptions=True,
+            )
+            assert isinstance(outcomes[0], LeaseLost)
+            assert isinstance(outcomes[1], VersionConflict)
+            assert outcomes[2:] == [None] * 4
+            assert alone == [], "one statement for the group"
+            async with engine.connect() as db:
+                stored = (
+                    await db.execute(text("SELECT game_id, max(version) FROM game_actions GROUP BY game_id"))
+                ).all()
+                games = dict((await db.execute(text("SELECT id, version FROM games"))).all())
+            assert dict(stored) == {game_id: [1, 1, 2, 2, 2, 2][i] for i, (_r, game_id) in enumerate(rooms)}
+            assert games == dict(stored)
         finally:
             await engine.dispose()
             for store in (one, two):

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import text
+from sqlalchemy.util import await_
 
 from app.db import make_engine, make_sessionmaker, postgres_dsn, sqlite_file
 from app.live.game import LiveGame
@@ -21,7 +22,7 @@ from app.live.records import ChatRecord, GameEnd, MoveWrite, NewGame, NewRoom, V
 from app.live.sql_store import CHAT_KEPT, SqlStore
 from app.live.sqlite_store import SqliteMoveWriter, SqliteStore
 from app.settings import Settings
-from app.sql import Statement
+from app.sql import Sql, Statement
 from engines.base import SeatInfo
 from engines.registry import get_bot, get_engine
 from tests.support.server import migrate
@@ -163,6 +164,31 @@ async def test_a_room_keeps_its_latest_chat_lines_only(store: SqlStore) -> None:
         texts = rows.scalars()
         assert list(texts) == [f"line {n}" for n in range(5, CHAT_KEPT + 5)]
     assert [line.text for line in await store.chat_lines(other)] == ["first in the other room"]
+
+
+async def test_a_postgres_write_cancelled_midway_is_rolled_back(store: SqlStore) -> None:
+    """A game end or new game on PostgreSQL runs on the pool's asyncpg connection, outside the session: one
+    cancelled halfway stores nothing, and the pool's connections go on writing."""
+    if not isinstance(store, PostgresStore):
+        pytest.skip("the asyncpg write path")
+    rid = await room_id(store)
+    halfway, never = asyncio.Event(), asyncio.Event()
+
+    def work(sql: Sql) -> None:
+        sql.run(Statement("UPDATE rooms SET revision = revision + 100 WHERE id = :room_id"), room_id=rid)
+        halfway.set()
+        await_(never.wait())
+
+    writing = asyncio.create_task(store._write(work))
+    await halfway.wait()
+    writing.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await writing
+    room = await store.load_room("ACDEF")
+    assert room is not None and room.revision < 100
+    for n in range(12):  # more than the session pool keeps
+        await store.add_chat(rid, ChatRecord(0, 1, "Ann", f"line {n}", None, float(n)))
+    assert len(await store.chat_lines(rid)) == 12
 
 
 async def test_the_sqlite_wal_starts_over_once_it_passes_its_limit(tmp_path: Path) -> None:
