@@ -14,8 +14,8 @@ HOST   ?= 0.0.0.0
 else
 HOST   ?= 127.0.0.1
 endif
-# pytest-xdist workers (0: one process, no xdist); browser tests share one worker, Redis tests another
-# (tests/support/xdist_groups.py); the 15 slowest tests are listed at the end.
+# pytest-xdist workers (0: one process, no xdist); the browser tests run in two groups, one per worker, the
+# Redis tests in another (tests/support/xdist_groups.py); the 15 slowest tests are listed at the end.
 PYTEST_WORKERS ?= 2
 PYTEST_FLAGS := -q -n $(PYTEST_WORKERS) --dist loadgroup --durations=15
 UVICORN_FLAGS := --ws app.ws_protocol:PreparedFramesProtocol --ws-per-message-deflate false --ws-max-size 1048576

@@ -8,8 +8,8 @@ or starts ``ServerProcess`` itself. Databases are copies of one migrated once pe
 (tests.support.server.migrate).
 
 Marks: ``browser`` (everything under tests/browser) and ``real_process`` are also ``slow``; ``make test-fast``
-runs the rest (``-m "not slow"``). Under pytest-xdist (``--dist loadgroup``) the browser tests share one
-worker, and so do the Redis ones (tests.support.xdist_groups)."""
+runs the rest (``-m "not slow"``). Under pytest-xdist (``--dist loadgroup``) the browser tests run in two
+groups, each on one worker, and the Redis ones in another (tests.support.xdist_groups)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """``--dist loadgroup``: the browser tests in one group, the Redis ones in another (tests.support.xdist_groups)."""
+    """``--dist loadgroup``: the browser tests in two groups, the Redis ones in another (tests.support.xdist_groups)."""
     if config.getvalue("dist") != "loadgroup":
         return None
     from tests.support.xdist_groups import SerialGroups

@@ -8,7 +8,9 @@ from playwright.async_api import Page, expect
 
 from tests.browser.conftest import LAPTOP, PHONE, NewPlayer
 
-OPTIONS = {"players": 4, "reveal_pause": 3, "score_pause": 30}
+# The longest pause between words: the Leader's taps pace the reveal, and a loaded machine must not let the
+# show's own timer step in between two taps.
+OPTIONS = {"players": 4, "reveal_pause": 10, "score_pause": 30}
 
 
 async def sit(page: Page, seat: int, name: str) -> None:

@@ -2,11 +2,12 @@
 
 xdist's own ``xdist_group`` mark works by renaming the test, which pytest 9.2 no longer lets it do (it sets
 an attribute pytest stopped reading), and its scheduler in the controller process never sees marks. So
-the groups are decided here from the test's path: every browser test in one group (one Chromium at a time,
-launched once and shared: tests/browser/conftest.py), and every module that needs Redis in another (one
-Redis server and one bus channel for all of them: found as the modules that call ``require_redis``). xdist
-hands out the biggest groups first, so the browser tests start at once on one worker while the other takes
-everything else."""
+the groups are decided here from the test's path: the browser tests in two groups of about equal length
+(each worker's Chromium launched once and shared by its group: tests/browser/conftest.py; much of a browser
+test is waiting on the game's pace, so two run well side by side), and every module that needs Redis in
+another (one Redis server and one bus channel for all of them: found as the modules that call
+``require_redis``). xdist hands out the biggest groups first, so both browser groups start at once, one on
+each worker, and the rest fills in behind them."""
 
 from __future__ import annotations
 
@@ -28,10 +29,25 @@ def redis_modules() -> frozenset[str]:
     )
 
 
+BROWSER_SECOND_HALF = frozenset(
+    f"tests/browser/{name}.py"
+    for name in (
+        "test_log_language",
+        "test_one_screen",
+        "test_sound_and_motion",
+        "test_trick_tac_foe",
+        "test_tic_tac_top",
+        "test_tri_tac",
+    )
+)
+"""The browser modules of the second group, chosen by their durations (``--durations``) so that the two take
+about as long; a module stays whole in its group (one_screen's server is module-scoped)."""
+
+
 def group_of(nodeid: str) -> str | None:
     module = nodeid.split("::", 1)[0]
     if module.startswith("tests/browser/"):
-        return "browser"
+        return "browser-2" if module in BROWSER_SECOND_HALF else "browser-1"
     if module in redis_modules():
         return "redis"
     return None
