@@ -12,7 +12,7 @@ from random import Random
 
 from engines.base import Action, Seat
 from engines.bots.search import GameModel, squash, top_moves
-from engines.tic_tac_match import BOT, DECK_SIZE, ENGINE, TicTacMatchState
+from engines.tic_tac_match import BOT, DECK_SIZE, ENGINE, SYMBOL_CARDS, TicTacMatchState, card_type, threats
 
 CANDIDATES = 6
 """Root moves compared: the normal bot's best few (a hand often allows 30 plays)."""
@@ -44,12 +44,43 @@ class TicTacMatchModel(GameModel[TicTacMatchState]):
         # The normal bot itself, over a few plies: cheaper playouts miss the threats it sees and mislead.
         return BOT.choose(state, seat, rng)
 
+    turns = 0
+    """When above 0, ``evaluate`` plays this many more whole turns (a Double Play is one turn, not three
+    actions) with the normal bot before it values the grid: every candidate is then judged after the same
+    replies, whatever it does to the turn order."""
+    win_check = False
+    position_scale = 20.0
+
     def evaluate(self, state: TicTacMatchState, seat: Seat) -> float:
+        if self.turns:
+            # The determinization's salt is drawn per world: the same for every candidate of one world.
+            rng = Random(state.salt)
+            started = 0
+            while state.turn is not None:
+                if state.plays_left == 0:
+                    started += 1
+                    if started > self.turns:
+                        break
+                mover = state.turn
+                state, _events = ENGINE.apply(state, mover, BOT.choose(state, mover, rng))
+        return self._static(state, seat)
+
+    def _static(self, state: TicTacMatchState, seat: Seat) -> float:
         side = seat % 2
         if state.turn is None:
             return squash(state.wins[side] - state.wins[1 - side], 1.0)
-        position = BOT._position(state.tops(), state.seat_symbol(seat), side, state.turn % 2)
-        return squash(state.wins[side] - state.wins[1 - side] + position / 20, 1.0)
-
+        tops = state.tops()
+        if self.win_check:
+            mover = state.turn
+            symbol = state.seat_symbol(mover)
+            held = {card_type(card) for card in state.hands[mover] if card < SYMBOL_CARDS}
+            if any(t % 2 == symbol and t in held for t, _cell in threats(tops)):
+                wins = list(state.wins)
+                wins[mover % 2] += 1
+                if wins[mover % 2] >= state.series:  # the series is as good as over
+                    return 1.0 if mover % 2 == side else 0.0
+                return squash(wins[side] - wins[1 - side], 1.0)
+        position = BOT._position(tops, state.seat_symbol(seat), side, state.turn % 2)
+        return squash(state.wins[side] - state.wins[1 - side] + position / self.position_scale, 1.0)
 
 MODEL = TicTacMatchModel()
