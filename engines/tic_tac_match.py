@@ -1110,5 +1110,6 @@ def _grid_terms(types: tuple[int | None, ...]) -> _Terms:
         count[t % 2] += 1
     return ((count[0], shape[0]), (count[1], shape[1]))
 
+
 ENGINE = TicTacMatchEngine()
 BOT = TicTacMatchBot(ENGINE)
