@@ -1071,26 +1071,44 @@ class TicTacMatchBot(Bot[TicTacMatchState]):
 
     @staticmethod
     def _position(tops: Sequence[int | None], symbol: int, side: int, mover_side: int) -> float:
-        """How good the grid is for ``side`` (showing ``symbol``) when ``mover_side`` plays next."""
-        score = 0.0
-        we_move = mover_side == side
-        for t, _cell in threats(tops):
-            if t % 2 == symbol:
-                score += 8.0 if we_move else 2.0
-            else:
-                score -= 2.0 if we_move else 10.0
-        # A little shape: our symbol's tops in lines that still have an empty cell.
-        for line in LINES:
-            ours = empty = 0
-            for i in line:
-                top = tops[i]
-                if top is None:
-                    empty += 1
-                elif card_type(top) % 2 == symbol:
-                    ours += 1
-            if ours and empty:
-                score += 0.1 * ours
-        return score
+        """How good the grid is for ``side`` (showing ``symbol``) when ``mover_side`` plays next: each open
+        threat of our symbol counts 8 (2 when the other side moves next), each of theirs -2 (-10), plus a
+        little shape: 0.1 for each of our symbol's tops in each line that still has an empty cell."""
+        types = tuple(None if top is None else top // COPIES for top in tops)
+        terms = _GRID_TERMS.get(types)
+        if terms is None:
+            if len(_GRID_TERMS) >= _GRID_TERMS_MAX:
+                _GRID_TERMS.clear()
+            terms = _GRID_TERMS[types] = _grid_terms(types)
+        ours, theirs = terms[symbol], terms[1 - symbol]
+        if mover_side == side:
+            return 8.0 * ours[0] - 2.0 * theirs[0] + 0.1 * ours[1]
+        return 2.0 * ours[0] - 10.0 * theirs[0] + 0.1 * ours[1]
+
+
+_Terms = tuple[tuple[int, int], tuple[int, int]]
+_GRID_TERMS: dict[tuple[int | None, ...], _Terms] = {}
+_GRID_TERMS_MAX = 1 << 18
+"""The bot values the same grids over and over (the strong bot's playouts above all): their terms are kept."""
+
+
+def _grid_terms(types: tuple[int | None, ...]) -> _Terms:
+    """Per symbol: the number of its open threats (as ``threats`` counts them) and its shape count."""
+    found: set[tuple[int, int]] = set()
+    shape = [0, 0]
+    for line in LINES:
+        a, b, c = (types[i] for i in line)
+        for x, y, other, open_cell in ((a, b, c, line[2]), (a, c, b, line[1]), (b, c, a, line[0])):
+            if x is not None and x == y and (other is None or types_stack(x, other)):
+                found.add((x, open_cell))
+        if a is None or b is None or c is None:
+            for t in (a, b, c):
+                if t is not None:
+                    shape[t % 2] += 1
+    count = [0, 0]
+    for t, _cell in found:
+        count[t % 2] += 1
+    return ((count[0], shape[0]), (count[1], shape[1]))
 
 
 ENGINE = TicTacMatchEngine()
