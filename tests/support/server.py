@@ -22,7 +22,9 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from collections.abc import Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
@@ -42,10 +44,19 @@ def free_port() -> int:
 
 
 def alembic_upgrade(database_url: str) -> None:
-    env = {**os.environ, "DATABASE_URL": database_url}
-    subprocess.run(
-        [sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT, env=env, check=True, capture_output=True
-    )
+    """``alembic upgrade head`` on alembic.ini and env.py, in this process (its own thread: env.py runs an event
+    loop, and a caller may be in one); this process' logging is left as it is."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config(str(ROOT / "alembic.ini"))
+    config.attributes["database_url"] = database_url
+    config.attributes["configure_logger"] = False
+    with warnings.catch_warnings():
+        # alembic.ini's prepend_sys_path is ".": the legacy splitting gives the same.
+        warnings.filterwarnings("ignore", "No path_separator found", DeprecationWarning)
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(command.upgrade, config, "head").result()
 
 
 def migrate(database_url: str) -> None:
