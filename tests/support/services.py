@@ -126,8 +126,18 @@ def postgres_database(migrate: Callable[[str], None] | None = None) -> Iterator[
     try:
         yield f"{base}/{name}"
     finally:
-        with contextlib.suppress(Exception):
-            _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        # Dropped while the next test runs: nothing reads a test's database after it.
+        _DROPPER.submit(_drop_quietly, name)
+
+
+def _drop_quietly(name: str) -> None:
+    with contextlib.suppress(Exception):
+        asyncio.run(_pg_admin_async(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+_DROPPER = ThreadPoolExecutor(1, thread_name_prefix="drop-test-database")
+"""Test databases are dropped here, one at a time, in the background; Python joins its thread (running what
+is queued) before the process exits."""
 
 
 def require_redis() -> str:
