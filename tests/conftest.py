@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from tests.support.inprocess import InProcessServer
-from tests.support.server import ServerProcess, TestServer, migrate
+from tests.support.server import ServerProcess, TestServer, alembic_upgrade, migrate
 from tests.support.services import postgres_database
 
 
@@ -53,8 +53,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         migrate(url)
         yield url
     else:
-        with postgres_database() as url:
-            migrate(url)
+        with postgres_database(alembic_upgrade) as url:
             yield url
 
 

@@ -183,6 +183,7 @@ def _ours(key: str, game: str) -> bool:
     return any(key.startswith(f"{game}.{space}.") for space in NAMESPACES)
 
 
+@pytest.mark.slow  # random play of every option set: seconds a game
 @pytest.mark.parametrize("game", GAMES)
 def test_every_key_a_game_produces_has_english_and_french(game: str) -> None:
     en, fr = catalogues()
@@ -192,6 +193,7 @@ def test_every_key_a_game_produces_has_english_and_french(game: str) -> None:
     assert not sorted(k for k in keys if k not in fr), "keys without French"
 
 
+@pytest.mark.slow  # random play of every option set: seconds a game
 @pytest.mark.parametrize("game", GAMES)
 def test_every_catalogue_entry_of_a_game_is_produced(game: str) -> None:
     en, fr = catalogues()
@@ -209,6 +211,7 @@ def test_a_rare_key_has_its_engine_test(key: str) -> None:
     assert f'"{key}"' in body or f'"{key.rsplit(".", 1)[1]}"' in body, f"{RARE[key]} does not check {key}"
 
 
+@pytest.mark.slow  # every game's random play
 def test_every_shared_refusal_is_produced() -> None:
     en, fr = catalogues()
     shared = {k for k in {*en, *fr} if k.startswith("action.")}
@@ -216,6 +219,7 @@ def test_every_shared_refusal_is_produced() -> None:
     assert not sorted(shared - met), "shared refusals no play produced"
 
 
+@pytest.mark.slow  # random play of every option set
 @pytest.mark.parametrize("game", GAMES)
 def test_the_game_docs_list_every_key(game: str) -> None:
     """The keys are public protocol: docs/games/<game>.md lists each (docs/protocol.md the shared ones)."""

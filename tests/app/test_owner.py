@@ -25,7 +25,7 @@ from app.models import Player
 from tests.app.test_scale_out import cluster
 from tests.app.test_ws_tri_tac import empty_cells
 from tests.support.nginx import nginx_in_front
-from tests.support.server import ServerProcess, free_port, migrate
+from tests.support.server import ServerProcess, alembic_upgrade, free_port
 from tests.support.services import postgres_database
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.real_process]
@@ -271,8 +271,7 @@ async def stored_games(url: str, codes: list[str]) -> dict[str, tuple[int, list[
 
 @contextlib.contextmanager
 def migrated_database() -> Iterator[str]:
-    with postgres_database() as url:
-        migrate(url)
+    with postgres_database(alembic_upgrade) as url:
         yield url
 
 

@@ -18,6 +18,10 @@ engine; ``options`` are checked per game): the API answers those with a document
 Schemathesis' pytest plugin (``from_fixture`` + ``parametrize``) does not work with pytest 9 (it writes the
 removed ``Node._nodeid``), so the test loads the schema from the live server itself and drives Hypothesis per
 operation; all failures are collected and reported together. Hypothesis is derandomized: runs repeat.
+
+Generating the examples costs far more than sending them, so each example is sent to a server on SQLite and
+one on PostgreSQL (where reachable) in turn: both get the same examples and the same checks, generated once.
+Only the examples for an existing room's code are generated per server (the code is each server's own).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import contextlib
 import time
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -46,7 +51,7 @@ from schemathesis.checks import (
 
 from tests.support.inprocess import InProcessServer
 from tests.support.server import ServerProcess, migrate
-from tests.support.services import postgres_database
+from tests.support.services import IN_CI, postgres_database
 
 MAX_EXAMPLES = 15
 """Per operation and pass: keeps the whole module well under a minute."""
@@ -77,14 +82,7 @@ def rest_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPat
 
 @pytest.fixture(scope="module")
 def identity(rest_server: ServerProcess) -> dict[str, Any]:
-    """A player (token) and one of their rooms, made through the API itself."""
-    r = httpx.post(f"{rest_server.url}/api/me", json={"name": "Fuzzy"})
-    r.raise_for_status()
-    token = r.json()["token"]
-    headers = {"Authorization": f"Bearer {token}"}
-    r = httpx.post(f"{rest_server.url}/api/rooms", json={"game": "tri-tac"}, headers=headers)
-    r.raise_for_status()
-    return {"token": token, "headers": headers, "code": r.json()["code"]}
+    return make_identity(rest_server.url)
 
 
 def throwaway_player(base_url: str) -> dict[str, str]:
@@ -93,15 +91,53 @@ def throwaway_player(base_url: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {r.json()['token']}"}
 
 
+@dataclass
+class Target:
+    """A server the fuzz sends every example to, with its player's headers and room."""
+
+    name: str
+    server: InProcessServer
+    identity: dict[str, Any]
+
+
+@pytest.fixture(scope="module")
+def fuzz_targets(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Target]]:
+    """A server on SQLite and, where PostgreSQL is reachable (always under CI), one on PostgreSQL."""
+    with contextlib.ExitStack() as stack:
+        urls = [("sqlite", f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('fuzz') / 'threefold.db'}")]
+        try:
+            urls.append(("postgres", stack.enter_context(postgres_database())))
+        except pytest.skip.Exception:
+            assert not IN_CI
+        targets = []
+        for name, url in urls:
+            migrate(url)
+            proc = InProcessServer(url).start()
+            stack.callback(proc.stop)
+            targets.append(Target(name, proc, make_identity(proc.url)))
+        yield targets
+
+
+def make_identity(base_url: str) -> dict[str, Any]:
+    """A player (token) and one of their rooms, made through the API itself."""
+    r = httpx.post(f"{base_url}/api/me", json={"name": "Fuzzy"})
+    r.raise_for_status()
+    token = r.json()["token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    r = httpx.post(f"{base_url}/api/rooms", json={"game": "tri-tac"}, headers=headers)
+    r.raise_for_status()
+    return {"token": token, "headers": headers, "code": r.json()["code"]}
+
+
 def fuzz_operation(
     operation: Any,
     mode: GenerationMode,
-    base_url: str,
-    headers: dict[str, str],
+    targets: list[tuple[str, str, dict[str, str]]],
     label: str,
     path_parameters: dict[str, Any] | None = None,
 ) -> str | None:
-    """Run Hypothesis over one operation; the failure's text, or None."""
+    """Run Hypothesis over one operation, each example sent to every (name, base URL, headers) target; the
+    failure's text, or None."""
 
     @given(case=operation.as_strategy(generation_mode=mode, path_parameters=path_parameters))
     @settings(
@@ -113,7 +149,12 @@ def fuzz_operation(
         suppress_health_check=list(HealthCheck),
     )
     def run(case: Any) -> None:
-        case.call_and_validate(base_url=base_url, headers=headers, checks=CHECKS, timeout=10)
+        for name, base_url, headers in targets:
+            try:
+                case.call_and_validate(base_url=base_url, headers=headers, checks=CHECKS, timeout=10)
+            except Exception as err:
+                err.add_note(f"on the {name} server")
+                raise
 
     try:
         run()
@@ -124,29 +165,39 @@ def fuzz_operation(
     return None
 
 
-@pytest.mark.slow  # 8-17 s of schemathesis
-def test_rest_api_conforms_to_its_schema(rest_server: ServerProcess, identity: dict[str, Any]) -> None:
-    schema = schemathesis.openapi.from_url(f"{rest_server.url}/openapi.json")
+@pytest.mark.slow  # schemathesis: generating its examples takes most of it
+def test_rest_api_conforms_to_its_schema(fuzz_targets: list[Target]) -> None:
+    first = fuzz_targets[0].server
+    schema = schemathesis.openapi.from_url(f"{first.url}/openapi.json")
     operations = [result.ok() for result in schema.get_all_operations()]
     labels = {op.label for op in operations}
     assert {"GET /api/me", "POST /api/me", "GET /api/games", "POST /api/rooms", "GET /api/rooms/{code}"} <= labels
-    offset = rest_server.log_path.stat().st_size
-    url, token = rest_server.url, identity["headers"]
+    published = httpx.get(f"{first.url}/openapi.json").json()
+    for target in fuzz_targets[1:]:  # the same API on every database
+        assert httpx.get(f"{target.server.url}/openapi.json").json() == published
+    offsets = [target.server.log_path.stat().st_size for target in fuzz_targets]
     failures = []
     for op in operations:
         # Rotating revokes the token it is sent with: the shared player's must outlive the fuzz.
-        own = throwaway_player(url) if op.label == "POST /api/me/token/rotate" else token
-        failures.append(fuzz_operation(op, GenerationMode.POSITIVE, url, own, "with a token"))
-        failures.append(fuzz_operation(op, GenerationMode.NEGATIVE, url, own, "with a token"))
-        failures.append(fuzz_operation(op, GenerationMode.POSITIVE, url, {}, "anonymous"))
+        rotate = op.label == "POST /api/me/token/rotate"
+        tokens = [
+            (t.name, t.server.url, throwaway_player(t.server.url) if rotate else t.identity["headers"])
+            for t in fuzz_targets
+        ]
+        anonymous = [(t.name, t.server.url, {}) for t in fuzz_targets]
+        failures.append(fuzz_operation(op, GenerationMode.POSITIVE, tokens, "with a token"))
+        failures.append(fuzz_operation(op, GenerationMode.NEGATIVE, tokens, "with a token"))
+        failures.append(fuzz_operation(op, GenerationMode.POSITIVE, anonymous, "anonymous"))
         if "{code}" in op.path:
-            room = {"code": identity["code"]}
-            failures.append(fuzz_operation(op, GenerationMode.POSITIVE, url, token, "existing room", room))
+            for target, token in zip(fuzz_targets, tokens, strict=True):
+                room = {"code": target.identity["code"]}
+                failures.append(fuzz_operation(op, GenerationMode.POSITIVE, [token], "existing room", room))
     found = [f for f in failures if f is not None]
     assert not found, f"{len(found)} operation(s) failed:\n\n" + "\n\n".join(found)
-    log = rest_server.log_path.read_bytes()[offset:].decode(errors="replace")
-    assert "Traceback" not in log, log[-4000:]
-    assert httpx.get(f"{url}/healthz").json()["ok"] is True
+    for target, offset in zip(fuzz_targets, offsets, strict=True):
+        log = target.server.log_path.read_bytes()[offset:].decode(errors="replace")
+        assert "Traceback" not in log, f"{target.name}: {log[-4000:]}"
+        assert httpx.get(f"{target.server.url}/healthz").json()["ok"] is True
 
 
 # ---- regressions found by fuzzing: numbers the database cannot hold, seats the engine does not have ---------

@@ -15,7 +15,7 @@ import pytest
 from app.client import ThreefoldClient
 from tests.app.helpers import open_table
 from tests.app.test_ws_tri_tac import empty_cells
-from tests.support.server import ServerProcess, migrate
+from tests.support.server import ServerProcess, alembic_upgrade
 from tests.support.services import postgres_database, require_redis
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.real_process]
@@ -38,8 +38,7 @@ class Cluster:
 def cluster(extra_env: dict[str, str] | None = None) -> Iterator[Cluster]:
     """A cluster whose every process (killed ones too) is stopped when the block ends."""
     redis_url = require_redis()
-    with postgres_database() as database_url:
-        migrate(database_url)
+    with postgres_database(alembic_upgrade) as database_url:
         servers = Cluster(database_url, redis_url, extra_env)
         try:
             yield servers

@@ -25,7 +25,7 @@ from app.settings import Settings
 from app.sql import Sql, Statement
 from engines.base import SeatInfo
 from engines.registry import get_bot, get_engine
-from tests.support.server import migrate
+from tests.support.server import alembic_upgrade, migrate
 from tests.support.services import postgres_database
 
 
@@ -35,10 +35,10 @@ async def store(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator
     in-process SQLite file without the raw writer), or asyncpg on PostgreSQL."""
     with contextlib.ExitStack() as stack:
         if request.param == "asyncpg":
-            url = stack.enter_context(postgres_database())
+            url = stack.enter_context(postgres_database(alembic_upgrade))
         else:
             url = f"sqlite+aiosqlite:///{tmp_path / 'threefold.db'}"
-        migrate(url)
+            migrate(url)
         engine = make_engine(url)
         sessions = make_sessionmaker(engine)
         dsn, path = postgres_dsn(url), sqlite_file(url)
@@ -245,8 +245,7 @@ async def test_a_write_given_up_while_the_database_was_busy_is_not_stored(tmp_pa
 async def test_postgres_connections_stay_within_the_settings() -> None:
     """Every process opens at most pool + overflow + move connections (docs/deploy.md: PostgreSQL's
     max_connections must cover them all)."""
-    with postgres_database() as url:
-        migrate(url)
+    with postgres_database(alembic_upgrade) as url:
         settings = Settings(
             database_url=url, postgres_pool_size=3, postgres_pool_overflow=1, postgres_move_connections=2
         )

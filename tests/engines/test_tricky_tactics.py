@@ -847,6 +847,7 @@ def cards_in(data: Any) -> set[str]:
     return set(CARD_RE.findall(orjson.dumps(data).decode()))
 
 
+@pytest.mark.slow  # many random games
 @pytest.mark.parametrize("mode", ["automa", "3p", "4p"])
 def test_no_view_or_event_leaks_hidden_cards_over_many_random_games(mode: str) -> None:
     checked = 0

@@ -1,11 +1,19 @@
 """Run the real server in a child process (uvicorn, as `make run` does), so tests can kill -9 it; migrate
-test databases (from a template migrated once per test process)."""
+test databases (from a template migrated once per test process).
+
+A child is forked from a fork server (``multiprocessing``'s ``forkserver``, started once per test process)
+that has already imported the app and uvicorn: the same code, settings and command-line options as
+``python -m uvicorn``, but a start (and every restart after a kill -9) skips the interpreter's start-up and
+the imports, most of a server's start-up time. The child is a real process of its own (own pid, signals,
+memory, collector, stdout/stderr log), the app reads its environment only once it runs."""
 
 from __future__ import annotations
 
 import atexit
 import contextlib
 import functools
+import io
+import multiprocessing
 import os
 import shutil
 import signal
@@ -14,7 +22,10 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from collections.abc import Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
@@ -33,10 +44,19 @@ def free_port() -> int:
 
 
 def alembic_upgrade(database_url: str) -> None:
-    env = {**os.environ, "DATABASE_URL": database_url}
-    subprocess.run(
-        [sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT, env=env, check=True, capture_output=True
-    )
+    """``alembic upgrade head`` on alembic.ini and env.py, in this process (its own thread: env.py runs an event
+    loop, and a caller may be in one); this process' logging is left as it is."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config(str(ROOT / "alembic.ini"))
+    config.attributes["database_url"] = database_url
+    config.attributes["configure_logger"] = False
+    with warnings.catch_warnings():
+        # alembic.ini's prepend_sys_path is ".": the legacy splitting gives the same.
+        warnings.filterwarnings("ignore", "No path_separator found", DeprecationWarning)
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(command.upgrade, config, "head").result()
 
 
 def migrate(database_url: str) -> None:
@@ -116,37 +136,93 @@ class TestServer:
         return server_env(self.database_url, self.redis_url, self.port, self.extra_env, base)
 
 
+UVICORN_OPTIONS: dict[str, Any] = {
+    "factory": True,
+    "host": "127.0.0.1",
+    "ws": "app.ws_protocol:PreparedFramesProtocol",
+    "ws_per_message_deflate": False,
+    "ws_max_size": 1048576,
+}
+"""What ``make run`` passes on uvicorn's command line (``--factory --ws ... --ws-per-message-deflate false
+--ws-max-size 1048576``), for ``uvicorn.run``."""
+
+_PRELOAD = [
+    "app.main",
+    "app.ws_protocol",
+    "uvicorn",
+    "uvicorn.main",
+    "uvicorn.lifespan.on",
+    "uvicorn.loops.auto",
+    "uvicorn.protocols.http.auto",
+    "uvicorn.protocols.websockets.websockets_impl",
+    "tests.support.server",
+]
+_FORKS = multiprocessing.get_context("forkserver")
+_FORKS.set_forkserver_preload(_PRELOAD)
+
+
+def _serve(env: dict[str, str], port: int, log_level: str, log_path: str) -> None:
+    """The child: stdout and stderr to the log, the test's environment, then what ``python -m uvicorn`` runs."""
+    os.chdir(ROOT)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    log = os.open(log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    os.dup2(log, 1)
+    os.dup2(log, 2)
+    os.close(log)
+    # As a new interpreter's with both on a file: stdout block-buffered, stderr line-buffered.
+    unbuffered = bool(env.get("PYTHONUNBUFFERED"))
+    sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), write_through=unbuffered)
+    sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), line_buffering=True, write_through=unbuffered)
+    os.environ.clear()
+    os.environ.update(env)
+    import uvicorn
+
+    uvicorn.run("app.main:create_app", port=port, log_level=log_level, **UVICORN_OPTIONS)
+
+
+class ChildProcess:
+    """The parts of ``subprocess.Popen`` tests use, for a child of the fork server."""
+
+    def __init__(self, process: BaseProcess) -> None:
+        self.process = process
+        assert process.pid is not None
+        self.pid: int = process.pid
+
+    @property
+    def returncode(self) -> int | None:
+        return self.process.exitcode
+
+    def poll(self) -> int | None:
+        return self.process.exitcode
+
+    def wait(self, timeout: float | None = None) -> int:
+        self.process.join(timeout)
+        if self.process.exitcode is None:
+            raise subprocess.TimeoutExpired(f"server {self.pid}", timeout or 0)
+        return self.process.exitcode
+
+    def send_signal(self, sig: int) -> None:
+        if self.process.exitcode is None:
+            os.kill(self.pid, sig)
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGTERM)
+
+
 class ServerProcess(TestServer):
-    proc: subprocess.Popen[bytes] | None = None
+    proc: ChildProcess | None = None
 
     def start(self) -> ServerProcess:
-        env = self.env()
-        log = self.log_path.open("ab")
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "uvicorn",
-                "app.main:create_app",
-                "--factory",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(self.port),
-                "--ws",
-                "app.ws_protocol:PreparedFramesProtocol",
-                "--ws-per-message-deflate",
-                "false",
-                "--ws-max-size",
-                "1048576",
-                "--log-level",
-                self.log_level,
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
+        self.log_path.touch()
+        process = _FORKS.Process(
+            target=_serve,
+            args=(self.env(), self.port, self.log_level, str(self.log_path)),
+            name=f"threefold-{self.port}",
+            daemon=True,
         )
+        process.start()
+        self.proc = ChildProcess(process)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -155,7 +231,7 @@ class ServerProcess(TestServer):
                 if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
                     return self
             except httpx.HTTPError:
-                time.sleep(0.1)
+                time.sleep(0.02)  # polling a condition, with a deadline
         raise RuntimeError("server did not become healthy in 30 s")
 
     def kill(self) -> None:

@@ -61,6 +61,14 @@ def postgres_copy_of(database_url: str, migrate: Callable[[str], None]) -> bool:
     tables = "SELECT 1 FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema') LIMIT 1"
     if _pg_fetch(tables, database_url):
         return False
+    template = _template(migrate)
+    _pg_admin(f'DROP DATABASE "{name}"')
+    _pg_admin(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+    return True
+
+
+def _template(migrate: Callable[[str], None]) -> str:
+    """The database ``migrate`` migrated, once per process, for tests' databases to be copies of."""
     global _pg_template
     if _pg_template is None:
         _drop_stale_templates()
@@ -68,11 +76,9 @@ def postgres_copy_of(database_url: str, migrate: Callable[[str], None]) -> bool:
         _pg_admin(f'DROP DATABASE IF EXISTS "{template}"')
         _pg_admin(f'CREATE DATABASE "{template}"')
         atexit.register(_drop_at_exit, template)
-        migrate(f"{base}/{template}")
+        migrate(f"{POSTGRES_ADMIN_URL.rsplit('/', 1)[0]}/{template}")
         _pg_template = template
-    _pg_admin(f'DROP DATABASE "{name}"')
-    _pg_admin(f'CREATE DATABASE "{name}" TEMPLATE "{_pg_template}"')
-    return True
+    return _pg_template
 
 
 TEMPLATE_PREFIX = "threefold_template_"
@@ -105,19 +111,33 @@ def _alive(pid: int) -> bool:
 
 
 @contextmanager
-def postgres_database() -> Iterator[str]:
-    """A fresh, empty PostgreSQL database for one test (dropped afterwards)."""
+def postgres_database(migrate: Callable[[str], None] | None = None) -> Iterator[str]:
+    """A fresh PostgreSQL database for one test (dropped afterwards): empty, or with ``migrate`` (the test
+    servers' migration) made at once as a copy of the template it migrated once per process (one CREATE
+    DATABASE instead of making an empty one, then replacing it with the copy)."""
     name = f"threefold_test_{uuid.uuid4().hex[:10]}"
     try:
-        _pg_admin(f'CREATE DATABASE "{name}"')
+        _pg_fetch("SELECT 1") if migrate is not None else _pg_admin(f'CREATE DATABASE "{name}"')
     except Exception as err:
         missing(f"PostgreSQL not reachable at {POSTGRES_ADMIN_URL}: {err}")
+    if migrate is not None:
+        _pg_admin(f'CREATE DATABASE "{name}" TEMPLATE "{_template(migrate)}"')
     base = POSTGRES_ADMIN_URL.rsplit("/", 1)[0]
     try:
         yield f"{base}/{name}"
     finally:
-        with contextlib.suppress(Exception):
-            _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        # Dropped while the next test runs: nothing reads a test's database after it.
+        _DROPPER.submit(_drop_quietly, name)
+
+
+def _drop_quietly(name: str) -> None:
+    with contextlib.suppress(Exception):
+        asyncio.run(_pg_admin_async(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+_DROPPER = ThreadPoolExecutor(1, thread_name_prefix="drop-test-database")
+"""Test databases are dropped here, one at a time, in the background; Python joins its thread (running what
+is queued) before the process exits."""
 
 
 def require_redis() -> str:
