@@ -33,7 +33,7 @@ SAMPLE_TRIES = 20
 def _voids(state: State) -> dict[int, set[str]]:
     """The suits each player has shown they hold none of (they did not follow the led suit)."""
     voids: dict[int, set[str]] = {}
-    tricks = [t["cards"] for t in state.tricks]
+    tricks = [t.cards for t in state.tricks]
     if state.trick:
         tricks.append(state.trick)
     for cards in tricks:
@@ -49,12 +49,11 @@ class TrickyTacticsModel(GameModel[State]):
     rollout_depth = 16
 
     def determinize(self, state: State, seat: Seat, rng: Random) -> State:
-        world = state.copy()
         n: int = state.n
         automa = state.automa
         seen = set(state.hands[seat]) | set(state.automa_row)
         seen.update(card for _player, card in state.trick)
-        seen.update(card for t in state.tricks for _player, card in t["cards"])
+        seen.update(card for t in state.tricks for _player, card in t.cards)
         pool = sorted(card for card in DECK if card not in seen)
         slots: list[tuple[int | None, int]] = [(p, len(state.hands[p])) for p in range(n) if p != seat and p != automa]
         if automa is not None:
@@ -62,16 +61,18 @@ class TrickyTacticsModel(GameModel[State]):
         slots.append((None, len(state.set_aside)))
         voids = _voids(state)
         dealt = self._deal(pool, slots, voids, rng)
+        hands = list(state.hands)
+        automa_deck, set_aside = state.automa_deck, state.set_aside
         for (owner, _size), cards in zip(slots, dealt, strict=True):
             if owner is None:
-                world.set_aside = cards
+                set_aside = tuple(cards)
             elif owner == automa:
-                world.automa_deck = cards
+                automa_deck = tuple(cards)
             else:
-                world.hands[owner] = sort_hand(cards)
+                hands[owner] = sort_hand(cards)
         rounds = len(state.deal_seeds)
-        world.deal_seeds = state.deal_seeds[: state.round] + [rng.getrandbits(64) for _ in range(rounds - state.round)]
-        return world
+        seeds = state.deal_seeds[: state.round] + tuple(rng.getrandbits(64) for _ in range(rounds - state.round))
+        return state.changed(hands=tuple(hands), automa_deck=automa_deck, set_aside=set_aside, deal_seeds=seeds)
 
     @staticmethod
     def _deal(
@@ -106,7 +107,7 @@ class TrickyTacticsModel(GameModel[State]):
             return rng.choice(legal)
         values = {"K": state.options.value_k, "Q": state.options.value_q, "J": state.options.value_j}
         bonus = state.options.area_bonus_points if state.options.area_bonus else 0
-        board: dict[str, list[int]] = state.map
+        board = state.map
         ids = [AUTOMA if p == state.automa else p for p in range(state.n)]
         return max(legal, key=lambda a: _eval(_after(board, seat, a, ids), seat, values, bonus))
 
