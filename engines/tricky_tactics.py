@@ -29,9 +29,8 @@ Who sees what
 
 from __future__ import annotations
 
-import copy
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Annotated, Any, Literal
 
@@ -59,6 +58,10 @@ from engines.base import (
 
 PlayerId = int | str
 Phase = Literal["play", "action", "over"]
+Cards = tuple[str, ...]
+Counts = tuple[int, ...]  # one number per player
+Played = tuple[int, str]  # (player, card)
+Reason = tuple[LogEntry, ...]
 
 SUITS = ("S", "H", "D", "C")
 RANKS = ("A", "10", "9", "8", "7", "6", "5", "4", "3", "2")
@@ -81,9 +84,20 @@ def card_rank(card: str) -> int:
     return RANK_VALUE[card[:-1]]
 
 
-def sort_hand(cards: list[str]) -> list[str]:
+def sort_hand(cards: Iterable[str]) -> Cards:
     """By suit (♠ ♥ ♦ ♣), high to low within a suit."""
-    return sorted(cards, key=lambda c: (SUITS.index(card_suit(c)), -card_rank(c)))
+    return tuple(sorted(cards, key=lambda c: (SUITS.index(card_suit(c)), -card_rank(c))))
+
+
+def without(cards: Cards, card: str) -> Cards:
+    """``cards`` less the first copy of ``card``."""
+    i = cards.index(card)
+    return cards[:i] + cards[i + 1 :]
+
+
+def _with(values: Counts, i: int, delta: int) -> Counts:
+    """``values`` with entry ``i`` changed by ``delta``."""
+    return (*values[:i], values[i] + delta, *values[i + 1 :])
 
 
 # ---- options -------------------------------------------------------------------------------------
@@ -132,74 +146,296 @@ class TrickyTacticsOptions(GameOptions):
 # ---- state ---------------------------------------------------------------------------------------
 
 
-@dataclass
+def _reason_json(reason: Reason) -> list[JSON]:
+    return [entry.to_json() for entry in reason]
+
+
+def _reason_of(data: Any) -> Reason:
+    return tuple(LogEntry(str(entry["key"]), dict(entry["params"])) for entry in data)
+
+
+@dataclass(frozen=True)
+class TakenAction:
+    """What a trick's winner did with its Action, as the log and the trick records name it."""
+
+    player: PlayerId
+    kind: Literal["add", "remove", "skip"]
+    location: str | None = None
+    owner: PlayerId | None = None
+    reason: Reason | None = None  # the automa's, or a skip's
+
+    def to_json(self) -> dict[str, JSON]:
+        entry: dict[str, JSON] = {"player": self.player, "type": self.kind}
+        if self.location is not None:
+            entry["location"] = self.location
+        if self.owner is not None:
+            entry["owner"] = self.owner
+        if self.reason is not None:
+            entry["reason"] = _reason_json(self.reason)
+        return entry
+
+    @classmethod
+    def from_json(cls, data: Any) -> TakenAction:
+        reason = data.get("reason")
+        return cls(
+            player=data["player"],
+            kind=data["type"],
+            location=data.get("location"),
+            owner=data.get("owner"),
+            reason=None if reason is None else _reason_of(reason),
+        )
+
+
+@dataclass(frozen=True)
+class Trick:
+    """A finished trick: who led, the cards in play order, who won and the Action it brought."""
+
+    leader: int
+    cards: tuple[Played, ...]
+    winner: int
+    action: TakenAction | None
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "leader": self.leader,
+            "cards": [[p, c] for p, c in self.cards],
+            "winner": self.winner,
+            "action": None if self.action is None else self.action.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Trick:
+        action = data["action"]
+        return cls(
+            leader=int(data["leader"]),
+            cards=_played_of(data["cards"]),
+            winner=int(data["winner"]),
+            action=None if action is None else TakenAction.from_json(action),
+        )
+
+
+@dataclass(frozen=True)
+class Owed:
+    """The Action a trick's winner owes: in the Area of the suit led."""
+
+    player: int
+    suit: str
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"player": self.player, "suit": self.suit}
+
+
+@dataclass(frozen=True)
+class AutomaPlay:
+    """The automa's last play: its Reveal Row as it chose, the card and why."""
+
+    row: Cards
+    card: str
+    reason: Reason
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"row": list(self.row), "card": self.card, "reason": _reason_json(self.reason)}
+
+
+@dataclass(frozen=True)
+class LocationScore:
+    location: str
+    cubes: Counts
+    controller: PlayerId | None
+    points: int
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "location": self.location,
+            "cubes": list(self.cubes),
+            "controller": self.controller,
+            "points": self.points,
+        }
+
+
+@dataclass(frozen=True)
+class AreaBonus:
+    suit: str
+    player: PlayerId
+    points: int
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"suit": self.suit, "player": self.player, "points": self.points}
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """A round's scoring, Location by Location."""
+
+    round: int
+    locations: tuple[LocationScore, ...]
+    area_bonuses: tuple[AreaBonus, ...]
+    points: Counts
+    controlled: Counts
+    totals: Counts
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "round": self.round,
+            "locations": [loc.to_json() for loc in self.locations],
+            "area_bonuses": [area.to_json() for area in self.area_bonuses],
+            "points": list(self.points),
+            "controlled": list(self.controlled),
+            "totals": list(self.totals),
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Scoring:
+        return cls(
+            round=int(data["round"]),
+            locations=tuple(
+                LocationScore(str(d["location"]), _counts(d["cubes"]), d["controller"], int(d["points"]))
+                for d in data["locations"]
+            ),
+            area_bonuses=tuple(AreaBonus(str(d["suit"]), d["player"], int(d["points"])) for d in data["area_bonuses"]),
+            points=_counts(data["points"]),
+            controlled=_counts(data["controlled"]),
+            totals=_counts(data["totals"]),
+        )
+
+
+def _counts(data: Any) -> Counts:
+    return tuple(int(v) for v in data)
+
+
+def _cards(data: Any) -> Cards:
+    return tuple(str(c) for c in data)
+
+
+def _played_of(data: Any) -> tuple[Played, ...]:
+    return tuple((int(p), str(c)) for p, c in data)
+
+
+@dataclass(frozen=True)
 class State:
-    """The full game state; ``dump`` writes its fields under these names. Players are numbered ``0 .. n-1``,
-    the automa included (``automa`` is its number, or None). The records (``tricks``, ``pending``, the
-    ``last_*``) are the JSON they are dumped as. ``apply`` changes a ``copy()``, never the state it is given."""
+    """The full game state (secrets included): an immutable value; each step of the rules derives a new state
+    that shares every part it leaves alone. ``dump`` writes the fields under these names. Players are
+    numbered ``0 .. n-1``, the automa included (``automa`` is its number, or None). ``map`` is never changed
+    in place: a move that changes cubes builds a new one."""
 
     options: TrickyTacticsOptions
     n: int
     automa: int | None
-    deal_seeds: list[int]
+    deal_seeds: tuple[int, ...]
     round: int
     dealer: int
     leader: int
     turn: int | None
     phase: Phase
-    hands: list[list[str]]
-    automa_deck: list[str]
-    automa_row: list[str]
-    automa_last: dict[str, Any] | None
-    set_aside: list[str]
-    trick: list[list[Any]]  # [player, card] in play order
-    tricks: list[dict[str, Any]]  # this round's finished tricks
-    last_trick: dict[str, Any] | None
-    pending: dict[str, Any] | None  # the Action a trick's winner owes: {"player", "suit"}
-    map: dict[str, list[int]]  # cubes per Location, per player
-    supply: list[int]
-    scores: list[int]
-    round_points: list[list[int]]
-    last_scoring: dict[str, Any] | None
-    controlled: list[int]
-    secret_discards: list[str]
+    hands: tuple[Cards, ...]
+    automa_deck: Cards  # face down, top first
+    automa_row: Cards
+    automa_last: AutomaPlay | None
+    set_aside: Cards
+    trick: tuple[Played, ...]  # in play order
+    tricks: tuple[Trick, ...]  # this round's finished tricks
+    last_trick: Trick | None
+    pending: Owed | None  # set while ``phase`` is "action"
+    map: Mapping[str, Counts]  # cubes per Location, per player
+    supply: Counts
+    scores: Counts
+    round_points: tuple[Counts, ...]
+    last_scoring: Scoring | None
+    controlled: Counts
+    secret_discards: Cards
+
+    def changed(self, **changes: Any) -> State:
+        """``dataclasses.replace`` without running ``__init__`` again: the strong bot derives states by the
+        thousand, and every unchanged field is shared as it is."""
+        assert changes.keys() <= _FIELDS, changes.keys() - _FIELDS
+        new = object.__new__(State)
+        vars(new).update(vars(self), **changes)
+        return new
 
     @property
-    def owed(self) -> dict[str, Any]:
+    def owed(self) -> Owed:
         """The Action owed now (``pending``, which is set while ``phase`` is "action")."""
         assert self.pending is not None
         return self.pending
 
-    def copy(self) -> State:
-        """A copy that shares nothing the rules change in place: lists and the trick records are copied;
-        records replaced whole (``pending``, the ``last_*``) and the deal seeds are shared."""
-        return replace(
-            self,
-            hands=[list(hand) for hand in self.hands],
-            automa_deck=list(self.automa_deck),
-            automa_row=list(self.automa_row),
-            set_aside=list(self.set_aside),
-            trick=list(self.trick),
-            tricks=[dict(record) for record in self.tricks],
-            map={loc: list(counts) for loc, counts in self.map.items()},
-            supply=list(self.supply),
-            scores=list(self.scores),
-            round_points=list(self.round_points),
-            controlled=list(self.controlled),
-            secret_discards=list(self.secret_discards),
-        )
+    def with_hand(self, p: int, hand: Cards) -> State:
+        return self.changed(hands=(*self.hands[:p], hand, *self.hands[p + 1 :]))
+
+    def with_cubes(self, loc: str, p: int, delta: int) -> State:
+        """``delta`` of player ``p``'s cubes moved onto ``loc`` from their supply (off it, if negative)."""
+        board = dict(self.map)
+        board[loc] = _with(board[loc], p, delta)
+        return self.changed(map=board, supply=_with(self.supply, p, -delta))
 
     def to_json(self) -> dict[str, JSON]:
-        data = {f.name: copy.deepcopy(getattr(self, f.name)) for f in fields(self) if f.name != "options"}
-        return {"options": self.options.model_dump(), **data}
+        last = self.automa_last
+        return {
+            "options": self.options.model_dump(),
+            "n": self.n,
+            "automa": self.automa,
+            "deal_seeds": list(self.deal_seeds),
+            "round": self.round,
+            "dealer": self.dealer,
+            "leader": self.leader,
+            "turn": self.turn,
+            "phase": self.phase,
+            "hands": [list(hand) for hand in self.hands],
+            "automa_deck": list(self.automa_deck),
+            "automa_row": list(self.automa_row),
+            "automa_last": None if last is None else last.to_json(),
+            "set_aside": list(self.set_aside),
+            "trick": [[p, c] for p, c in self.trick],
+            "tricks": [t.to_json() for t in self.tricks],
+            "last_trick": None if self.last_trick is None else self.last_trick.to_json(),
+            "pending": None if self.pending is None else self.pending.to_json(),
+            "map": {loc: list(counts) for loc, counts in self.map.items()},
+            "supply": list(self.supply),
+            "scores": list(self.scores),
+            "round_points": [list(points) for points in self.round_points],
+            "last_scoring": None if self.last_scoring is None else self.last_scoring.to_json(),
+            "controlled": list(self.controlled),
+            "secret_discards": list(self.secret_discards),
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, JSON]) -> State:
-        missing = {f.name for f in fields(cls)} - set(data)
+        missing = _FIELDS - set(data)
         if missing:
             raise InvalidState(f"not a Tricky Tactics state: missing {sorted(missing)}")
-        values = {f.name: copy.deepcopy(data[f.name]) for f in fields(cls) if f.name != "options"}
-        return cls(options=TrickyTacticsOptions.model_validate(data["options"]), **values)
+        d: Any = data
+        last, last_trick, pending, scoring = d["automa_last"], d["last_trick"], d["pending"], d["last_scoring"]
+        return cls(
+            options=TrickyTacticsOptions.model_validate(d["options"]),
+            n=int(d["n"]),
+            automa=None if d["automa"] is None else int(d["automa"]),
+            deal_seeds=tuple(int(s) for s in d["deal_seeds"]),
+            round=int(d["round"]),
+            dealer=int(d["dealer"]),
+            leader=int(d["leader"]),
+            turn=None if d["turn"] is None else int(d["turn"]),
+            phase=d["phase"],
+            hands=tuple(_cards(hand) for hand in d["hands"]),
+            automa_deck=_cards(d["automa_deck"]),
+            automa_row=_cards(d["automa_row"]),
+            automa_last=None
+            if last is None
+            else AutomaPlay(_cards(last["row"]), str(last["card"]), _reason_of(last["reason"])),
+            set_aside=_cards(d["set_aside"]),
+            trick=_played_of(d["trick"]),
+            tricks=tuple(Trick.from_json(t) for t in d["tricks"]),
+            last_trick=None if last_trick is None else Trick.from_json(last_trick),
+            pending=None if pending is None else Owed(int(pending["player"]), str(pending["suit"])),
+            map={str(loc): _counts(counts) for loc, counts in d["map"].items()},
+            supply=_counts(d["supply"]),
+            scores=_counts(d["scores"]),
+            round_points=tuple(_counts(points) for points in d["round_points"]),
+            last_scoring=None if scoring is None else Scoring.from_json(scoring),
+            controlled=_counts(d["controlled"]),
+            secret_discards=_cards(d["secret_discards"]),
+        )
+
+
+_FIELDS = frozenset(f.name for f in fields(State))
 
 
 # ---- the engine ----------------------------------------------------------------------------------
@@ -230,82 +466,76 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
             options=options,
             n=n,
             automa=automa,
-            deal_seeds=[rng.getrandbits(64) for _ in range(options.rounds)],
+            deal_seeds=tuple(rng.getrandbits(64) for _ in range(options.rounds)),
             round=0,
             dealer=rng.randrange(n),
             leader=0,
             turn=None,
             phase="play",
-            hands=[[] for _ in range(n)],
-            automa_deck=[],
-            automa_row=[],
+            hands=((),) * n,
+            automa_deck=(),
+            automa_row=(),
             automa_last=None,
-            set_aside=[],
-            trick=[],
-            tricks=[],
+            set_aside=(),
+            trick=(),
+            tricks=(),
             last_trick=None,
             pending=None,
-            map={loc: [0] * n for loc in LOCATIONS},
-            supply=[options.cubes] * n,
-            scores=[0] * n,
-            round_points=[],
+            map={loc: (0,) * n for loc in LOCATIONS},
+            supply=(options.cubes,) * n,
+            scores=(0,) * n,
+            round_points=(),
             last_scoring=None,
-            controlled=[0] * n,
-            secret_discards=[],
+            controlled=(0,) * n,
+            secret_discards=(),
         )
         events: list[Event] = []
-        self._start_round(st, events, first=True)
-        self._run(st, events)
-        return st
+        st = self._start_round(st, events, first=True)
+        return self._run(st, events)
 
-    def _start_round(self, st: State, events: list[Event], first: bool = False) -> None:
+    def _start_round(self, st: State, events: list[Event], first: bool = False) -> State:
         n: int = st.n
-        if not first:
-            st.dealer = (st.dealer + 1) % n
-        st.round += 1
+        dealer = st.dealer if first else (st.dealer + 1) % n
+        number = st.round + 1
         deck = list(DECK)
-        random.Random(st.deal_seeds[st.round - 1]).shuffle(deck)
+        random.Random(st.deal_seeds[number - 1]).shuffle(deck)
         automa = st.automa
-        hands: list[list[str]] = [[] for _ in range(n)]
-        st.automa_deck = []
-        st.automa_row = []
-        st.automa_last = None
-        st.set_aside = []
-        if automa is not None:
-            for p in range(n):
-                if p != automa:
-                    hands[p] = sort_hand(deck[:12])
-                    deck = deck[12:]
-            st.automa_deck = deck  # its 12 plus the 4: 16 face down, top first
-        elif n == 3:
-            for p in range(n):
-                hands[p] = sort_hand(deck[:12])
-                deck = deck[12:]
-            st.set_aside = deck
-        else:
-            for p in range(n):
-                hands[p] = sort_hand(deck[:10])
-                deck = deck[10:]
-        st.hands = hands
-        st.trick = []
-        st.tricks = []
-        st.last_trick = None  # last round's cards are back in hands: history lives in the events
-        st.pending = None
-        st.phase = "play"
-        st.leader = (st.dealer + 1) % n
-        st.turn = st.leader
+        size = 10 if n == 4 and automa is None else 12
+        hands: list[Cards] = [()] * n
+        for p in range(n):
+            if p != automa:
+                hands[p] = sort_hand(deck[:size])
+                deck = deck[size:]
+        leader = (dealer + 1) % n
+        st = st.changed(
+            dealer=dealer,
+            round=number,
+            automa_deck=tuple(deck) if automa is not None else (),  # its 12 plus the 4: 16 face down, top first
+            automa_row=(),
+            automa_last=None,
+            set_aside=tuple(deck) if automa is None and n == 3 else (),
+            hands=tuple(hands),
+            trick=(),
+            tricks=(),
+            last_trick=None,  # last round's cards are back in hands: history lives in the events
+            pending=None,
+            phase="play",
+            leader=leader,
+            turn=leader,
+        )
         events.append(
             Event(
                 "deal",
                 public={
-                    "round": st.round,
-                    "dealer": self._pid(st, st.dealer),
-                    "leader": self._pid(st, st.leader),
+                    "round": number,
+                    "dealer": self._pid(st, dealer),
+                    "leader": self._pid(st, leader),
                     "hand_sizes": [self._hand_size(st, p) for p in range(n)],
                 },
                 private={p: {"hand": list(hands[p])} for p in range(n) if p != automa},
             )
         )
+        return st
 
     # ---- helpers -----------------------------------------------------------------------------
 
@@ -332,12 +562,12 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
         return card_suit(st.trick[0][1]) if st.trick else None
 
     def _playable(self, st: State, p: int) -> list[str]:
-        hand: list[str] = st.hands[p]
+        hand = st.hands[p]
         led = self._led_suit(st)
         if led is not None:
             follow = [c for c in hand if card_suit(c) == led]
             if follow:
-                return list(follow)
+                return follow
         return list(hand)
 
     def _adds(self, st: State, p: int, suit: str) -> list[str]:
@@ -354,7 +584,7 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
                     out.append((loc, q))
         return out
 
-    def _controller(self, counts: list[int]) -> int | None:
+    def _controller(self, counts: Sequence[int]) -> int | None:
         top = max(counts)
         if top == 0 or counts.count(top) > 1:
             return None
@@ -371,47 +601,42 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
 
     # ---- the automatic flow ------------------------------------------------------------------
 
-    def _run(self, st: State, events: list[Event]) -> None:
+    def _run(self, st: State, events: list[Event]) -> State:
         """Resolve all that needs no human decision: automa plays and Actions, tricks, skips, rounds."""
         while True:
             if st.phase == "play":
                 if len(st.trick) == st.n:
-                    self._resolve_trick(st, events)
+                    st = self._resolve_trick(st, events)
                     continue
                 if st.turn == st.automa:
-                    self._automa_play(st, events)
+                    st = self._automa_play(st, events)
                     continue
-                return
+                return st
             if st.phase == "action":
-                w = st.owed["player"]
-                suit = st.owed["suit"]
+                w = st.owed.player
+                suit = st.owed.suit
                 if w == st.automa:
-                    self._automa_action(st, events)
-                    self._after_action(st, events)
+                    st = self._after_action(self._automa_action(st, events), events)
                     continue
                 if not self._adds(st, w, suit) and not self._removes(st, w, suit):
-                    self._record_action(st, events, w, "skip", None, None, _reason("skip", suit=suit))
-                    self._after_action(st, events)
+                    st = self._record_action(st, events, w, "skip", None, None, _reason("skip", suit=suit))
+                    st = self._after_action(st, events)
                     continue
-                return
-            return
+                return st
+            return st
 
-    def _resolve_trick(self, st: State, events: list[Event]) -> None:
-        trick: list[list[Any]] = st.trick
+    def _resolve_trick(self, st: State, events: list[Event]) -> State:
+        trick = st.trick
         led = card_suit(trick[0][1])
         winner, card = max(((p, c) for p, c in trick if card_suit(c) == led), key=lambda pc: card_rank(pc[1]))
-        record = {
-            "leader": trick[0][0],
-            "cards": [list(pc) for pc in trick],
-            "winner": winner,
-            "action": None,
-        }
-        st.tricks.append(record)
-        st.trick = []
-        st.leader = winner
-        st.turn = None
-        st.phase = "action"
-        st.pending = {"player": winner, "suit": led}
+        st = st.changed(
+            tricks=(*st.tricks, Trick(leader=trick[0][0], cards=trick, winner=winner, action=None)),
+            trick=(),
+            leader=winner,
+            turn=None,
+            phase="action",
+            pending=Owed(winner, led),
+        )
         events.append(
             Event(
                 "trick",
@@ -424,145 +649,121 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
                 },
             )
         )
+        return st
 
     def _record_action(
         self,
         st: State,
         events: list[Event],
         p: int,
-        kind: str,
+        kind: Literal["add", "remove", "skip"],
         loc: str | None,
         owner: int | None,
-        reason: list[JSON] | None,
-    ) -> None:
-        entry: dict[str, JSON] = {"player": self._pid(st, p), "type": kind}
-        if loc is not None:
-            entry["location"] = loc
-        if owner is not None:
-            entry["owner"] = self._pid(st, owner)
-        if reason is not None:
-            entry["reason"] = reason
-        st.tricks[-1]["action"] = copy.deepcopy(entry)
-        events.append(Event("action", public=entry))
+        reason: Reason | None,
+    ) -> State:
+        taken = TakenAction(
+            player=self._pid(st, p),
+            kind=kind,
+            location=loc,
+            owner=None if owner is None else self._pid(st, owner),
+            reason=reason,
+        )
+        events.append(Event("action", public=taken.to_json()))
+        return st.changed(tricks=(*st.tricks[:-1], replace(st.tricks[-1], action=taken)))
 
-    def _after_action(self, st: State, events: list[Event]) -> None:
-        st.pending = None
-        st.last_trick = copy.deepcopy(st.tricks[-1])
+    def _after_action(self, st: State, events: list[Event]) -> State:
+        st = st.changed(pending=None, last_trick=st.tricks[-1])
         if not any(st.hands):  # every human hand is empty (the automa keeps its unplayed cards)
-            self._end_round(st, events)
-            return
-        st.phase = "play"
-        st.turn = st.leader
-
-    def _do_add(self, st: State, p: int, loc: str) -> None:
-        st.supply[p] -= 1
-        st.map[loc][p] += 1
-
-    def _do_remove(self, st: State, loc: str, owner: int) -> None:
-        st.map[loc][owner] -= 1
-        st.supply[owner] += 1
+            return self._end_round(st, events)
+        return st.changed(phase="play", turn=st.leader)
 
     # ---- the automa --------------------------------------------------------------------------
 
-    def _automa_play(self, st: State, events: list[Event]) -> None:
+    def _automa_play(self, st: State, events: list[Event]) -> State:
         a = st.automa
         assert a is not None
-        row: list[str] = st.automa_row
-        deck: list[str] = st.automa_deck
-        revealed: list[str] = []
-        while len(row) < 2 and deck:
-            card = deck.pop(0)
-            row.append(card)
-            revealed.append(card)
+        take = max(0, 2 - len(st.automa_row))
+        revealed = st.automa_deck[:take]
+        shown = st.automa_row + revealed
         if revealed:
-            events.append(Event("reveal", public={"player": AUTOMA, "cards": list(revealed), "row": list(row)}))
-        shown = list(row)
-        led = self._led_suit(st)
-        card, reason = automa_choose(shown, led)
-        row.remove(card)  # the unplayed card slides Left and stays public
-        st.automa_last = {"row": shown, "card": card, "reason": reason}
-        st.trick.append([a, card])
-        st.turn = (a + 1) % st.n
-        events.append(Event("play", public={"player": AUTOMA, "card": card, "reason": reason, "row": shown}))
+            events.append(Event("reveal", public={"player": AUTOMA, "cards": list(revealed), "row": list(shown)}))
+        card, reason = _automa_card(shown, self._led_suit(st))
+        st = st.changed(
+            automa_deck=st.automa_deck[take:],
+            automa_row=without(shown, card),  # the unplayed card slides Left and stays public
+            automa_last=AutomaPlay(shown, card, reason),
+            trick=(*st.trick, (a, card)),
+            turn=(a + 1) % st.n,
+        )
+        public: dict[str, JSON] = {"player": AUTOMA, "card": card, "reason": _reason_json(reason), "row": list(shown)}
+        events.append(Event("play", public=public))
+        return st
 
-    def _automa_action(self, st: State, events: list[Event]) -> None:
+    def _automa_action(self, st: State, events: list[Event]) -> State:
         a = st.automa
         assert a is not None
-        suit: str = st.owed["suit"]
-        kind, loc, owner, reason = automa_action_choice(st.map, st.supply[a], a, st.n, suit)
+        kind, loc, owner, reason = _automa_action(st.map, st.supply[a], a, st.n, st.owed.suit)
         if kind == "add":
             assert loc is not None
-            self._do_add(st, a, loc)
+            st = st.with_cubes(loc, a, 1)
         elif kind == "remove":
             assert loc is not None and owner is not None
-            self._do_remove(st, loc, owner)
-        self._record_action(st, events, a, kind, loc, owner, reason)
+            st = st.with_cubes(loc, owner, -1)
+        return self._record_action(st, events, a, kind, loc, owner, reason)
 
     # ---- scoring -----------------------------------------------------------------------------
 
-    def _end_round(self, st: State, events: list[Event]) -> None:
+    def _end_round(self, st: State, events: list[Event]) -> State:
         n: int = st.n
         values = self._values(st)
         bonus = self._bonus(st)
         points = [0] * n
         controlled = [0] * n
-        locs: list[dict[str, JSON]] = []
-        areas: list[dict[str, JSON]] = []
+        locs: list[LocationScore] = []
+        areas: list[AreaBonus] = []
         for suit in SUITS:
             owners: list[int | None] = []
             for lr in LOC_RANKS:
                 loc = f"{lr}{suit}"
-                counts: list[int] = st.map[loc]
+                counts = st.map[loc]
                 ctl = self._controller(counts)
                 owners.append(ctl)
                 pts = values[lr] if ctl is not None else 0
                 if ctl is not None:
                     points[ctl] += pts
                     controlled[ctl] += 1
-                locs.append(
-                    {
-                        "location": loc,
-                        "cubes": list(counts),
-                        "controller": None if ctl is None else self._pid(st, ctl),
-                        "points": pts,
-                    }
-                )
+                locs.append(LocationScore(loc, counts, None if ctl is None else self._pid(st, ctl), pts))
             first = owners[0]
             if bonus and first is not None and all(o == first for o in owners):
                 points[first] += bonus
-                areas.append({"suit": suit, "player": self._pid(st, first), "points": bonus})
-        for p in range(n):
-            st.scores[p] += points[p]
-        st.round_points.append(points)
-        st.controlled = controlled
-        st.last_scoring = {
-            "round": st.round,
-            "locations": locs,
-            "area_bonuses": areas,
-            "points": points,
-            "controlled": controlled,
-            "totals": list(st.scores),
-        }
-        events.append(Event("round_scored", public=copy.deepcopy(st.last_scoring)))
+                areas.append(AreaBonus(suit, self._pid(st, first), bonus))
+        scores = tuple(s + pts for s, pts in zip(st.scores, points, strict=True))
+        scoring = Scoring(st.round, tuple(locs), tuple(areas), tuple(points), tuple(controlled), scores)
+        events.append(Event("round_scored", public=scoring.to_json()))
         # Unrevealed automa cards and the set-aside cards are discarded unseen; the carryover is public.
-        hidden = list(st.set_aside) + list(st.automa_deck)
-        st.secret_discards = hidden
+        hidden = st.set_aside + st.automa_deck
         discard: dict[str, JSON] = {"round": st.round, "discarded_unseen": len(hidden)}
         if st.automa_row:
             discard["carryover_discarded"] = list(st.automa_row)
         events.append(Event("round_end", public=discard))
-        st.set_aside = []
-        st.automa_deck = []
-        st.automa_row = []
-        st.trick = []
+        st = st.changed(
+            scores=scores,
+            round_points=(*st.round_points, scoring.points),
+            controlled=scoring.controlled,
+            last_scoring=scoring,
+            secret_discards=hidden,
+            set_aside=(),
+            automa_deck=(),
+            automa_row=(),
+            trick=(),
+        )
         if st.round >= st.options.rounds:
-            st.phase = "over"
-            st.turn = None
+            st = st.changed(phase="over", turn=None)
             result = self.outcome(st)
             assert result is not None
             events.append(Event("game_over", public={**result.to_json(), "standings": self._standings(st)}))
-            return
-        self._start_round(st, events)
+            return st
+        return self._start_round(st, events)
 
     def _key(self, st: State, p: int) -> tuple[int, int, int]:
         on_map = sum(st.map[loc][p] for loc in LOCATIONS)
@@ -589,8 +790,8 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
     def to_act(self, state: State) -> frozenset[Seat]:
         if state.phase == "play" and state.turn is not None and state.turn != state.automa:
             return frozenset({state.turn})
-        if state.phase == "action" and state.owed["player"] != state.automa:
-            return frozenset({state.owed["player"]})
+        if state.phase == "action" and state.owed.player != state.automa:
+            return frozenset({state.owed.player})
         return frozenset()
 
     def legal_actions(self, state: State, seat: Seat) -> list[Action]:
@@ -598,7 +799,7 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
             return []
         if state.phase == "play":
             return [{"type": "play", "card": c} for c in self._playable(state, seat)]
-        suit = state.owed["suit"]
+        suit = state.owed.suit
         actions: list[Action] = [{"type": "add", "location": loc} for loc in self._adds(state, seat, suit)]
         actions += [
             {"type": "remove", "location": loc, "owner": self._pid(state, q)}
@@ -616,16 +817,14 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
             raise IllegalAction("the game is over", "action.game_over")
         if seat not in self.to_act(state):
             raise IllegalAction("it is not your turn", "action.not_your_turn")
-        st = state.copy()
         events: list[Event] = []
         if isinstance(action, PlayCard):
-            self._apply_play(st, seat, action.card, events)
+            st = self._apply_play(state, seat, action.card, events)
         else:
-            self._apply_action(st, seat, action, events)
-        self._run(st, events)
-        return st, events
+            st = self._apply_action(state, seat, action, events)
+        return self._run(st, events), events
 
-    def _apply_play(self, st: State, seat: int, card: str, events: list[Event]) -> None:
+    def _apply_play(self, st: State, seat: int, card: str, events: list[Event]) -> State:
         if st.phase != "play":
             raise IllegalAction("you won the trick: choose your Action first", "tricky-tactics.error.action_first")
         if card not in st.hands[seat]:
@@ -636,16 +835,17 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
             raise IllegalAction(
                 f"you must follow {led}", "tricky-tactics.error.must_follow", {"suit": led, "card": card}
             )
-        st.hands[seat].remove(card)
-        st.trick.append([seat, card])
-        st.turn = (seat + 1) % st.n
+        st = st.with_hand(seat, without(st.hands[seat], card)).changed(
+            trick=(*st.trick, (seat, card)), turn=(seat + 1) % st.n
+        )
         public: dict[str, JSON] = {"player": seat, "card": card}
         events.append(Event("play", public=public))
+        return st
 
-    def _apply_action(self, st: State, seat: int, action: Add | Remove, events: list[Event]) -> None:
+    def _apply_action(self, st: State, seat: int, action: Add | Remove, events: list[Event]) -> State:
         if st.phase != "action":
             raise IllegalAction("an Action comes only right after winning a trick", "tricky-tactics.error.no_action")
-        suit: str = st.owed["suit"]
+        suit = st.owed.suit
         loc = action.location
         if loc[1] != suit:
             raise IllegalAction(
@@ -656,8 +856,7 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
         if isinstance(action, Add):
             if st.supply[seat] <= 0:
                 raise IllegalAction("no cubes left in the supply", "tricky-tactics.error.no_supply")
-            self._do_add(st, seat, loc)
-            self._record_action(st, events, seat, "add", loc, None, None)
+            st = self._record_action(st.with_cubes(loc, seat, 1), events, seat, "add", loc, None, None)
         else:
             owner = self._player_from_json(st, action.owner)
             if owner is None:
@@ -671,9 +870,8 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
                     "tricky-tactics.error.no_cube",
                     {"owner_seat": owner_id, "location": loc},
                 )
-            self._do_remove(st, loc, owner)
-            self._record_action(st, events, seat, "remove", loc, owner, None)
-        self._after_action(st, events)
+            st = self._record_action(st.with_cubes(loc, owner, -1), events, seat, "remove", loc, owner, None)
+        return self._after_action(st, events)
 
     def view(self, state: State, seat: Seat | None) -> dict[str, JSON]:
         """Public state plus, for a seat, its own hand and playable cards (never another hand, the automa's
@@ -693,7 +891,7 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
                     "on_map": sum(st.map[loc][p] for loc in LOCATIONS),
                     "score": st.scores[p],
                     "hand_size": self._hand_size(st, p),
-                    "tricks_won": sum(1 for t in st.tricks if t["winner"] == p),
+                    "tricks_won": sum(1 for t in st.tricks if t.winner == p),
                 }
             )
         areas: list[dict[str, JSON]] = []
@@ -702,7 +900,7 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
             ctls: list[int | None] = []
             for lr in LOC_RANKS:
                 loc = f"{lr}{suit}"
-                counts: list[int] = st.map[loc]
+                counts = st.map[loc]
                 ctl = self._controller(counts)
                 ctls.append(ctl)
                 locs.append(
@@ -728,14 +926,12 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
         pending = st.pending
         pending_view: dict[str, JSON] | None = None
         if pending is not None:
-            w: int = pending["player"]
+            w, suit = pending.player, pending.suit
             pending_view = {
                 "player": self._pid(st, w),
-                "suit": pending["suit"],
-                "add": self._adds(st, w, pending["suit"]),
-                "remove": [
-                    {"location": loc, "owner": self._pid(st, q)} for loc, q in self._removes(st, w, pending["suit"])
-                ],
+                "suit": suit,
+                "add": self._adds(st, w, suit),
+                "remove": [{"location": loc, "owner": self._pid(st, q)} for loc, q in self._removes(st, w, suit)],
             }
         automa_view: dict[str, JSON] | None = None
         if st.automa is not None:
@@ -743,16 +939,16 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
             automa_view = {
                 "row": list(st.automa_row),
                 "unrevealed": len(st.automa_deck),
-                "last_row": None if last is None else list(last["row"]),
-                "last_card": None if last is None else last["card"],
-                "last_reason": None if last is None else last["reason"],
+                "last_row": None if last is None else list(last.row),
+                "last_card": None if last is None else last.card,
+                "last_reason": None if last is None else _reason_json(last.reason),
             }
         trick_view: list[dict[str, JSON]] = []
         last_automa = st.automa_last
         for p, c in st.trick:
             entry: dict[str, JSON] = {"player": self._pid(st, p), "card": c}
-            if p == st.automa and last_automa is not None and last_automa["card"] == c:
-                entry["reason"] = last_automa["reason"]
+            if p == st.automa and last_automa is not None and last_automa.card == c:
+                entry["reason"] = _reason_json(last_automa.reason)
             trick_view.append(entry)
         to_act = sorted(self.to_act(st))
         view: dict[str, JSON] = {
@@ -778,20 +974,20 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
             "area_bonus": self._bonus(st),
             "automa": automa_view,
             "set_aside": len(st.set_aside),
-            "last_scoring": copy.deepcopy(st.last_scoring),
-            "round_points": copy.deepcopy(st.round_points),
+            "last_scoring": None if st.last_scoring is None else st.last_scoring.to_json(),
+            "round_points": [list(points) for points in st.round_points],
             "hand": None if me is None else list(st.hands[me]),
             "playable": (self._playable(st, me) if me is not None and st.phase == "play" and turn == me else []),
             "standings": self._standings(st) if st.phase == "over" else None,
         }
         return view
 
-    def _trick_view(self, st: State, t: Mapping[str, Any]) -> dict[str, JSON]:
+    def _trick_view(self, st: State, t: Trick) -> dict[str, JSON]:
         return {
-            "leader": self._pid(st, t["leader"]),
-            "cards": [{"player": self._pid(st, p), "card": c} for p, c in t["cards"]],
-            "winner": self._pid(st, t["winner"]),
-            "action": copy.deepcopy(t["action"]),
+            "leader": self._pid(st, t.leader),
+            "cards": [{"player": self._pid(st, p), "card": c} for p, c in t.cards],
+            "winner": self._pid(st, t.winner),
+            "action": None if t.action is None else t.action.to_json(),
         }
 
     def timeout_action(self, state: State, seat: Seat) -> Action:
@@ -889,30 +1085,35 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions]):
         return LogEntry("tricky-tactics.log.removed", params)
 
 
-def _reason(key: str, **params: JSON) -> list[JSON]:
+def _reason(key: str, **params: JSON) -> Reason:
     """One of the automa's reasons (or a skipped Action's) as log entries: what it did and why."""
-    return [LogEntry(f"tricky-tactics.reason.{key}", params).to_json()]
+    return (LogEntry(f"tricky-tactics.reason.{key}", params),)
 
 
-_TIED = LogEntry("tricky-tactics.reason.tied_kqj").to_json()
+_TIED = LogEntry("tricky-tactics.reason.tied_kqj")
 """Appended to a reason whose Locations tied: K, then Q, then J."""
 
 
 # ---- automa rules (pure functions, used by the engine and the tests) -------------------------------
 
 
-def automa_choose(row: list[str], led: str | None) -> tuple[str, list[JSON]]:
+def automa_choose(row: Sequence[str], led: str | None) -> tuple[str, list[JSON]]:
     """The card the automa plays from its Reveal Row ``[Left, Right]`` and its reason (log entries).
 
     Only the revealed cards count: it follows if one of them matches, else plays the higher; equal ranks
     play Left.
     """
+    card, reason = _automa_card(row, led)
+    return card, _reason_json(reason)
+
+
+def _automa_card(row: Sequence[str], led: str | None) -> tuple[str, Reason]:
     if len(row) == 1:
         only = row[0]
         return only, _reason("last_card", card=only)
     left, right = row
 
-    def higher(cards: list[str]) -> str:
+    def higher(cards: Sequence[str]) -> str:
         return cards[1] if card_rank(cards[1]) > card_rank(cards[0]) else cards[0]
 
     equal = card_rank(left) == card_rank(right)
@@ -930,15 +1131,25 @@ def automa_choose(row: list[str], led: str | None) -> tuple[str, list[JSON]]:
     return card, _reason("no_suit_equal" if equal else "no_suit_higher", suit=led, card=card)
 
 
+ActionKind = Literal["add", "remove", "skip"]
+
+
 def automa_action_choice(
-    board: Mapping[str, list[int]], supply: int, automa: int, n: int, suit: str
-) -> tuple[str, str | None, int | None, list[JSON]]:
+    board: Mapping[str, Sequence[int]], supply: int, automa: int, n: int, suit: str
+) -> tuple[ActionKind, str | None, int | None, list[JSON]]:
     """The automa's Action in ``suit``'s Area: (kind, location, owner index, reason as log entries).
 
     Add if it has cubes: the first empty Location (K, Q, J), else the one with most cubes (ties K, Q, J).
     Remove if not: among Locations holding an opponent cube, the one with most cubes in total (ties K, Q, J),
     from the opponent with most cubes there (ties: the next player clockwise from the automa).
     """
+    kind, loc, owner, reason = _automa_action(board, supply, automa, n, suit)
+    return kind, loc, owner, _reason_json(reason)
+
+
+def _automa_action(
+    board: Mapping[str, Sequence[int]], supply: int, automa: int, n: int, suit: str
+) -> tuple[ActionKind, str | None, int | None, Reason]:
     locs = [f"{lr}{suit}" for lr in LOC_RANKS]
     if supply > 0:
         for loc in locs:
@@ -947,7 +1158,7 @@ def automa_action_choice(
         best = max(locs, key=lambda lc: (sum(board[lc]), -locs.index(lc)))
         tied = [lc for lc in locs if sum(board[lc]) == sum(board[best])]
         reason = _reason("added_most", location=best, cubes=sum(board[best]))
-        return "add", best, None, reason + ([_TIED] if len(tied) > 1 else [])
+        return "add", best, None, reason + ((_TIED,) if len(tied) > 1 else ())
     eligible = [lc for lc in locs if any(c > 0 for q, c in enumerate(board[lc]) if q != automa)]
     if not eligible:
         return "skip", None, None, _reason("skip", suit=suit)
@@ -960,9 +1171,9 @@ def automa_action_choice(
     owner = owners[0]
     reason = _reason("removed_most", owner_seat=owner, location=best, cubes=sum(counts))
     if len(tied_locs) > 1:
-        reason.append(_TIED)
+        reason += (_TIED,)
     if len(owners) > 1:
-        reason.append(LogEntry("tricky-tactics.reason.next_clockwise").to_json())
+        reason += (LogEntry("tricky-tactics.reason.next_clockwise"),)
     return "remove", best, owner, reason
 
 
@@ -1045,7 +1256,7 @@ def _lead(
     return min(playable, key=lambda c: (worth[card_suit(c)], card_rank(c)))
 
 
-def _after(board: Mapping[str, list[int]], me: int, action: Action, ids: list[PlayerId]) -> dict[str, list[int]]:
+def _after(board: Mapping[str, Sequence[int]], me: int, action: Action, ids: list[PlayerId]) -> dict[str, list[int]]:
     out = {loc: list(c) for loc, c in board.items()}
     if action["type"] == "add":
         out[action["location"]][me] += 1
@@ -1054,7 +1265,7 @@ def _after(board: Mapping[str, list[int]], me: int, action: Action, ids: list[Pl
     return out
 
 
-def _points(board: Mapping[str, list[int]], values: Mapping[str, int], bonus: int) -> list[float]:
+def _points(board: Mapping[str, Sequence[int]], values: Mapping[str, int], bonus: int) -> list[float]:
     n = len(next(iter(board.values())))
     pts = [0.0] * n
     for s in SUITS:
@@ -1071,7 +1282,7 @@ def _points(board: Mapping[str, list[int]], values: Mapping[str, int], bonus: in
     return pts
 
 
-def _eval(board: Mapping[str, list[int]], me: int, values: Mapping[str, int], bonus: int) -> float:
+def _eval(board: Mapping[str, Sequence[int]], me: int, values: Mapping[str, int], bonus: int) -> float:
     pts = _points(board, values, bonus)
     others = [p for i, p in enumerate(pts) if i != me]
     score = pts[me] - max(others)

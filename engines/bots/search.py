@@ -46,6 +46,9 @@ class GameModel(ABC, Generic[S]):
     engine: Engine[S, Any]
     rollout_depth: int = 400
     """Actions a playout may take before it is cut off and scored by ``evaluate``."""
+    margin: float | None = None
+    """Standard errors by which a move must beat the baseline to be played, for a game that sets its own
+    (None: the search's ``MARGIN``)."""
 
     @abstractmethod
     def determinize(self, state: S, seat: Seat, rng: Random) -> S:
@@ -167,7 +170,8 @@ class SearchBot(Bot[S]):
         mean = best.diffs / samples
         variance = max(0.0, best.diffs_squared / samples - mean * mean)
         error = math.sqrt(variance / (samples - 1))
-        return best.action if mean > self.MARGIN * error and mean > 0 else arms[0].action
+        margin = self.MARGIN if self.model.margin is None else self.model.margin
+        return best.action if mean > margin * error and mean > 0 else arms[0].action
 
     def _playout(self, world: S, seat: Seat, action: Action, rng: Random, deadline: Deadline) -> float | None:
         model = self.model

@@ -3,14 +3,20 @@
 A seat sees its hand, the cards played this round, the automa's face-up row and every cube. Each sample
 deals the unseen cards at random into the other hands, the automa's face-down cards and the set-aside
 cards, keeping every suit a player has shown void of out of their hand, and deals later rounds afresh.
-Playouts stop at the end of the round and are scored by the points so far plus the map as it stands.
+In the playouts every seat plays as the normal bot does (``normal_move``: its rules read off the state, not
+a view, with what it reads off the map memoised), for 80 moves: past the end of the round, so a one-round
+game is played out whole and a longer one is scored as its map stands. A playout is worth its place
+among all players, the automa's included, and its score margin over the best other player, which tells
+apart the many playouts that end in the same place.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from random import Random
+from typing import Any
 
-from engines.base import Action, Seat
+from engines.base import Action, Outcome, Seat
 from engines.bots.search import GameModel, squash
 from engines.tricky_tactics import (
     AUTOMA,
@@ -18,10 +24,15 @@ from engines.tricky_tactics import (
     DECK,
     ENGINE,
     LOC_RANKS,
+    LOCATIONS,
+    RANK_VALUE,
+    RANKS,
     SUITS,
+    Counts,
     State,
-    _after,
-    _eval,
+    TrickyTacticsBot,
+    _with,
+    card_rank,
     card_suit,
     sort_hand,
 )
@@ -33,7 +44,7 @@ SAMPLE_TRIES = 20
 def _voids(state: State) -> dict[int, set[str]]:
     """The suits each player has shown they hold none of (they did not follow the led suit)."""
     voids: dict[int, set[str]] = {}
-    tricks = [t["cards"] for t in state.tricks]
+    tricks = [t.cards for t in state.tricks]
     if state.trick:
         tricks.append(state.trick)
     for cards in tricks:
@@ -44,17 +55,201 @@ def _voids(state: State) -> dict[int, set[str]]:
     return voids
 
 
+class _Board:
+    """The normal bot's reading of the map (``_eval``) in whole tenths, by Area, so that one changed
+    Location is re-read alone: ``score(seat)`` is ten times ``_eval``."""
+
+    def __init__(self, board: Mapping[str, Counts], seat: int, values: Mapping[str, int], bonus: int) -> None:
+        self.board = board
+        self.seat = seat
+        self.values = values
+        self.bonus = bonus
+        self.areas = [self.area(s, [board[f"{lr}{s}"] for lr in LOC_RANKS]) for s in SUITS]
+        self.totals = [sum(column) for column in zip(*self.areas, strict=True)]
+        self.edges = {loc: self.edge(loc, board[loc]) for loc in LOCATIONS}
+        self.edge_sum = sum(self.edges.values())
+
+    def area(self, suit: str, counts: Sequence[Sequence[int]]) -> list[int]:
+        """Tenths of a point per player from one Area's three Locations (K, Q, J) and its bonus."""
+        pts = [0] * len(counts[0])
+        owners: list[int | None] = []
+        for lr, c in zip(LOC_RANKS, counts, strict=True):
+            top = max(c)
+            ctl = c.index(top) if top > 0 and c.count(top) == 1 else None
+            owners.append(ctl)
+            if ctl is not None:
+                pts[ctl] += 10 * self.values[lr]
+        first = owners[0]
+        if self.bonus and first is not None and owners[1] == first and owners[2] == first:
+            pts[first] += 10 * self.bonus
+        return pts
+
+    def edge(self, loc: str, c: Sequence[int]) -> int:
+        me = self.seat
+        rival = max(x for i, x in enumerate(c) if i != me)
+        return self.values[loc[0]] * max(-2, min(2, c[me] - rival))
+
+    def score(self, totals: Sequence[int], edges: int) -> int:
+        me = self.seat
+        return totals[me] - max(t for i, t in enumerate(totals) if i != me) + edges
+
+    def base(self) -> int:
+        return self.score(self.totals, self.edge_sum)
+
+    def after(self, loc: str, player: int, delta: int) -> int:
+        """The score once ``player`` has ``delta`` more cubes on ``loc``."""
+        suit = loc[1]
+        s = SUITS.index(suit)
+        counts = []
+        changed: Sequence[int] = ()
+        for lr in LOC_RANKS:
+            c = self.board[f"{lr}{suit}"]
+            if f"{lr}{suit}" == loc:
+                c = changed = _with(c, player, delta)
+            counts.append(c)
+        area = self.area(suit, counts)
+        totals = [t - old + new for t, old, new in zip(self.totals, self.areas[s], area, strict=True)]
+        edges = self.edge_sum - self.edges[loc] + self.edge(loc, changed)
+        return self.score(totals, edges)
+
+    def options(self, suit: str, supply: int) -> list[tuple[str, int, int]]:
+        """The Actions in ``suit``'s Area as (Location, player, change)."""
+        out: list[tuple[str, int, int]] = []
+        for lr in LOC_RANKS:
+            loc = f"{lr}{suit}"
+            if supply > 0:
+                out.append((loc, self.seat, 1))
+            out.extend((loc, q, -1) for q, c in enumerate(self.board[loc]) if q != self.seat and c > 0)
+        return out
+
+    def worth(self, suit: str, supply: int) -> int:
+        """``_suit_worth`` in tenths."""
+        base = self.base()
+        return max([0, *(self.after(*option) - base for option in self.options(suit, supply))])
+
+
+Memo = dict[tuple[Any, ...], Any]
+
+
+class _Reading:
+    """What the normal bot reads off the map for one seat, each part worked out when first asked for and
+    memoised by the map (a playout meets the same maps again and again)."""
+
+    def __init__(self, state: State, seat: int, memo: Memo) -> None:
+        o = state.options
+        self.state = state
+        self.seat = seat
+        self.memo = memo
+        self.values = {"K": o.value_k, "Q": o.value_q, "J": o.value_j}
+        self.bonus = o.area_bonus_points if o.area_bonus else 0
+        self.supply = state.supply[seat]
+        self.key = (tuple(state.map.values()), seat, self.supply > 0)
+        self._board: _Board | None = None
+        if len(memo) > MEMO_SIZE:
+            memo.clear()
+
+    @property
+    def board(self) -> _Board:
+        if self._board is None:
+            self._board = _Board(self.state.map, self.seat, self.values, self.bonus)
+        return self._board
+
+    def worth(self, suit: str) -> int:
+        """``_suit_worth`` in tenths."""
+        key = (*self.key, suit)
+        value = self.memo.get(key)
+        if value is None:
+            value = self.memo[key] = self.board.worth(suit, self.supply)
+        return int(value)
+
+    def action(self, legal: list[Action]) -> Action:
+        """The Action that leaves the map best (ties: an Add, then K, Q, J and the Areas in order)."""
+        key = (*self.key, "action", self.state.owed.suit)
+        chosen = self.memo.get(key)
+        if chosen is None:
+            board, seat, automa = self.board, self.seat, self.state.automa
+
+            def promise(a: Action) -> tuple[int, bool, int]:
+                loc = a["location"]
+                if a["type"] == "add":
+                    after = board.after(loc, seat, 1)
+                else:
+                    owner = automa if a["owner"] == AUTOMA else a["owner"]
+                    assert isinstance(owner, int)
+                    after = board.after(loc, owner, -1)
+                return after, a["type"] == "add", -LOCATIONS.index(loc)
+
+            chosen = self.memo[key] = max(legal, key=promise)
+        return dict(chosen)
+
+
+def normal_move(state: State, seat: Seat, memo: Memo) -> Action:
+    """The normal bot's move (``TrickyTacticsBot.choose``) read off the state instead of a view: the same
+    rules at a fraction of the cost, for the playouts. ``seat`` must be to act."""
+    legal = ENGINE.legal_actions(state, seat)
+    if len(legal) == 1:
+        return legal[0]
+    reading = _Reading(state, seat, memo)
+    if state.phase == "action":
+        return reading.action(legal)
+    worth = reading.worth
+    threshold = 10 * TrickyTacticsBot.THRESHOLD
+    playable = [a["card"] for a in legal]
+    trick = state.trick
+    if not trick:
+        hand = state.hands[seat]
+        played = {c for t in state.tricks for _p, c in t.cards}
+        masters = [
+            c
+            for c in playable
+            if all(
+                h in played or h in hand for h in (f"{r}{card_suit(c)}" for r in RANKS if RANK_VALUE[r] > card_rank(c))
+            )
+        ]
+        good = [c for c in masters if worth(card_suit(c)) >= threshold]
+        if good:
+            card = max(good, key=lambda c: (worth(card_suit(c)), card_rank(c)))
+        else:
+            card = min(playable, key=lambda c: (worth(card_suit(c)), card_rank(c)))
+        return {"type": "play", "card": card}
+    led = card_suit(trick[0][1])
+    best_rank = max(card_rank(c) for _p, c in trick if card_suit(c) == led)
+    following = [c for c in playable if card_suit(c) == led]
+    last = len(trick) == state.n - 1
+    if following:
+        winners = sorted((c for c in following if card_rank(c) > best_rank), key=card_rank)
+        losers = sorted((c for c in following if card_rank(c) < best_rank), key=card_rank)
+        if worth(led) >= threshold and winners:
+            card = winners[0] if last else winners[-1]
+        elif worth(led) >= threshold:
+            card = min(following, key=card_rank)
+        elif losers:
+            card = losers[-1]
+        else:
+            card = winners[0]
+        return {"type": "play", "card": card}
+    card = min(playable, key=lambda c: (worth(card_suit(c)), card_rank(c)))
+    return {"type": "play", "card": card}
+
+
+MEMO_SIZE = 50_000
+"""Suit worths kept per map before the memo starts afresh (a few MB)."""
+
+
 class TrickyTacticsModel(GameModel[State]):
     engine = ENGINE
-    rollout_depth = 16
+    rollout_depth = 80  # past the end of a round: one round is played out whole
+    margin = 0.5  # the playouts play as the normal bot does, so a smaller lead over its move is trusted
+
+    def __init__(self) -> None:
+        self.memo: Memo = {}
 
     def determinize(self, state: State, seat: Seat, rng: Random) -> State:
-        world = state.copy()
         n: int = state.n
         automa = state.automa
         seen = set(state.hands[seat]) | set(state.automa_row)
         seen.update(card for _player, card in state.trick)
-        seen.update(card for t in state.tricks for _player, card in t["cards"])
+        seen.update(card for t in state.tricks for _player, card in t.cards)
         pool = sorted(card for card in DECK if card not in seen)
         slots: list[tuple[int | None, int]] = [(p, len(state.hands[p])) for p in range(n) if p != seat and p != automa]
         if automa is not None:
@@ -62,16 +257,18 @@ class TrickyTacticsModel(GameModel[State]):
         slots.append((None, len(state.set_aside)))
         voids = _voids(state)
         dealt = self._deal(pool, slots, voids, rng)
+        hands = list(state.hands)
+        automa_deck, set_aside = state.automa_deck, state.set_aside
         for (owner, _size), cards in zip(slots, dealt, strict=True):
             if owner is None:
-                world.set_aside = cards
+                set_aside = tuple(cards)
             elif owner == automa:
-                world.automa_deck = cards
+                automa_deck = tuple(cards)
             else:
-                world.hands[owner] = sort_hand(cards)
+                hands[owner] = sort_hand(cards)
         rounds = len(state.deal_seeds)
-        world.deal_seeds = state.deal_seeds[: state.round] + [rng.getrandbits(64) for _ in range(rounds - state.round)]
-        return world
+        seeds = state.deal_seeds[: state.round] + tuple(rng.getrandbits(64) for _ in range(rounds - state.round))
+        return state.changed(hands=tuple(hands), automa_deck=automa_deck, set_aside=set_aside, deal_seeds=seeds)
 
     @staticmethod
     def _deal(
@@ -99,28 +296,52 @@ class TrickyTacticsModel(GameModel[State]):
         return BOT.choose(state, seat, rng)
 
     def policy(self, state: State, seat: Seat, rng: Random) -> Action:
-        """Quick play for the playouts: any card that may be played; the Action that leaves the map best
-        (the normal bot's reading of the map, without building a view)."""
-        legal = ENGINE.legal_actions(state, seat)
-        if state.phase != "action" or len(legal) == 1:
-            return rng.choice(legal)
-        values = {"K": state.options.value_k, "Q": state.options.value_q, "J": state.options.value_j}
-        bonus = state.options.area_bonus_points if state.options.area_bonus else 0
-        board: dict[str, list[int]] = state.map
-        ids = [AUTOMA if p == state.automa else p for p in range(state.n)]
-        return max(legal, key=lambda a: _eval(_after(board, seat, a, ids), seat, values, bonus))
+        """The normal bot's move, read off the state (the players it meets play so)."""
+        return normal_move(state, seat, self.memo)
 
     def evaluate(self, state: State, seat: Seat) -> float:
-        values = {"K": state.options.value_k, "Q": state.options.value_q, "J": state.options.value_j}
-        totals = [float(score) for score in state.scores]
+        """The round scored as the map stands: place among all players (the tie-breaks as at the end) and
+        the margin over the best other player."""
+        o = state.options
+        values = {"K": o.value_k, "Q": o.value_q, "J": o.value_j}
+        bonus = o.area_bonus_points if o.area_bonus else 0
+        n: int = state.n
+        totals = list(state.scores)
+        controlled = [0] * n
         for suit in SUITS:
+            owners: list[int | None] = []
             for rank in LOC_RANKS:
                 counts = state.map[f"{rank}{suit}"]
                 top = max(counts)
-                if top > 0 and counts.count(top) == 1:
-                    totals[counts.index(top)] += values[rank]
+                owner = counts.index(top) if top > 0 and counts.count(top) == 1 else None
+                owners.append(owner)
+                if owner is not None:
+                    totals[owner] += values[rank]
+                    controlled[owner] += 1
+            first = owners[0]
+            if bonus and first is not None and owners[1] == first and owners[2] == first:
+                totals[first] += bonus
+        on_map = [sum(state.map[loc][p] for loc in LOCATIONS) for p in range(n)]
+        keys = [(totals[p], controlled[p], on_map[p]) for p in range(n)]
+        place = sum(1 for k in keys if k > keys[seat])
         rival = max(total for p, total in enumerate(totals) if p != seat)
-        return squash(totals[seat] - rival, 4.0)
+        return _value(place, n, totals[seat] - rival)
+
+    def reward(self, outcome: Outcome, seat: Seat) -> float:
+        """As ``evaluate``: place among all players (the automa's too) and the margin over the best other
+        seat."""
+        players = len(outcome.ranks) + (1 if len(outcome.ranks) == 2 else 0)  # two seats: the automa plays
+        rival = max(score for p, score in enumerate(outcome.scores) if p != seat)
+        return _value(outcome.ranks[seat], players, outcome.scores[seat] - rival)
+
+
+PLACE_WEIGHT = 0.25
+"""How much of a playout's value is the place; the rest is the score margin, which tells apart playouts
+that end in the same place."""
+
+
+def _value(place: int, players: int, margin: float) -> float:
+    return PLACE_WEIGHT * (1 - place / (players - 1)) + (1 - PLACE_WEIGHT) * squash(margin, 4.0)
 
 
 MODEL = TrickyTacticsModel()

@@ -223,7 +223,7 @@ def check_message(
     if seat is None:
         assert view["hand"] is None and view["playable"] == []
     else:
-        assert view["hand"] == state.hands[seat]
+        assert view["hand"] == list(state.hands[seat])
     view.pop("hand")
     view.pop("playable")
     now = secrets_for(state, seat)
@@ -249,7 +249,7 @@ def check_message(
             if seat is None:
                 assert "hand" not in e
             else:
-                assert e["hand"] == state.hands[seat]
+                assert e["hand"] == list(state.hands[seat])
                 e.pop("hand")
     leaked = cards_in(evs[cut:]) & now
     assert not leaked, f"version {msg['version']}: events of the new deal show hidden cards {leaked}"

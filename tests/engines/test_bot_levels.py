@@ -124,14 +124,14 @@ def _tic_tac_match_twin(state: Any, seat: int) -> Any:
 def _tricky_tactics_twin(state: Any, seat: int) -> Any:
     from engines.tricky_tactics import sort_hand
 
-    twin = state.copy()
     other = next(p for p in range(state.n) if p != seat and p != state.automa)
-    hand, deck = twin.hands[other], twin.automa_deck
+    hand, deck = state.hands[other], state.automa_deck
     count = min(len(hand), len(deck))
-    twin.hands[other] = sort_hand(deck[:count] + hand[count:])
-    twin.automa_deck = hand[:count] + deck[count:]
-    twin.deal_seeds = [s + 1 for s in state.deal_seeds]
-    return twin
+    return replace(
+        state.with_hand(other, sort_hand(deck[:count] + hand[count:])),
+        automa_deck=hand[:count] + deck[count:],
+        deal_seeds=tuple(s + 1 for s in state.deal_seeds),
+    )
 
 
 SAMPLES = 30

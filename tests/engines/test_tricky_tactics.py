@@ -8,6 +8,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
@@ -51,25 +52,27 @@ def scenario(
     st = ENGINE.new_game(ENGINE.parse_options({"mode": mode, **(options or {})}), 0)
     n = st.n
     cubes = st.options.cubes
-    st.hands = [list(h) for h in hands] + [[]] * (n - len(hands))
-    st.automa_deck = list(automa_deck or [])
-    st.automa_row = list(automa_row or [])
-    st.automa_last = None
-    st.set_aside = []
-    st.map = copy.deepcopy(board) if board is not None else empty_board(n)
-    st.supply = (
-        list(supply) if supply is not None else [cubes - sum(st.map[loc][p] for loc in LOCATIONS) for p in range(n)]
+    board = board if board is not None else empty_board(n)
+    st = replace(
+        st,
+        hands=tuple(tuple(h) for h in hands) + ((),) * (n - len(hands)),
+        automa_deck=tuple(automa_deck or ()),
+        automa_row=tuple(automa_row or ()),
+        automa_last=None,
+        set_aside=(),
+        map={loc: tuple(counts) for loc, counts in board.items()},
+        supply=tuple(supply)
+        if supply is not None
+        else tuple(cubes - sum(board[loc][p] for loc in LOCATIONS) for p in range(n)),
+        scores=tuple(scores) if scores is not None else (0,) * n,
+        trick=(),
+        tricks=(),
+        pending=None,
+        phase="play",
+        leader=leader,
+        turn=leader,
     )
-    st.scores = list(scores) if scores is not None else [0] * n
-    st.trick = []
-    st.tricks = []
-    st.pending = None
-    st.phase = "play"
-    st.leader = leader
-    st.turn = leader
-    events: list[Event] = []
-    ENGINE._run(st, events)
-    return st
+    return ENGINE._run(st, [])
 
 
 def play(st: State, seat: int, card: str) -> tuple[State, list[Event]]:
@@ -102,12 +105,12 @@ def test_options_defaults_and_bounds() -> None:
 @pytest.mark.parametrize("seed", range(6))
 def test_deal_with_the_automa_is_12_12_16(seed: int) -> None:
     st = ENGINE.new_game(ENGINE.parse_options({}), seed)
-    automa_cards = st.automa_deck + st.automa_row + [c for p, c in st.trick if p == AUTOMA]
+    automa_cards = [*st.automa_deck, *st.automa_row, *(c for p, c in st.trick if p == AUTOMA)]
     assert [len(h) for h in st.hands[:2]] == [12, 12]
-    assert st.hands[AUTOMA] == []
+    assert st.hands[AUTOMA] == ()
     assert len(automa_cards) == 16
-    assert st.set_aside == []
-    assert sorted(st.hands[0] + st.hands[1] + automa_cards) == sorted(DECK)
+    assert st.set_aside == ()
+    assert sorted([*st.hands[0], *st.hands[1], *automa_cards]) == sorted(DECK)
     assert st.leader == (st.dealer + 1) % 3
 
 
@@ -116,7 +119,7 @@ def test_deal_for_three_humans_sets_four_aside(seed: int) -> None:
     st = ENGINE.new_game(ENGINE.parse_options({"mode": "3p"}), seed)
     assert [len(h) for h in st.hands] == [12, 12, 12]
     assert len(st.set_aside) == 4
-    assert sorted([c for h in st.hands for c in h] + st.set_aside) == sorted(DECK)
+    assert sorted([*(c for h in st.hands for c in h), *st.set_aside]) == sorted(DECK)
     assert ENGINE.view(st, None)["set_aside"] == 4
 
 
@@ -124,7 +127,7 @@ def test_deal_for_three_humans_sets_four_aside(seed: int) -> None:
 def test_deal_for_four_humans_is_ten_each(seed: int) -> None:
     st = ENGINE.new_game(ENGINE.parse_options({"mode": "4p"}), seed)
     assert [len(h) for h in st.hands] == [10, 10, 10, 10]
-    assert st.set_aside == [] and st.automa_deck == []
+    assert st.set_aside == () and st.automa_deck == ()
     assert sorted(c for h in st.hands for c in h) == sorted(DECK)
     assert ENGINE.to_act(st) == frozenset({(st.dealer + 1) % 4})
 
@@ -270,8 +273,8 @@ def test_add_and_remove_targets_are_in_the_led_suits_area() -> None:
 def test_add_moves_a_cube_from_supply_to_the_map() -> None:
     st = won_spades_trick()
     st, events = ENGINE.apply(st, 0, {"type": "add", "location": "JS"})
-    assert st.map["JS"] == [1, 0, 0, 0]
-    assert st.supply == [9, 10, 10, 10]
+    assert st.map["JS"] == (1, 0, 0, 0)
+    assert st.supply == (9, 10, 10, 10)
     assert public(events, "action") == [{"kind": "action", "player": 0, "type": "add", "location": "JS"}]
     view = ENGINE.view(st, None)
     spades = view["map"][0]
@@ -289,10 +292,10 @@ def test_remove_returns_the_cube_to_its_owners_supply() -> None:
     board = empty_board(4)
     board["KS"] = [0, 0, 2, 0]
     st = won_spades_trick(board)
-    assert st.supply == [10, 10, 8, 10]
+    assert st.supply == (10, 10, 8, 10)
     st, _ = ENGINE.apply(st, 0, {"type": "remove", "location": "KS", "owner": 2})
-    assert st.map["KS"] == [0, 0, 1, 0]
-    assert st.supply == [10, 10, 9, 10]
+    assert st.map["KS"] == (0, 0, 1, 0)
+    assert st.supply == (10, 10, 9, 10)
 
 
 def test_with_an_empty_supply_only_remove_is_legal() -> None:
@@ -319,8 +322,8 @@ def test_action_is_skipped_when_impossible() -> None:
     assert kinds(events) == ["play", "trick", "action"]
     assert public(events, "action")[0]["type"] == "skip"
     assert st.phase == "play" and ENGINE.to_act(st) == frozenset({0})
-    assert st.map == board
-    assert st.tricks[-1]["action"]["type"] == "skip"
+    assert st.map == {loc: tuple(counts) for loc, counts in board.items()}
+    assert st.tricks[-1].action is not None and st.tricks[-1].action.kind == "skip"
 
 
 def test_human_may_remove_the_automas_cube() -> None:
@@ -337,7 +340,7 @@ def test_human_may_remove_the_automas_cube() -> None:
         {"seat": 0, "location": "QD", "owner_seat": "automa"},
     )
     st, _ = ENGINE.apply(st, 0, {"type": "remove", "location": "QD", "owner": "automa"})
-    assert st.map["QD"] == [0, 1, 1]
+    assert st.map["QD"] == (0, 1, 1)
     assert st.supply[AUTOMA] == 9
 
 
@@ -384,7 +387,7 @@ def test_round_scoring_strict_majority_ties_score_nobody_and_area_bonus() -> Non
     assert by_loc["KS"]["controller"] == 0 and by_loc["KS"]["points"] == 3
     assert by_loc["QH"]["points"] == 2 and by_loc["KC"]["controller"] is None
     assert len(scored["locations"]) == 12
-    assert st.scores == [8, 1, 0, 2]
+    assert st.scores == (8, 1, 0, 2)
     assert ENGINE.view(st, None)["last_scoring"]["points"] == [8, 1, 0, 2]
     assert ENGINE.view(st, None)["round_points"] == [[8, 1, 0, 2]]
 
@@ -396,9 +399,9 @@ def test_area_bonus_off_and_custom_values() -> None:
     board["JS"] = [1, 0, 0, 0]
     board["JD"] = [0, 0, 1, 0]
     st, _ = finish(last_trick_of_round(board, {"area_bonus": False}))
-    assert st.scores == [6, 0, 1, 0]
+    assert st.scores == (6, 0, 1, 0)
     st, _ = finish(last_trick_of_round(board, {"value_k": 5, "value_q": 4, "value_j": 0, "area_bonus_points": 3}))
-    assert st.scores == [12, 0, 0, 0]  # a J worth 0 still counts as controlled for the bonus
+    assert st.scores == (12, 0, 0, 0)  # a J worth 0 still counts as controlled for the bonus
 
 
 def test_cubes_persist_across_rounds_and_a_new_round_is_dealt() -> None:
@@ -406,13 +409,13 @@ def test_cubes_persist_across_rounds_and_a_new_round_is_dealt() -> None:
     board["KS"] = [3, 0, 0, 0]
     board["QD"] = [0, 0, 2, 0]
     st = last_trick_of_round(board)
-    st.supply = [0, 10, 8, 10]  # seat 0 wins the last trick with nothing to do
+    st = replace(st, supply=(0, 10, 8, 10))  # seat 0 wins the last trick with nothing to do
     dealer = st.dealer
     st, events = finish(st)
     assert kinds(events)[-3:] == ["round_scored", "round_end", "deal"]
     assert st.round == 2
-    assert st.map["KS"] == [3, 0, 0, 0] and st.map["QD"] == [0, 0, 2, 0]
-    assert st.supply == [0, 10, 8, 10]  # nothing comes back at round end
+    assert st.map["KS"] == (3, 0, 0, 0) and st.map["QD"] == (0, 0, 2, 0)
+    assert st.supply == (0, 10, 8, 10)  # nothing comes back at round end
     assert [len(h) for h in st.hands] == [10, 10, 10, 10]
     assert st.dealer == (dealer + 1) % 4
     assert ENGINE.to_act(st) == frozenset({(dealer + 2) % 4})
@@ -422,8 +425,7 @@ def test_cubes_persist_across_rounds_and_a_new_round_is_dealt() -> None:
 
 def final_round(board: dict[str, list[int]], scores: list[int]) -> State:
     st = last_trick_of_round(board, {"rounds": 1})
-    st.scores = list(scores)
-    return st
+    return replace(st, scores=tuple(scores))
 
 
 def test_final_tie_break_on_locations_controlled_at_last_scoring() -> None:
@@ -554,8 +556,8 @@ def test_equal_ranks_play_left() -> None:
 
 def test_equal_ranks_play_left_in_a_game() -> None:
     st = scenario(hands=[["2D", "3D"], ["4D", "5D"]], automa_deck=["7H", "7S", "8C", "9C"], leader=AUTOMA)
-    assert st.trick == [[AUTOMA, "7H"]]
-    assert st.automa_row == ["7S"]
+    assert st.trick == ((AUTOMA, "7H"),)
+    assert st.automa_row == ("7S",)
     assert ENGINE.view(st, 0)["trick"][0]["reason"] == [
         {"key": "tricky-tactics.reason.led_equal", "params": {"card": "7H"}}
     ]
@@ -591,7 +593,7 @@ def test_seed_example_follow_in_a_game_reveal_row_shown_then_only_carryover() ->
     # the higher of [9C, 6D].
     assert [e["row"] for e in public(events, "reveal")] == [["9C", "AH"], ["9C", "6D"]]
     assert public(events, "reveal")[-1]["cards"] == ["6D"]
-    assert st.trick == [[AUTOMA, "9C"]]
+    assert st.trick == ((AUTOMA, "9C"),)
     view = ENGINE.view(st, 0)
     assert view["automa"]["row"] == ["6D"] and view["automa"]["unrevealed"] == 2
     assert view["automa"]["last_row"] == ["9C", "6D"]
@@ -607,7 +609,7 @@ def test_reveal_only_on_the_automas_turn() -> None:
     # 5H wins (the automa followed with 2H, the only heart in [9C, 2H]); 9C is the carryover.
     assert public(events, "play")[-1]["card"] == "2H"
     assert ENGINE.view(st, 1)["automa"]["row"] == ["9C"]
-    assert st.automa_deck == ["6D", "8S", "2S"]
+    assert st.automa_deck == ("6D", "8S", "2S")
     st, _ = ENGINE.apply(st, 0, {"type": "add", "location": "KH"})
     st, events = play(st, 0, "2C")
     assert kinds(events) == ["play"]  # the automa plays after Player 2, nothing revealed yet
@@ -667,7 +669,7 @@ def test_seed_example_add_in_a_game() -> None:
     st, events = play(st, 1, "3S")
     action = public(events, "action")[0]
     assert action["player"] == "automa" and action["location"] == "QS"
-    assert st.map["QS"] == [0, 2, 1] and st.supply[AUTOMA] == 7
+    assert st.map["QS"] == (0, 2, 1) and st.supply[AUTOMA] == 7
 
 
 def remove_example_board() -> dict[str, list[int]]:
@@ -709,8 +711,8 @@ def test_seed_example_remove_in_a_game() -> None:
             {"key": "tricky-tactics.reason.next_clockwise", "params": {}},
         ],
     }
-    assert st.map["QH"] == [1, 2, 1] and st.map["KH"] == [0, 0, 5]
-    assert st.supply == [8, 6, 0]  # the cube went back to Player 1's supply (7 + 1)
+    assert st.map["QH"] == (1, 2, 1) and st.map["KH"] == (0, 0, 5)
+    assert st.supply == (8, 6, 0)  # the cube went back to Player 1's supply (7 + 1)
 
 
 def test_automa_remove_ties_between_locations_go_k_q_j() -> None:
@@ -730,7 +732,7 @@ def test_automa_remove_is_skipped_without_an_opponent_cube() -> None:
     st, _ = play(st, 0, "2C")
     st, events = play(st, 1, "3C")
     assert public(events, "action")[0]["type"] == "skip"
-    assert st.map == board and st.supply == [10, 10, 0]
+    assert st.map == {loc: tuple(counts) for loc, counts in board.items()} and st.supply == (10, 10, 0)
 
 
 def test_automa_unrevealed_cards_are_discarded_unseen_at_round_end() -> None:
@@ -753,7 +755,7 @@ def test_automa_unrevealed_cards_are_discarded_unseen_at_round_end() -> None:
             assert cards_in(e.redact(viewer)).isdisjoint({"9H", "AS"})
     # A new round: 12 + 12 + 16 again and an empty Reveal Row.
     assert st.round == 2
-    automa_cards = st.automa_deck + st.automa_row + [c for p, c in st.trick if p == AUTOMA]
+    automa_cards = [*st.automa_deck, *st.automa_row, *(c for p, c in st.trick if p == AUTOMA)]
     assert len(automa_cards) == 16
 
 
@@ -883,7 +885,7 @@ def test_no_view_or_event_leaks_hidden_cards_over_many_random_games(mode: str) -
                     if viewer is None:
                         assert "hand" not in data
                     else:
-                        assert data["hand"] == st.hands[viewer]
+                        assert data["hand"] == list(st.hands[viewer])
     assert checked > 1000
 
 
