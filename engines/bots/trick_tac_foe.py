@@ -16,6 +16,7 @@ from engines.trick_tac_foe import (
     ALL_CARDS,
     BOT,
     ENGINE,
+    Grid,
     TrickTacFoeState,
     _evaluate,
     card_rank,
@@ -29,24 +30,18 @@ from engines.trick_tac_foe import (
     unseen_cards,
 )
 
-GridKey = tuple[int | None, ...]
 CELLS = [(r, c) for r in range(3) for c in range(3)]
 
 
 @lru_cache(maxsize=1 << 16)
-def _gains(grid: GridKey, team: int) -> tuple[float, ...]:
-    """The normal bot's gain for ``team`` on each cell of ``grid`` (a flat 3x3); a grid recurs often."""
-    rows = [list(grid[0:3]), list(grid[3:6]), list(grid[6:9])]
-    return tuple(BOT.gain(rows, team, cell) for cell in CELLS)
+def _gains(grid: Grid, team: int) -> tuple[float, ...]:
+    """The normal bot's gain for ``team`` on each cell of ``grid``; a grid recurs often."""
+    return tuple(BOT.gain(grid, team, cell) for cell in CELLS)
 
 
 @lru_cache(maxsize=1 << 12)
-def _grid_value(grid: GridKey, team: int) -> float:
-    return _evaluate([list(grid[0:3]), list(grid[3:6]), list(grid[6:9])], team)
-
-
-def _key(state: TrickTacFoeState) -> GridKey:
-    return (*state.grid[0], *state.grid[1], *state.grid[2])
+def _grid_value(grid: Grid, team: int) -> float:
+    return _evaluate(grid, team)
 
 
 class TrickTacFoeModel(GameModel[TrickTacFoeState]):
@@ -55,7 +50,6 @@ class TrickTacFoeModel(GameModel[TrickTacFoeState]):
 
     def determinize(self, state: TrickTacFoeState, seat: Seat, rng: Random) -> TrickTacFoeState:
         n = state.players
-        world = state.copy()
         seen = set(state.hands[seat]) | set(state.discard)
         hidden_commits: list[Seat] = []
         for s in range(n):
@@ -69,27 +63,24 @@ class TrickTacFoeModel(GameModel[TrickTacFoeState]):
         # Cards already resolved in this trick set are in the records (and still committed): seen.
         pool = [card for card in ALL_CARDS if card not in seen]
         rng.shuffle(pool)
+        committed = list(state.committed)
         for s in hidden_commits:
-            world.committed[s] = pool.pop()
-        for s in range(n):
-            if s != seat:
-                world.hands[s] = [pool.pop() for _ in state.hands[s]]
-        for s in range(n):
-            world.decks[s] = [pool.pop() for _ in state.decks[s]]
-        deals: list[list[list[str]]] = []
+            committed[s] = pool.pop()
+        hands = tuple(hand if s == seat else tuple(pool.pop() for _ in hand) for s, hand in enumerate(state.hands))
+        decks = tuple(tuple(pool.pop() for _ in deck) for deck in state.decks)
+        deals: list[tuple[tuple[str, ...], ...]] = []
         for _ in range(rounds_for(state.options)):
             cards = list(ALL_CARDS)
             rng.shuffle(cards)
-            deals.append([cards[s::n] for s in range(n)])
-        world.deals = deals
-        return world
+            deals.append(tuple(tuple(cards[s::n]) for s in range(n)))
+        return state.changed(committed=tuple(committed), hands=hands, decks=decks, deals=tuple(deals))
 
     def policy(self, state: TrickTacFoeState, seat: Seat, rng: Random) -> Action:
         """The normal bot's rule (expected gain against the unseen cards), with its board values cached."""
         n = state.players
         label = ENGINE.label(state, seat)
         team = team_of(n, seat)
-        key = _key(state)
+        key = state.grid
         mine = _gains(key, team)
         if state.phase == "wild":
             best = max(range(9), key=lambda i: (mine[i], -i))
@@ -123,7 +114,7 @@ class TrickTacFoeModel(GameModel[TrickTacFoeState]):
 
     def evaluate(self, state: TrickTacFoeState, seat: Seat) -> float:
         team = team_of(state.players, seat)
-        board = _grid_value(_key(state), team) / BOT.POINT
+        board = _grid_value(state.grid, team) / BOT.POINT
         return squash(state.scores[team] - state.scores[1 - team] + board, 2.0)
 
 
