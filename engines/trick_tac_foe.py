@@ -113,6 +113,8 @@ ROTATION: dict[str, int] = {"South": 0, "East": 90, "North": 180, "West": 270}
 
 
 def _direction(name: str) -> str:
+    if name in DIRECTIONS:  # the rules and bots always pass a label: skip the normalising
+        return name
     key = name.strip().lower()
     for d in DIRECTIONS:
         if key in (d.lower(), d[0].lower()):

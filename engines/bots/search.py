@@ -46,6 +46,10 @@ class GameModel(ABC, Generic[S]):
     engine: Engine[S, Any]
     rollout_depth: int = 400
     """Actions a playout may take before it is cut off and scored by ``evaluate``."""
+    margin: float | None = None
+    """Standard errors by which a move must beat the baseline to be chosen (None: the bot's ``MARGIN``)."""
+    random_playout_move: float | None = None
+    """How often a playout move is any legal move (None: the bot's ``RANDOM_PLAYOUT_MOVE``)."""
 
     @abstractmethod
     def determinize(self, state: S, seat: Seat, rng: Random) -> S:
@@ -167,11 +171,13 @@ class SearchBot(Bot[S]):
         mean = best.diffs / samples
         variance = max(0.0, best.diffs_squared / samples - mean * mean)
         error = math.sqrt(variance / (samples - 1))
-        return best.action if mean > self.MARGIN * error and mean > 0 else arms[0].action
+        margin = self.MARGIN if self.model.margin is None else self.model.margin
+        return best.action if mean > margin * error and mean > 0 else arms[0].action
 
     def _playout(self, world: S, seat: Seat, action: Action, rng: Random, deadline: Deadline) -> float | None:
         model = self.model
         engine = model.engine
+        stray = self.RANDOM_PLAYOUT_MOVE if model.random_playout_move is None else model.random_playout_move
         state, _events = engine.apply(world, seat, action)
         for _depth in range(model.rollout_depth):
             outcome = engine.outcome(state)
@@ -183,7 +189,7 @@ class SearchBot(Bot[S]):
             if not movers:
                 break
             mover = min(movers)
-            if rng.random() < self.RANDOM_PLAYOUT_MOVE:
+            if rng.random() < stray:
                 legal = engine.legal_actions(state, mover)
                 move = rng.choice(legal) if legal else model.policy(state, mover, rng)
             else:
