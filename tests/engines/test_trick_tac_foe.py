@@ -824,3 +824,39 @@ def test_bot_plays_four_player_games_to_the_end() -> None:
         seat = max(ENGINE.to_act(state))
         state, _ = ENGINE.apply(state, seat, BOT.choose(state, seat, rng))
     assert ENGINE.outcome(state) is not None
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_strong_bot_samples_worlds_its_seat_cannot_tell_apart(players: int) -> None:
+    """A sampled world looks the same from the seat, holds every card once, and a hidden committed card in it
+    is the one the normal rule picks from that seat's sampled hand with the card back in it."""
+    from engines.bots.trick_tac_foe import MODEL
+
+    guessed = 0
+    for seed in range(8):
+        rng = random.Random(seed)
+        state = ENGINE.new_game(ENGINE.parse_options({"players": players, "one_shot": True}), seed)
+        for _ in range(5 + seed * 3):
+            mover = min(ENGINE.to_act(state))
+            state, _events = ENGINE.apply(state, mover, BOT.choose(state, mover, rng))
+        while state.phase != "commit" or not any(state.committed):  # someone's card is down, face down
+            mover = min(ENGINE.to_act(state))
+            state, _events = ENGINE.apply(state, mover, BOT.choose(state, mover, rng))
+        seat = max(ENGINE.to_act(state))
+        for _sample in range(5):
+            world = MODEL.determinize(state, seat, rng)
+            assert ENGINE.view(world, seat) == ENGINE.view(state, seat)
+            cards = [c for s in range(players) for c in (*world.hands[s], *world.decks[s])]
+            cards += [c for c in world.committed if c is not None] + list(world.discard)
+            assert sorted(cards) == sorted(ALL_CARDS)
+            for s, card in enumerate(world.committed):
+                if card is None or s == seat:
+                    continue
+                before = world.changed(
+                    hands=tuple((*h, card) if i == s else h for i, h in enumerate(world.hands)),
+                    committed=tuple(None if i == s else c for i, c in enumerate(world.committed)),
+                )
+                assert ENGINE.apply(before, s, {"type": "commit", "card": card})[0].committed == world.committed
+                assert MODEL.policy(before, s, rng) == {"type": "commit", "card": card}
+                guessed += 1
+    assert guessed >= 8
