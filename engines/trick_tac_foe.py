@@ -37,11 +37,10 @@ Rules as implemented:
 
 from __future__ import annotations
 
-import copy
 import random
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields, replace
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import Field
 
@@ -69,6 +68,7 @@ from engines.base import (
 
 Cell = tuple[int, int]
 Phase = Literal["commit", "wild", "over"]
+T = TypeVar("T")
 
 # ---- cards --------------------------------------------------------------------------------------------
 
@@ -78,18 +78,19 @@ SUIT_GLYPHS: dict[str, str] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 HAND_SIZE = 4
 
 
+ALL_CARDS: tuple[str, ...] = tuple(rank + suit for rank in RANKS for suit in SUITS)  # lowest first
+CARD_SET = frozenset(ALL_CARDS)
+_STRENGTH: dict[str, int] = {card: i for i, card in enumerate(ALL_CARDS)}  # looked up in every trick and playout
+
+
 def card_rank(code: str) -> int:
     """1 (Ace) … 10."""
-    return RANKS.index(code[:-1]) + 1
+    return _STRENGTH[code] // 4 + 1
 
 
 def card_strength(code: str) -> int:
     """A total order on the 40 cards: rank first, then suit ♠ > ♥ > ♦ > ♣ (A♣ = 0 … 10♠ = 39)."""
-    return (card_rank(code) - 1) * 4 + SUITS.index(code[-1])
-
-
-ALL_CARDS: tuple[str, ...] = tuple(rank + suit for rank in RANKS for suit in SUITS)  # lowest first
-CARD_SET = frozenset(ALL_CARDS)
+    return _STRENGTH[code]
 
 
 def card_text(code: str) -> str:
@@ -97,7 +98,7 @@ def card_text(code: str) -> str:
     return code[:-1] + SUIT_GLYPHS[code[-1]]
 
 
-def sort_cards(cards: list[str]) -> list[str]:
+def sort_cards(cards: Iterable[str]) -> list[str]:
     return sorted(cards, key=card_strength)
 
 
@@ -112,6 +113,8 @@ ROTATION: dict[str, int] = {"South": 0, "East": 90, "North": 180, "West": 270}
 
 
 def _direction(name: str) -> str:
+    if name in DIRECTIONS:  # the rules and bots always pass a label: skip the normalising
+        return name
     key = name.strip().lower()
     for d in DIRECTIONS:
         if key in (d.lower(), d[0].lower()):
@@ -173,16 +176,39 @@ LINES: tuple[tuple[Cell, Cell, Cell], ...] = (
     ((0, 2), (1, 1), (2, 0)),
 )
 
-Grid = list[list[int | None]]
+Grid = tuple[tuple[int | None, ...], ...]
+"""Team index (or None) per canonical cell, row by row."""
+Line = tuple[Cell, Cell, Cell]
+
+EMPTY_GRID: Grid = ((None, None, None), (None, None, None), (None, None, None))
 
 
-def lines_of(grid: Grid, team: int) -> list[tuple[Cell, Cell, Cell]]:
+def lines_of(grid: Sequence[Sequence[int | None]], team: int) -> list[Line]:
     """Every line of three ``team`` tokens on ``grid``."""
     return [line for line in LINES if all(grid[r][c] == team for r, c in line)]
 
 
-def _empty_grid() -> Grid:
-    return [[None, None, None] for _ in range(3)]
+def with_cell(grid: Grid, cell: Cell, team: int) -> Grid:
+    """``grid`` with ``team``'s token on ``cell``."""
+    r, c = cell
+    row = grid[r]
+    return (*grid[:r], (*row[:c], team, *row[c + 1 :]), *grid[r + 1 :])
+
+
+def _grid_json(grid: Grid) -> list[JSON]:
+    return [list(row) for row in grid]
+
+
+def _read_grid(data: Any) -> Grid:
+    grid = tuple(tuple(None if v is None else int(v) for v in row) for row in data)
+    if len(grid) != 3 or any(len(row) != 3 for row in grid):
+        raise InvalidState("the grid is not 3×3")
+    return grid
+
+
+def _replaced(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    """``items`` with ``value`` at ``index``."""
+    return (*items[:index], value, *items[index + 1 :])
 
 
 # ---- options and state ---------------------------------------------------------------------------------
@@ -209,55 +235,136 @@ class TrickTacFoeOptions(GameOptions):
     )
 
 
-@dataclass
+Cards = tuple[str, ...]
+Pair = tuple[Seat, Seat]
+Effect = Literal["place", "flip", "none"]
+EFFECTS: tuple[Effect, ...] = ("place", "flip", "none")
+
+
+@dataclass(frozen=True)
+class Trick:
+    """One pair's trick of the current (or previous) set: revealed, then resolved (cell, number, effect)."""
+
+    seats: Pair
+    cards: tuple[str, str]
+    winner: Seat
+    card: str  # the winning card
+    wild: bool
+    cell: Cell | None = None
+    number: int | None = None
+    effect: Effect | None = None
+    scored: bool = False
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "seats": list(self.seats),
+            "cards": list(self.cards),
+            "winner": self.winner,
+            "card": self.card,
+            "wild": self.wild,
+            "cell": None if self.cell is None else list(self.cell),
+            "number": self.number,
+            "effect": self.effect,
+            "scored": self.scored,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Trick:
+        a, b = data["seats"]
+        card_a, card_b = data["cards"]
+        cell, number, effect = data["cell"], data["number"], data["effect"]
+        if effect is not None and effect not in EFFECTS:
+            raise InvalidState(f"bad trick effect {effect!r}")
+        return cls(
+            seats=(int(a), int(b)),
+            cards=(str(card_a), str(card_b)),
+            winner=int(data["winner"]),
+            card=str(data["card"]),
+            wild=bool(data["wild"]),
+            cell=None if cell is None else (int(cell[0]), int(cell[1])),
+            number=None if number is None else int(number),
+            effect=effect,
+            scored=bool(data["scored"]),
+        )
+
+
+@dataclass(frozen=True)
+class RoundPoints:
+    """A finished round and the points after it."""
+
+    round: int
+    scores: tuple[int, int]
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"round": self.round, "scores": list(self.scores)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RoundPoints:
+        red, black = data["scores"]
+        return cls(round=int(data["round"]), scores=(int(red), int(black)))
+
+
+@dataclass(frozen=True)
+class FinalPosition:
+    """The grid the game's last action cleared, and the lines that scored on it (``team``'s, or None when the
+    end of the round cleared it)."""
+
+    grid: Grid
+    lines: tuple[Line, ...] | None
+    team: int | None
+
+    def to_json(self) -> dict[str, JSON]:
+        lines: JSON = None if self.lines is None else [[list(cell) for cell in line] for line in self.lines]
+        return {"grid": _grid_json(self.grid), "lines": lines, "team": self.team}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> FinalPosition:
+        lines, team = data["lines"], data["team"]
+        return cls(
+            grid=_read_grid(data["grid"]),
+            lines=None if lines is None else tuple(_read_line(line) for line in lines),
+            team=None if team is None else int(team),
+        )
+
+
+def _read_line(data: Any) -> Line:
+    a, b, c = ((int(x), int(y)) for x, y in data)
+    return (a, b, c)
+
+
+@dataclass(frozen=True)
 class TrickTacFoeState:
-    """The full game state (secrets included). Treat as immutable outside this module."""
+    """The full game state (secrets included): an immutable value; the rules return changed copies that
+    share every part they leave alone."""
 
     options: TrickTacFoeOptions
-    deals: list[list[list[str]]]  # [round][seat] -> personal deck as dealt (index 0 = top)
+    deals: tuple[tuple[Cards, ...], ...]  # [round][seat] -> personal deck as dealt (index 0 = top)
     round: int  # 1-based
     trick: int  # 1-based number of the trick (2p) or trick set (4p) in the round
     start: Seat | None  # 4p: seat holding the starting position this set; 2p: None
-    decks: list[list[str]]  # index 0 = top
-    hands: list[list[str]]
-    committed: list[str | None]  # the card each seat has put down this trick (set)
-    revealed: list[bool]  # whether that card has been revealed
-    order: list[list[Seat]]  # the pairs, in the order they resolve this trick (set)
+    decks: tuple[Cards, ...]  # index 0 = top
+    hands: tuple[Cards, ...]
+    committed: tuple[str | None, ...]  # the card each seat has put down this trick (set)
+    revealed: tuple[bool, ...]  # whether that card has been revealed
+    order: tuple[Pair, ...]  # the pairs, in the order they resolve this trick (set)
     step: int  # index into ``order`` of the pair being resolved / to resolve next
     phase: Phase
     wild_seat: Seat | None
     grid: Grid  # team index per canonical cell
-    scores: list[int]  # per team: [Red, Black]
-    discard: list[str]
-    current: list[dict[str, Any]] = field(default_factory=list)  # tricks of this set, resolved or pending
-    previous: list[dict[str, Any]] = field(default_factory=list)  # tricks of the previous set, this round
-    history: list[dict[str, Any]] = field(default_factory=list)  # per finished round: its points
-    final: dict[str, Any] | None = None  # once over: the position the last action cleared (see final_position)
+    scores: tuple[int, int]  # per team: (Red, Black)
+    discard: Cards
+    current: tuple[Trick, ...] = ()  # tricks of this set, resolved or pending
+    previous: tuple[Trick, ...] = ()  # tricks of the previous set, this round
+    history: tuple[RoundPoints, ...] = ()  # per finished round: its points
+    final: FinalPosition | None = None  # once over: the position the last action cleared (see final_position)
 
-    def copy(self) -> TrickTacFoeState:
-        """A copy that shares nothing mutable with this state (``deals`` is never changed, so it is shared)."""
-        return TrickTacFoeState(
-            options=self.options,
-            deals=self.deals,
-            round=self.round,
-            trick=self.trick,
-            start=self.start,
-            decks=[d[:] for d in self.decks],
-            hands=[h[:] for h in self.hands],
-            committed=self.committed[:],
-            revealed=self.revealed[:],
-            order=[p[:] for p in self.order],
-            step=self.step,
-            phase=self.phase,
-            wild_seat=self.wild_seat,
-            grid=[row[:] for row in self.grid],
-            scores=self.scores[:],
-            discard=self.discard[:],
-            current=_copy_records(self.current),
-            previous=self.previous[:],
-            history=self.history[:],
-            final=self.final,  # set once, when the game ends, and never changed
-        )
+    def changed(self, **changes: Any) -> TrickTacFoeState:
+        """``dataclasses.replace`` without running ``__init__`` again: the strong bot derives states by the
+        thousand, and every unchanged field is shared as it is."""
+        assert changes.keys() <= _FIELDS, changes.keys() - _FIELDS
+        new = object.__new__(TrickTacFoeState)
+        vars(new).update(vars(self), **changes)
+        return new
 
     @property
     def players(self) -> int:
@@ -268,35 +375,33 @@ class TrickTacFoeState:
         return rounds_for(self.options)
 
 
-def _copy_records(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Copy trick records (flat dicts whose values are scalars or flat lists)."""
-    return [{k: v[:] if isinstance(v, list) else v for k, v in r.items()} for r in records]
+_FIELDS = frozenset(f.name for f in fields(TrickTacFoeState))
 
 
-def final_position(before: Grid, events: list[Event]) -> dict[str, Any] | None:
+def final_position(before: Grid, events: list[Event]) -> FinalPosition | None:
     """The grid the game's last action cleared: ``before`` (the grid it started from) with the tokens it
     placed up to its first clear, and the lines that scored there (``team``'s, or None when the end of the
     round cleared it). The game ends on an empty grid, and a page that opens then still shows how it ended."""
-    grid = [row[:] for row in before]
-    lines: JSON = None
-    team: JSON = None
+    grid = before
+    lines: tuple[Line, ...] | None = None
+    team: int | None = None
     for event in events:
         if event.kind == "resolve":
             r, c = event.public["cell"]
-            grid[r][c] = int(event.public["team"])
+            grid = with_cell(grid, (r, c), int(event.public["team"]))
         elif event.kind == "score":
-            lines, team = event.public["lines"], event.public["team"]
+            lines, team = tuple(_read_line(line) for line in event.public["lines"]), event.public["team"]
         elif event.kind == "clear":
-            return {"grid": grid, "lines": lines, "team": team}
+            return FinalPosition(grid, lines, team)
     return None
 
 
-def coloured(final: dict[str, Any]) -> dict[str, JSON]:
+def coloured(final: FinalPosition) -> dict[str, JSON]:
     """A final position as views show it: colours for team indexes."""
     return {
-        "grid": [[None if v is None else COLOURS[v] for v in row] for row in final["grid"]],
-        "lines": copy.deepcopy(final["lines"]),
-        "colour": None if final["team"] is None else COLOURS[final["team"]],
+        "grid": [[None if v is None else COLOURS[v] for v in row] for row in final.grid],
+        "lines": final.to_json()["lines"],
+        "colour": None if final.team is None else COLOURS[final.team],
     }
 
 
@@ -317,21 +422,21 @@ def team_of(players: int, seat: Seat) -> int:
     return 0 if seat in (0, 1) else 1
 
 
-def pairs_for(players: int) -> list[list[Seat]]:
-    """The opposing pairs: 2p [[South, North]]; 4p [[North, South], [East, West]]."""
-    return [[0, 1]] if players == 2 else [[0, 2], [1, 3]]
+def pairs_for(players: int) -> tuple[Pair, ...]:
+    """The opposing pairs: 2p ((South, North),); 4p ((North, South), (East, West))."""
+    return ((0, 1),) if players == 2 else ((0, 2), (1, 3))
 
 
 def opponent_of(players: int, seat: Seat) -> Seat:
     return 1 - seat if players == 2 else (seat + 2) % 4
 
 
-def _order_for(players: int, start: Seat | None) -> list[list[Seat]]:
+def _order_for(players: int, start: Seat | None) -> tuple[Pair, ...]:
     pairs = pairs_for(players)
     if players == 2 or start is None:
         return pairs
     first = start % 2
-    return [pairs[first], pairs[1 - first]]
+    return (pairs[first], pairs[1 - first])
 
 
 # ---- action parsing -------------------------------------------------------------------------------------
@@ -394,33 +499,32 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
     def new_game(self, options: TrickTacFoeOptions, seed: int) -> TrickTacFoeState:
         rng = random.Random(seed)
         n = options.players
-        deals: list[list[list[str]]] = []
+        deals: list[tuple[Cards, ...]] = []
         for _ in range(rounds_for(options)):
             cards = list(ALL_CARDS)
             rng.shuffle(cards)
-            deals.append([cards[seat::n] for seat in range(n)])  # dealt one at a time round the table
+            deals.append(tuple(tuple(cards[seat::n]) for seat in range(n)))  # dealt one at a time round the table
         start = rng.randrange(4) if n == 4 else None
         state = TrickTacFoeState(
             options=options,
-            deals=deals,
+            deals=tuple(deals),
             round=1,
             trick=1,
             start=start,
-            decks=[list(deck) for deck in deals[0]],
-            hands=[[] for _ in range(n)],
-            committed=[None] * n,
-            revealed=[False] * n,
+            decks=deals[0],
+            hands=((),) * n,
+            committed=(None,) * n,
+            revealed=(False,) * n,
             order=_order_for(n, start),
             step=0,
             phase="commit",
             wild_seat=None,
-            grid=_empty_grid(),
-            scores=[0, 0],
-            discard=[],
+            grid=EMPTY_GRID,
+            scores=(0, 0),
+            discard=(),
         )
-        for seat in range(n):
-            self._draw(state, seat, [])
-        return state
+        decks, hands = self._draw(state.decks, state.hands, [])
+        return state.changed(decks=decks, hands=hands)
 
     def to_act(self, state: TrickTacFoeState) -> frozenset[Seat]:
         if state.phase == "commit":
@@ -439,7 +543,7 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
     def apply(self, state: TrickTacFoeState, seat: Seat, action: Action) -> tuple[TrickTacFoeState, list[Event]]:
         new, events = self.play(state, seat, ACTIONS.parse(action))
         if new.phase == "over":
-            new.final = final_position(state.grid, events)
+            new = new.changed(final=final_position(state.grid, events))
         return new, events
 
     def play(
@@ -463,15 +567,17 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
                 raise IllegalAction(
                     f"{who} has already committed a card this trick", "trick-tac-foe.error.committed", {"seat": seat}
                 )
-            if card not in state.hands[seat]:
+            hand = state.hands[seat]
+            if card not in hand:
                 raise IllegalAction(f"{card} is not in {who}'s hand", "trick-tac-foe.error.not_in_hand", {"card": card})
-            new = state.copy()
-            events: list[Event] = []
-            new.hands[seat].remove(card)
-            new.committed[seat] = card
-            events.append(Event("commit", {"seat": seat}, {seat: {"card": card}}))
+            i = hand.index(card)
+            new = state.changed(
+                hands=_replaced(state.hands, seat, hand[:i] + hand[i + 1 :]),
+                committed=_replaced(state.committed, seat, card),
+            )
+            events = [Event("commit", {"seat": seat}, {seat: {"card": card}})]
             if all(c is not None for c in new.committed):
-                self._run(new, events)
+                new = self._run(new, events)
             return new, events
         # wild
         number = action.number
@@ -483,39 +589,24 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
                 "trick-tac-foe.error.wild_of",
                 {"seat": state.wild_seat},
             )
-        new = state.copy()
         events = []
-        new.phase = "commit"
-        new.wild_seat = None
-        self._resolve(new, seat, cell_for(who, number), events)
-        new.step += 1
-        self._run(new, events)
-        return new, events
+        *done, pending = state.current
+        new = self._resolve(state, done, pending, cell_for(who, number), events, phase="commit", wild_seat=None)
+        return self._run(new, events), events
 
     # ---- the machinery of a trick (set) -------------------------------------------------------------
 
-    def _run(self, st: TrickTacFoeState, events: list[Event]) -> None:
+    def _run(self, st: TrickTacFoeState, events: list[Event]) -> TrickTacFoeState:
         """Reveal and resolve pairs in order until a wild choice is needed or the set is over."""
         while st.step < len(st.order):
             a, b = st.order[st.step]
             card_a, card_b = st.committed[a], st.committed[b]
             assert card_a is not None and card_b is not None
-            st.revealed[a] = st.revealed[b] = True
+            revealed = list(st.revealed)
+            revealed[a] = revealed[b] = True
             winner, card = (a, card_a) if card_strength(card_a) > card_strength(card_b) else (b, card_b)
             wild = card_rank(card) == 10
-            st.current.append(
-                {
-                    "seats": [a, b],
-                    "cards": [card_a, card_b],
-                    "winner": winner,
-                    "card": card,
-                    "wild": wild,
-                    "cell": None,
-                    "number": None,
-                    "effect": None,
-                    "scored": False,
-                }
-            )
+            trick = Trick(seats=(a, b), cards=(card_a, card_b), winner=winner, card=card, wild=wild)
             events.append(
                 Event(
                     "reveal",
@@ -529,23 +620,32 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
                 )
             )
             if wild:
-                st.phase = "wild"
-                st.wild_seat = winner
                 events.append(Event("wild_pending", {"seat": winner}))
-                return
-            self._resolve(st, winner, cell_for(self.label(st, winner), card_rank(card)), events)
-            st.step += 1
-        self._end_set(st, events)
+                return st.changed(
+                    revealed=tuple(revealed), current=(*st.current, trick), phase="wild", wild_seat=winner
+                )
+            cell = cell_for(self.label(st, winner), card_rank(card))
+            st = self._resolve(st, st.current, trick, cell, events, revealed=tuple(revealed))
+        return self._end_set(st, events)
 
-    def _resolve(self, st: TrickTacFoeState, seat: Seat, cell: Cell, events: list[Event]) -> None:
+    def _resolve(
+        self,
+        st: TrickTacFoeState,
+        done: Sequence[Trick],
+        trick: Trick,
+        cell: Cell,
+        events: list[Event],
+        **changes: Any,
+    ) -> TrickTacFoeState:
+        """The winner of ``trick`` (revealed after the tricks ``done`` of this set) resolves ``cell``; then the
+        next pair is up. ``changes`` go into the same new state."""
+        seat = trick.winner
         team = team_of(st.players, seat)
         r, c = cell
         before = st.grid[r][c]
-        effect = "place" if before is None else ("flip" if before != team else "none")
-        st.grid[r][c] = team
+        effect: Effect = "place" if before is None else ("flip" if before != team else "none")
+        grid = with_cell(st.grid, cell, team)
         number = number_for(self.label(st, seat), cell)
-        record = st.current[-1]
-        record.update({"cell": [r, c], "number": number, "effect": effect})
         events.append(
             Event(
                 "resolve",
@@ -556,14 +656,14 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
                     "cell": [r, c],
                     "number": number,
                     "effect": effect,
-                    "wild": bool(record["wild"]),
+                    "wild": trick.wild,
                 },
             )
         )
-        found = lines_of(st.grid, team)
+        scores = st.scores
+        found = lines_of(grid, team)
         if found:
-            st.scores[team] += 1
-            record["scored"] = True
+            scores = (scores[0] + 1, scores[1]) if team == 0 else (scores[0], scores[1] + 1)
             events.append(
                 Event(
                     "score",
@@ -572,72 +672,80 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
                         "team": team,
                         "colour": COLOURS[team],
                         "lines": [[[x, y] for x, y in line] for line in found],
-                        "scores": st.scores[:],
+                        "scores": list(scores),
                     },
                 )
             )
-            st.grid = _empty_grid()
+            grid = EMPTY_GRID
             events.append(Event("clear", {"reason": "score"}))
+        trick = replace(trick, cell=cell, number=number, effect=effect, scored=bool(found))
+        return st.changed(grid=grid, scores=scores, current=(*done, trick), step=st.step + 1, **changes)
 
-    def _draw(self, st: TrickTacFoeState, seat: Seat, events: list[Event]) -> None:
-        need = max(0, HAND_SIZE - len(st.hands[seat]))
-        drawn = st.decks[seat][:need]
-        if not drawn:
-            return
-        del st.decks[seat][: len(drawn)]
-        st.hands[seat].extend(drawn)
-        events.append(
-            Event(
-                "draw",
-                {"seat": seat, "count": len(drawn), "deck_count": len(st.decks[seat])},
-                {seat: {"cards": sort_cards(drawn)}},
+    @staticmethod
+    def _draw(
+        decks: tuple[Cards, ...], hands: tuple[Cards, ...], events: list[Event]
+    ) -> tuple[tuple[Cards, ...], tuple[Cards, ...]]:
+        """Every seat, in seat order, draws from the top of its deck up to a full hand: the decks and hands."""
+        new_decks, new_hands = list(decks), list(hands)
+        for seat, (deck, hand) in enumerate(zip(decks, hands, strict=True)):
+            drawn = deck[: max(0, HAND_SIZE - len(hand))]
+            if not drawn:
+                continue
+            new_decks[seat], new_hands[seat] = deck[len(drawn) :], hand + drawn
+            events.append(
+                Event(
+                    "draw",
+                    {"seat": seat, "count": len(drawn), "deck_count": len(new_decks[seat])},
+                    {seat: {"cards": sort_cards(drawn)}},
+                )
             )
-        )
+        return tuple(new_decks), tuple(new_hands)
 
-    def _end_set(self, st: TrickTacFoeState, events: list[Event]) -> None:
+    def _end_set(self, st: TrickTacFoeState, events: list[Event]) -> TrickTacFoeState:
         played: list[str] = []
         for pair in st.order:
             for s in pair:
                 card = st.committed[s]
                 assert card is not None
                 played.append(card)
-        st.discard.extend(played)
         events.append(Event("trick_end", {"round": st.round, "trick": st.trick, "discarded": played}))
         n = st.players
-        st.committed = [None] * n
-        st.revealed = [False] * n
-        st.previous = st.current
-        st.current = []
-        st.step = 0
-        for seat in range(n):
-            self._draw(st, seat, events)
-        if st.start is not None:
-            st.start = (st.start + 1) % 4
-            events.append(Event("start", {"seat": st.start}))
-        st.order = _order_for(n, st.start)
-        if any(st.hands):
-            st.trick += 1
-            return
+        decks, hands = self._draw(st.decks, st.hands, events)
+        start = st.start
+        if start is not None:
+            start = (start + 1) % 4
+            events.append(Event("start", {"seat": start}))
+        st = st.changed(
+            discard=(*st.discard, *played),
+            committed=(None,) * n,
+            revealed=(False,) * n,
+            previous=st.current,
+            current=(),
+            step=0,
+            decks=decks,
+            hands=hands,
+            start=start,
+            order=_order_for(n, start),
+            trick=st.trick + 1 if any(hands) else st.trick,
+        )
+        if any(hands):
+            return st
         # the round is over: every card has been played
-        st.history.append({"round": st.round, "scores": st.scores[:]})
-        events.append(Event("round_end", {"round": st.round, "scores": st.scores[:]}))
-        if any(cell is not None for row in st.grid for cell in row):
-            st.grid = _empty_grid()
+        events.append(Event("round_end", {"round": st.round, "scores": list(st.scores)}))
+        grid = st.grid
+        if any(cell is not None for row in grid for cell in row):
+            grid = EMPTY_GRID
             events.append(Event("clear", {"reason": "round"}))
+        st = st.changed(history=(*st.history, RoundPoints(st.round, st.scores)), grid=grid)
         if st.round >= st.rounds:
-            st.phase = "over"
+            st = st.changed(phase="over")
             outcome = self.outcome(st)
             assert outcome is not None
             events.append(Event("game_end", outcome.to_json()))
-            return
-        st.round += 1
-        st.trick = 1
-        st.discard = []
-        st.previous = []
-        st.decks = [list(deck) for deck in st.deals[st.round - 1]]
-        events.append(Event("round_start", {"round": st.round, "start": st.start}))
-        for seat in range(n):
-            self._draw(st, seat, events)
+            return st
+        events.append(Event("round_start", {"round": st.round + 1, "start": st.start}))
+        decks, hands = self._draw(st.deals[st.round], st.hands, events)
+        return st.changed(round=st.round + 1, trick=1, discard=(), previous=(), decks=decks, hands=hands)
 
     # ---- what each seat sees ------------------------------------------------------------------------
 
@@ -702,21 +810,21 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
             "trick": state.trick,
             "tricks_in_round": 20 if n == 2 else 10,
             "start_seat": state.start,
-            "first_pair": state.order[0][:],
-            "order": [pair[:] for pair in state.order],
+            "first_pair": list(state.order[0]),
+            "order": [list(pair) for pair in state.order],
             "step": state.step,
             "seats": seats,
             "teams": teams,
-            "scores": state.scores[:],
+            "scores": list(state.scores),
             "grid": grid,
             "perspective": perspective.lower(),  # a direction key, like each seat's: pages phrase it
             "rotation": ROTATION[perspective],
             "numbers": numbering(perspective),
             "board": board,
-            "current": _copy_records(state.current),
-            "previous": _copy_records(state.previous),
-            "discard": state.discard[:],
-            "history": _copy_records(state.history),
+            "current": [trick.to_json() for trick in state.current],
+            "previous": [trick.to_json() for trick in state.previous],
+            "discard": list(state.discard),
+            "history": [points.to_json() for points in state.history],
             "outcome": outcome.to_json() if outcome is not None else None,
             "final": None if state.final is None else coloured(state.final),
         }
@@ -811,25 +919,25 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
     def dump(self, state: TrickTacFoeState) -> dict[str, JSON]:
         return {
             "options": state.options.model_dump(),
-            "deals": [[deck[:] for deck in rnd] for rnd in state.deals],
+            "deals": [[list(deck) for deck in rnd] for rnd in state.deals],
             "round": state.round,
             "trick": state.trick,
             "start": state.start,
-            "decks": [d[:] for d in state.decks],
-            "hands": [h[:] for h in state.hands],
-            "committed": state.committed[:],
-            "revealed": state.revealed[:],
-            "order": [p[:] for p in state.order],
+            "decks": [list(d) for d in state.decks],
+            "hands": [list(h) for h in state.hands],
+            "committed": list(state.committed),
+            "revealed": list(state.revealed),
+            "order": [list(p) for p in state.order],
             "step": state.step,
             "phase": state.phase,
             "wild_seat": state.wild_seat,
-            "grid": [row[:] for row in state.grid],
-            "scores": state.scores[:],
-            "discard": state.discard[:],
-            "current": _copy_records(state.current),
-            "previous": _copy_records(state.previous),
-            "history": _copy_records(state.history),
-            "final": copy.deepcopy(state.final),
+            "grid": _grid_json(state.grid),
+            "scores": list(state.scores),
+            "discard": list(state.discard),
+            "current": [trick.to_json() for trick in state.current],
+            "previous": [trick.to_json() for trick in state.previous],
+            "history": [points.to_json() for points in state.history],
+            "final": None if state.final is None else state.final.to_json(),
         }
 
     def read_state(self, data: Mapping[str, JSON]) -> TrickTacFoeState:
@@ -840,27 +948,36 @@ class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
         def opt_int(v: Any) -> int | None:
             return None if v is None else int(v)
 
+        def cards(items: Any) -> Cards:
+            return tuple(str(c) for c in items)
+
+        def pair(items: Any) -> Pair:
+            a, b = items
+            return (int(a), int(b))
+
+        red, black = data["scores"]
+        final = data.get("final")  # states stored before the final position was kept have none
         return TrickTacFoeState(
             options=TrickTacFoeOptions.model_validate(data["options"]),
-            deals=[[[str(c) for c in deck] for deck in rnd] for rnd in data["deals"]],
+            deals=tuple(tuple(cards(deck) for deck in rnd) for rnd in data["deals"]),
             round=int(data["round"]),
             trick=int(data["trick"]),
             start=opt_int(data["start"]),
-            decks=[[str(c) for c in d] for d in data["decks"]],
-            hands=[[str(c) for c in h] for h in data["hands"]],
-            committed=[None if c is None else str(c) for c in data["committed"]],
-            revealed=[bool(v) for v in data["revealed"]],
-            order=[[int(s) for s in p] for p in data["order"]],
+            decks=tuple(cards(d) for d in data["decks"]),
+            hands=tuple(cards(h) for h in data["hands"]),
+            committed=tuple(None if c is None else str(c) for c in data["committed"]),
+            revealed=tuple(bool(v) for v in data["revealed"]),
+            order=tuple(pair(p) for p in data["order"]),
             step=int(data["step"]),
             phase=phase,
             wild_seat=opt_int(data["wild_seat"]),
-            grid=[[opt_int(v) for v in row] for row in data["grid"]],
-            scores=[int(s) for s in data["scores"]],
-            discard=[str(c) for c in data["discard"]],
-            current=copy.deepcopy(list(data["current"])),
-            previous=copy.deepcopy(list(data["previous"])),
-            history=copy.deepcopy(list(data["history"])),
-            final=copy.deepcopy(data.get("final")),
+            grid=_read_grid(data["grid"]),
+            scores=(int(red), int(black)),
+            discard=cards(data["discard"]),
+            current=tuple(Trick.from_json(t) for t in data["current"]),
+            previous=tuple(Trick.from_json(t) for t in data["previous"]),
+            history=tuple(RoundPoints.from_json(h) for h in data["history"]),
+            final=None if final is None else FinalPosition.from_json(final),
         )
 
 
@@ -919,8 +1036,7 @@ class TrickTacFoeBot(Bot[TrickTacFoeState]):
     def gain(self, grid: Grid, team: int, cell: Cell) -> float:
         """The change in value for ``team`` when it resolves ``cell``."""
         before = _evaluate(grid, team)
-        after = [row[:] for row in grid]
-        after[cell[0]][cell[1]] = team
+        after = with_cell(grid, cell, team)
         if lines_of(after, team):
             return self.POINT - before
         return _evaluate(after, team) - before

@@ -180,7 +180,7 @@ def check_wire(table: Table, seed: int, options: dict[str, Any], sockets: dict[i
                 assert view["your_card"] == now.committed[viewer]
                 assert view["perspective"] == labels[viewer].lower()
             assert [e["number"] for e in view["board"]] == list(range(1, 10))
-            assert view["scores"] == now.scores
+            assert view["scores"] == list(now.scores)
             checked += 1
     assert checked > len(actions)
     return len(actions)

@@ -104,13 +104,13 @@ def _advance(engine: Engine[Any, Any], state: Any, moves: int, seed: int) -> Any
 
 def _trick_tac_foe_twin(state: Any, seat: int) -> Any:
     """The opponent's hand swapped with cards from the opponent's deck, later rounds dealt otherwise."""
-    twin = state.copy()
     other = 1 - seat
-    hand, deck = twin.hands[other], twin.decks[other]
+    hand, deck = state.hands[other], state.decks[other]
     count = min(len(hand), len(deck))
-    twin.hands[other], twin.decks[other] = deck[:count] + hand[count:], hand[:count] + deck[count:]
-    twin.deals = [[d[::-1] for d in rnd] for rnd in twin.deals]
-    return twin
+    hands, decks = list(state.hands), list(state.decks)
+    hands[other], decks[other] = deck[:count] + hand[count:], hand[:count] + deck[count:]
+    deals = tuple(tuple(d[::-1] for d in rnd) for rnd in state.deals)
+    return state.changed(hands=tuple(hands), decks=tuple(decks), deals=deals)
 
 
 def _tic_tac_match_twin(state: Any, seat: int) -> Any:

@@ -24,7 +24,7 @@ from engines.trick_tac_foe import (
     numbering,
 )
 
-Grid = list[list[int | None]]
+Grid = tuple[tuple[int | None, ...], ...]
 RED, BLACK = 0, 1
 # 2 players: seat 0 = South, 1 = North. 4 players: 0 = North, 1 = East, 2 = South, 3 = West.
 S2, N2 = 0, 1
@@ -38,7 +38,7 @@ def grid_of(picture: str) -> Grid:
     """``"R . . / . B . / . . ."`` (North edge first) → a canonical grid of team indexes."""
     rows = [row.split() for row in picture.split("/")]
     assert len(rows) == 3 and all(len(r) == 3 for r in rows)
-    return [[{"R": RED, "B": BLACK, ".": None}[v] for v in row] for row in rows]
+    return tuple(tuple({"R": RED, "B": BLACK, ".": None}[v] for v in row) for row in rows)
 
 
 def scenario(
@@ -53,14 +53,15 @@ def scenario(
 ) -> TrickTacFoeState:
     """A position built by hand: exactly these hands and decks, this grid, this starting seat."""
     state = ENGINE.new_game(ENGINE.parse_options({"players": players, "one_shot": one_shot}), 0)
-    state.hands = [list(h) for h in hands]
-    state.decks = [list(d) for d in decks] if decks is not None else [[] for _ in range(players)]
-    state.grid = grid_of(grid)
-    state.scores = list(scores)
+    state = state.changed(
+        hands=tuple(tuple(h) for h in hands),
+        decks=tuple(tuple(d) for d in decks) if decks is not None else ((),) * players,
+        grid=grid_of(grid),
+        scores=scores,
+    )
     if players == 4:
         assert start is not None
-        state.start = start
-        state.order = [[0, 2], [1, 3]] if start % 2 == 0 else [[1, 3], [0, 2]]
+        state = state.changed(start=start, order=((0, 2), (1, 3)) if start % 2 == 0 else ((1, 3), (0, 2)))
     return state
 
 
@@ -181,7 +182,7 @@ def test_centre_is_five_and_two_player_values_mirror() -> None:
 
 def test_views_carry_each_seats_numbering() -> None:
     state = ENGINE.new_game(ENGINE.parse_options({"players": 4}), 5)
-    state.grid = grid_of("R . . / . . . / . . B")
+    state = state.changed(grid=grid_of("R . . / . . . / . . B"))
     for seat, label in enumerate(["North", "East", "South", "West"]):
         view = ENGINE.view(state, seat)
         assert view["perspective"] == label.lower()
@@ -281,7 +282,7 @@ def test_wild_10_clubs() -> None:
         "wild": True,
     }
     assert state.grid == grid_of("R . . / . B . / . . .")
-    assert state.phase == "commit" and state.discard == ["10C", "9S"]
+    assert state.phase == "commit" and state.discard == ("10C", "9S")
 
 
 def test_wild_any_cell_by_own_number() -> None:
@@ -327,7 +328,7 @@ def test_four_player_scoring_example() -> None:
     score = next(e for e in events if e.kind == "score")
     assert score.public["team"] == RED and score.public["seat"] == N4
     assert score.public["lines"] == [[[2, 0], [2, 1], [2, 2]]]
-    assert state.scores == [1, 0]
+    assert state.scores == (1, 0)
     # West's 7 is the North-West corner, on a grid that was just cleared.
     assert state.grid == grid_of("B . . / . . . / . . .")
     assert state.start == E4  # the starting position passed clockwise
@@ -385,7 +386,7 @@ def test_one_point_at_most_per_action() -> None:
     state, events = play(state, commit(S2, "3S"), commit(N2, "2S"))
     score = next(e for e in events if e.kind == "score")
     assert len(score.public["lines"]) == 2
-    assert state.scores == [2, 4]
+    assert state.scores == (2, 4)
     assert state.grid == grid_of(". . . / . . . / . . .")
     assert kinds(events).count("score") == 1 and "clear" in kinds(events)
 
@@ -394,7 +395,7 @@ def test_only_the_actors_colour_is_checked() -> None:
     """A (hand-made) Black line on the grid does not score when Red acts."""
     state = scenario(2, [["2S", "9C"], ["3S", "9D"]], grid="B B B / . . . / . . .")
     state, events = play(state, commit(S2, "2S"), commit(N2, "3S"))
-    assert "score" not in kinds(events) and state.scores == [0, 0]
+    assert "score" not in kinds(events) and state.scores == (0, 0)
     assert state.grid == grid_of("B B B / . . . / R . .")
 
 
@@ -404,8 +405,8 @@ def test_clear_keeps_hands_decks_discard_and_start() -> None:
     )
     state, _ = play(state, commit(S2, "3S"), commit(N2, "2S"))
     assert state.grid == grid_of(". . . / . . . / . . .")
-    assert state.hands == [["9C", "4C", "5C", "6C"], ["9D", "4D", "5D", "6D"]] and state.decks == [[], []]
-    assert state.discard == ["3S", "2S"] and state.trick == 2
+    assert state.hands == (("9C", "4C", "5C", "6C"), ("9D", "4D", "5D", "6D")) and state.decks == ((), ())
+    assert state.discard == ("3S", "2S") and state.trick == 2
 
 
 # ---- hands, rounds, game --------------------------------------------------------------------------------
@@ -446,7 +447,7 @@ def test_round_and_game_end_two_players() -> None:
                 if e.public["round"] == 1:
                     # Round 2: fresh deal, empty grid and discard, scores carried on.
                     assert state.round == 2 and state.trick == 1
-                    assert state.grid == grid_of(". . . / . . . / . . .") and state.discard == []
+                    assert state.grid == grid_of(". . . / . . . / . . .") and state.discard == ()
                     assert [len(h) for h in state.hands] == [4, 4] and [len(d) for d in state.decks] == [16, 16]
                     assert state.scores == before.scores or sum(state.scores) == sum(before.scores) + 1
                     assert sorted(state.hands[0] + state.hands[1] + state.decks[0] + state.decks[1]) == sorted(
@@ -481,7 +482,7 @@ def test_leftover_tokens_do_not_score_and_draw_on_equal_scores() -> None:
     state = scenario(2, [["5S"], ["4S"]], grid="B . . / . . . / R R .", scores=(2, 2))
     state, events = play(state, commit(S2, "5S"), commit(N2, "4S"))
     assert kinds(events)[-3:] == ["round_end", "clear", "game_end"]
-    assert state.scores == [2, 2] and state.grid == grid_of(". . . / . . . / . . .")
+    assert state.scores == (2, 2) and state.grid == grid_of(". . . / . . . / . . .")
     outcome = ENGINE.outcome(state)
     assert outcome is not None and outcome.is_draw and outcome.winners == [] and outcome.ranks == [0, 0]
     assert outcome.summary == LogEntry("trick-tac-foe.result.draw", {"points": 2})
@@ -491,7 +492,7 @@ def test_last_trick_can_decide_the_game() -> None:
     state = scenario(2, [["6S"], ["4S"]], grid=". . . / B B . / . . .", scores=(2, 2))
     state, _ = play(state, commit(S2, "6S"), commit(N2, "4S"))
     outcome = ENGINE.outcome(state)
-    assert state.scores == [2, 3]  # [Red, Black]
+    assert state.scores == (2, 3)  # (Red, Black)
     assert outcome is not None and outcome.winners == [S2] and outcome.scores == [3.0, 2.0]  # per seat
     assert outcome.ranks == [0, 1]
     assert outcome.summary == LogEntry(
@@ -625,8 +626,7 @@ def test_timeout_actions() -> None:
     full, _ = play(full, commit(S2, "9S"), commit(N2, "10H"))
     # North's 1–6 are Red already; its 7 is the North-West corner, Black: the lowest number that changes.
     assert ENGINE.timeout_action(full, N2) == {"type": "wild", "number": 7}
-    allred = scenario(2, [["9S", "2D"], ["10H", "3D"]], grid="R R . / R . R / . R R")
-    allred.grid = [[RED] * 3 for _ in range(3)]
+    allred = scenario(2, [["9S", "2D"], ["10H", "3D"]], grid="R R R / R R R / R R R")
     allred, _ = play(allred, commit(S2, "9S"), commit(N2, "10H"))
     assert ENGINE.timeout_action(allred, N2) == {"type": "wild", "number": 1}
 
@@ -824,3 +824,39 @@ def test_bot_plays_four_player_games_to_the_end() -> None:
         seat = max(ENGINE.to_act(state))
         state, _ = ENGINE.apply(state, seat, BOT.choose(state, seat, rng))
     assert ENGINE.outcome(state) is not None
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_strong_bot_samples_worlds_its_seat_cannot_tell_apart(players: int) -> None:
+    """A sampled world looks the same from the seat, holds every card once, and a hidden committed card in it
+    is the one the normal rule picks from that seat's sampled hand with the card back in it."""
+    from engines.bots.trick_tac_foe import MODEL
+
+    guessed = 0
+    for seed in range(8):
+        rng = random.Random(seed)
+        state = ENGINE.new_game(ENGINE.parse_options({"players": players, "one_shot": True}), seed)
+        for _ in range(5 + seed * 3):
+            mover = min(ENGINE.to_act(state))
+            state, _events = ENGINE.apply(state, mover, BOT.choose(state, mover, rng))
+        while state.phase != "commit" or not any(state.committed):  # someone's card is down, face down
+            mover = min(ENGINE.to_act(state))
+            state, _events = ENGINE.apply(state, mover, BOT.choose(state, mover, rng))
+        seat = max(ENGINE.to_act(state))
+        for _sample in range(5):
+            world = MODEL.determinize(state, seat, rng)
+            assert ENGINE.view(world, seat) == ENGINE.view(state, seat)
+            cards = [c for s in range(players) for c in (*world.hands[s], *world.decks[s])]
+            cards += [c for c in world.committed if c is not None] + list(world.discard)
+            assert sorted(cards) == sorted(ALL_CARDS)
+            for s, card in enumerate(world.committed):
+                if card is None or s == seat:
+                    continue
+                before = world.changed(
+                    hands=tuple((*h, card) if i == s else h for i, h in enumerate(world.hands)),
+                    committed=tuple(None if i == s else c for i, c in enumerate(world.committed)),
+                )
+                assert ENGINE.apply(before, s, {"type": "commit", "card": card})[0].committed == world.committed
+                assert MODEL.policy(before, s, rng) == {"type": "commit", "card": card}
+                guessed += 1
+    assert guessed >= 8
