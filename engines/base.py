@@ -13,10 +13,11 @@ once with its ``Actions`` (a discriminated union of ``ActionModel``s) and its ru
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field
-from typing import Annotated, Any, ClassVar, Generic, TypeVar, Union, get_args, get_origin
+from dataclasses import dataclass, field, fields
+from typing import Annotated, Any, ClassVar, Generic, Self, TypeVar, Union, get_args, get_origin
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict, TypeAdapter, ValidationError, model_validator
 from pydantic.fields import FieldInfo
@@ -148,6 +149,25 @@ class GameOptions(BaseModel):
 
 def _is_tuple(field: FieldInfo) -> bool:
     return get_origin(field.annotation) is tuple
+
+
+class FrozenState:
+    """Base of an engine's immutable state (a frozen dataclass): ``changed`` derives a state with some fields
+    new and shares the rest."""
+
+    def changed(self, **changes: Any) -> Self:
+        """``dataclasses.replace`` without running ``__init__`` again: the strong bots derive states by the
+        thousand, and every unchanged field is shared as it is."""
+        kind: type = type(self)
+        assert changes.keys() <= _field_names(kind), changes.keys() - _field_names(kind)
+        new: Self = object.__new__(kind)
+        vars(new).update(vars(self), **changes)
+        return new
+
+
+@functools.cache
+def _field_names(cls: type) -> frozenset[str]:
+    return frozenset(f.name for f in fields(cls))
 
 
 @dataclass(frozen=True)

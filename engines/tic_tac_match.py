@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field
@@ -54,6 +54,7 @@ from engines.base import (
     Bot,
     Engine,
     Event,
+    FrozenState,
     GameOptions,
     IllegalAction,
     InvalidState,
@@ -149,7 +150,7 @@ class TicTacMatchOptions(GameOptions):
 
 
 @dataclass(frozen=True)
-class TicTacMatchState:
+class TicTacMatchState(FrozenState):
     """The full game state (secrets included): an immutable value; the rules return changed copies that
     share every part they leave alone."""
 
@@ -168,14 +169,6 @@ class TicTacMatchState:
     plays_left: int  # 0: an ordinary turn; 2 or 1: plays still owed after a Double Play
     shuffles: int  # shuffles done in this match (the deal's is the first)
     results: tuple[Mapping[str, JSON], ...]  # one per finished match
-
-    def changed(self, **changes: Any) -> TicTacMatchState:
-        """``dataclasses.replace`` without running ``__init__`` again: the strong bot derives states by the
-        thousand, and every unchanged field is shared as it is."""
-        assert changes.keys() <= _FIELDS, changes.keys() - _FIELDS
-        new = object.__new__(TicTacMatchState)
-        vars(new).update(vars(self), **changes)
-        return new
 
     def with_hand(self, seat: Seat, hand: Cards) -> TicTacMatchState:
         return self.changed(hands=(*self.hands[:seat], hand, *self.hands[seat + 1 :]))
@@ -202,9 +195,6 @@ class TicTacMatchState:
 
     def tops(self) -> list[int | None]:
         return [stack[-1] if stack else None for stack in self.cells]
-
-
-_FIELDS = frozenset(f.name for f in fields(TicTacMatchState))
 
 
 # ---- rule helpers (pure functions of the state) -----------------------------------------------------

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import Field
@@ -52,6 +52,7 @@ from engines.base import (
     Bot,
     Engine,
     Event,
+    FrozenState,
     GameOptions,
     IllegalAction,
     InvalidState,
@@ -333,7 +334,7 @@ def _read_line(data: Any) -> Line:
 
 
 @dataclass(frozen=True)
-class TrickTacFoeState:
+class TrickTacFoeState(FrozenState):
     """The full game state (secrets included): an immutable value; the rules return changed copies that
     share every part they leave alone."""
 
@@ -358,14 +359,6 @@ class TrickTacFoeState:
     history: tuple[RoundPoints, ...] = ()  # per finished round: its points
     final: FinalPosition | None = None  # once over: the position the last action cleared (see final_position)
 
-    def changed(self, **changes: Any) -> TrickTacFoeState:
-        """``dataclasses.replace`` without running ``__init__`` again: the strong bot derives states by the
-        thousand, and every unchanged field is shared as it is."""
-        assert changes.keys() <= _FIELDS, changes.keys() - _FIELDS
-        new = object.__new__(TrickTacFoeState)
-        vars(new).update(vars(self), **changes)
-        return new
-
     @property
     def players(self) -> int:
         return self.options.players
@@ -373,9 +366,6 @@ class TrickTacFoeState:
     @property
     def rounds(self) -> int:
         return rounds_for(self.options)
-
-
-_FIELDS = frozenset(f.name for f in fields(TrickTacFoeState))
 
 
 def final_position(before: Grid, events: list[Event]) -> FinalPosition | None:

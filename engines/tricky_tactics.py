@@ -44,6 +44,7 @@ from engines.base import (
     Bot,
     Engine,
     Event,
+    FrozenState,
     GameOptions,
     IllegalAction,
     InvalidState,
@@ -312,7 +313,7 @@ def _played_of(data: Any) -> tuple[Played, ...]:
 
 
 @dataclass(frozen=True)
-class State:
+class State(FrozenState):
     """The full game state (secrets included): an immutable value; each step of the rules derives a new state
     that shares every part it leaves alone. ``dump`` writes the fields under these names. Players are
     numbered ``0 .. n-1``, the automa included (``automa`` is its number, or None). ``map`` is never changed
@@ -343,14 +344,6 @@ class State:
     last_scoring: Scoring | None
     controlled: Counts
     secret_discards: Cards
-
-    def changed(self, **changes: Any) -> State:
-        """``dataclasses.replace`` without running ``__init__`` again: the strong bot derives states by the
-        thousand, and every unchanged field is shared as it is."""
-        assert changes.keys() <= _FIELDS, changes.keys() - _FIELDS
-        new = object.__new__(State)
-        vars(new).update(vars(self), **changes)
-        return new
 
     @property
     def owed(self) -> Owed:
