@@ -30,7 +30,7 @@ Who sees what
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Annotated, Any, Literal
 
@@ -1214,23 +1214,8 @@ class TrickyTacticsBot(Bot[State]):
         trick = view["trick"]
         if not trick:
             return {"type": "play", "card": _lead(view, hand, playable, worth, self.THRESHOLD)}
-        led = card_suit(trick[0]["card"])
-        best_rank = max(card_rank(t["card"]) for t in trick if card_suit(t["card"]) == led)
-        following = [c for c in playable if card_suit(c) == led]
         last = len(trick) == len(ids) - 1
-        if following:
-            winners = sorted((c for c in following if card_rank(c) > best_rank), key=card_rank)
-            losers = sorted((c for c in following if card_rank(c) < best_rank), key=card_rank)
-            if worth[led] >= self.THRESHOLD and winners:
-                card = winners[0] if last else winners[-1]
-            elif worth[led] >= self.THRESHOLD:
-                card = min(following, key=card_rank)
-            elif losers:
-                card = losers[-1]
-            else:
-                card = winners[0]
-            return {"type": "play", "card": card}
-        card = min(playable, key=lambda c: (worth[card_suit(c)], card_rank(c)))
+        card = answer_card(playable, [t["card"] for t in trick], worth.__getitem__, self.THRESHOLD, last)
         return {"type": "play", "card": card}
 
 
@@ -1238,15 +1223,49 @@ def _lead(
     view: Mapping[str, Any], hand: list[str], playable: list[str], worth: dict[str, float], threshold: float
 ) -> str:
     played = {c["card"] for t in view["tricks"] for c in t["cards"]}
+    return lead_card(played, hand, playable, worth.__getitem__, threshold)
+
+
+def lead_card(
+    played: Collection[str],
+    hand: Collection[str],
+    playable: list[str],
+    worth: Callable[[str], float],
+    threshold: float,
+) -> str:
+    """The normal bot's lead: a sure winner (every higher card of its suit played or in hand) in a suit worth
+    at least ``threshold``, its most valuable; else a low card of its least valuable suit."""
     masters: list[str] = []
     for c in playable:
         higher = [f"{r}{card_suit(c)}" for r in RANKS if RANK_VALUE[r] > card_rank(c)]
         if all(h in played or h in hand for h in higher):
             masters.append(c)
-    good = [c for c in masters if worth[card_suit(c)] >= threshold]
+    good = [c for c in masters if worth(card_suit(c)) >= threshold]
     if good:
-        return max(good, key=lambda c: (worth[card_suit(c)], card_rank(c)))
-    return min(playable, key=lambda c: (worth[card_suit(c)], card_rank(c)))
+        return max(good, key=lambda c: (worth(card_suit(c)), card_rank(c)))
+    return min(playable, key=lambda c: (worth(card_suit(c)), card_rank(c)))
+
+
+def answer_card(
+    playable: list[str], trick: list[str], worth: Callable[[str], float], threshold: float, last: bool
+) -> str:
+    """The normal bot's card in a trick already led (``trick``: the cards played, in order): win it where the
+    led suit is worth at least ``threshold`` (cheapest winner when ``last``, else its highest), else duck with
+    its highest loser; with no card of the led suit, discard low from its least valuable suit."""
+    led = card_suit(trick[0])
+    best_rank = max(card_rank(c) for c in trick if card_suit(c) == led)
+    following = [c for c in playable if card_suit(c) == led]
+    if following:
+        winners = sorted((c for c in following if card_rank(c) > best_rank), key=card_rank)
+        losers = sorted((c for c in following if card_rank(c) < best_rank), key=card_rank)
+        if worth(led) >= threshold and winners:
+            return winners[0] if last else winners[-1]
+        if worth(led) >= threshold:
+            return min(following, key=card_rank)
+        if losers:
+            return losers[-1]
+        return winners[0]
+    return min(playable, key=lambda c: (worth(card_suit(c)), card_rank(c)))
 
 
 def _after(board: Mapping[str, Sequence[int]], me: int, action: Action, ids: list[PlayerId]) -> dict[str, list[int]]:

@@ -202,15 +202,18 @@ class PostgresMoves:
         finally:
             self._writer = None
 
+    async def _write_alone(self, waiting: _Waiting) -> None:
+        move, epoch, future = waiting
+        try:
+            await self.record_alone(move, epoch)
+        except Exception as err:
+            _settle(future, err)
+        else:
+            _settle(future)
+
     async def _write_group(self, group: list[_Waiting]) -> None:
         if len(group) == 1:
-            move, epoch, future = group[0]
-            try:
-                await self.record_alone(move, epoch)
-            except Exception as err:
-                _settle(future, err)
-            else:
-                _settle(future)
+            await self._write_alone(group[0])
             return
         created_at = time.time()
         moves = [move for move, _epoch, _future in group]
@@ -231,15 +234,9 @@ class PostgresMoves:
                 [created_at] * len(moves),
             )
         except Exception:  # e.g. an action's version already stored: the whole statement failed; each alone
-            for move, epoch, future in group:
-                if future.cancelled():  # its caller has undone it meanwhile: it must not be stored now
-                    continue
-                try:
-                    await self.record_alone(move, epoch)
-                except Exception as err:
-                    _settle(future, err)
-                else:
-                    _settle(future)
+            for waiting in group:
+                if not waiting[2].cancelled():  # else its caller has undone it meanwhile: it must not be stored now
+                    await self._write_alone(waiting)
             return
         stored_games, owned_games = set(stored or ()), set(owned or ())
         for move, epoch, future in group:

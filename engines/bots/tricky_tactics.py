@@ -25,15 +25,14 @@ from engines.tricky_tactics import (
     ENGINE,
     LOC_RANKS,
     LOCATIONS,
-    RANK_VALUE,
-    RANKS,
     SUITS,
     Counts,
     State,
     TrickyTacticsBot,
     _with,
-    card_rank,
+    answer_card,
     card_suit,
+    lead_card,
     sort_hand,
 )
 
@@ -197,39 +196,10 @@ def normal_move(state: State, seat: Seat, memo: Memo) -> Action:
     playable = [a["card"] for a in legal]
     trick = state.trick
     if not trick:
-        hand = state.hands[seat]
         played = {c for t in state.tricks for _p, c in t.cards}
-        masters = [
-            c
-            for c in playable
-            if all(
-                h in played or h in hand for h in (f"{r}{card_suit(c)}" for r in RANKS if RANK_VALUE[r] > card_rank(c))
-            )
-        ]
-        good = [c for c in masters if worth(card_suit(c)) >= threshold]
-        if good:
-            card = max(good, key=lambda c: (worth(card_suit(c)), card_rank(c)))
-        else:
-            card = min(playable, key=lambda c: (worth(card_suit(c)), card_rank(c)))
-        return {"type": "play", "card": card}
-    led = card_suit(trick[0][1])
-    best_rank = max(card_rank(c) for _p, c in trick if card_suit(c) == led)
-    following = [c for c in playable if card_suit(c) == led]
+        return {"type": "play", "card": lead_card(played, state.hands[seat], playable, worth, threshold)}
     last = len(trick) == state.n - 1
-    if following:
-        winners = sorted((c for c in following if card_rank(c) > best_rank), key=card_rank)
-        losers = sorted((c for c in following if card_rank(c) < best_rank), key=card_rank)
-        if worth(led) >= threshold and winners:
-            card = winners[0] if last else winners[-1]
-        elif worth(led) >= threshold:
-            card = min(following, key=card_rank)
-        elif losers:
-            card = losers[-1]
-        else:
-            card = winners[0]
-        return {"type": "play", "card": card}
-    card = min(playable, key=lambda c: (worth(card_suit(c)), card_rank(c)))
-    return {"type": "play", "card": card}
+    return {"type": "play", "card": answer_card(playable, [c for _p, c in trick], worth, threshold, last)}
 
 
 MEMO_SIZE = 50_000
