@@ -87,4 +87,7 @@ async def first_attached(*locators: Locator, timeout: float = 15_000) -> int:
     for i, task in enumerate(tasks):
         if task in done and not task.cancelled() and task.exception() is None:
             return i
-    raise next(task.exception() for task in tasks if task in done)  # type: ignore[misc]
+    for task in tasks:
+        if task in done and not task.cancelled() and (error := task.exception()) is not None:
+            raise error
+    raise AssertionError("no locator matched")  # unreachable: one task at least is done
