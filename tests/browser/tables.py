@@ -3,10 +3,11 @@ host's add_bot fills every other seat (as `make screenshots` does)."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
-from playwright.async_api import Page, expect
+from playwright.async_api import Locator, Page, expect
 
 from app.client import ThreefoldClient
 
@@ -71,3 +72,22 @@ async def open_table(
                 await expect(page.locator("#game")).to_be_visible()
                 await expect(page.locator("#board > *").first).to_be_visible()
     return code
+
+
+async def first_attached(*locators: Locator, timeout: float = 15_000) -> int:
+    """Wait until one of `locators` (on one page or several) matches an element: the index of the first that
+    does. Replaces polling loops: each locator is watched by Playwright, no fixed pause in between."""
+    tasks = [asyncio.ensure_future(loc.first.wait_for(state="attached", timeout=timeout)) for loc in locators]
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    for i, task in enumerate(tasks):
+        if task in done and not task.cancelled() and task.exception() is None:
+            return i
+    for task in tasks:
+        if task in done and not task.cancelled() and (error := task.exception()) is not None:
+            raise error
+    raise AssertionError("no locator matched")  # unreachable: one task at least is done

@@ -82,7 +82,13 @@ async def test_lobby_and_game_pages(
     await expect(page.locator("#howto-dialog")).to_be_hidden()
     await expect(page.locator("#room-rules-link")).to_be_focused()
     await open_table(page, sqlite_server.url, game)
-    await page.wait_for_timeout(1200)  # let the bots make a move or two
+    # The game in play: the bots before the player have moved and it is the player's turn.
+    await page.wait_for_function(
+        """() => {
+          const st = window.threefold?.S?.state;
+          return !!st && !st.outcome && (st.to_act || []).includes(0);
+        }"""
+    )
     await audit(page, f"{game} game ({scheme}, {viewport['width']} px)")
 
 

@@ -8,7 +8,7 @@ import re
 from playwright.async_api import Page, expect
 
 from tests.browser.conftest import PHONE, NewPlayer
-from tests.browser.tables import expect_in_first_seat, open_table
+from tests.browser.tables import expect_in_first_seat, first_attached, open_table
 from tests.support.server import ServerProcess
 
 
@@ -92,10 +92,15 @@ async def test_host_adds_two_bots_and_plays_a_trick_set(new_player: NewPlayer) -
 
     # Both pairs reveal and resolve (a human whose wild 10 wins picks a cell); the next set begins.
     for _ in range(40):
-        if await host.locator(".tf-progress-trick", has_text="Trick set 2 of 10").count():
+        # Whichever comes first: the next set, or a wild 10 asking a human for a cell.
+        ready = await first_attached(
+            host.locator(".tf-progress-trick", has_text="Trick set 2 of 10"),
+            host.locator(".tf-grid.is-wild"),
+            partner.locator(".tf-grid.is-wild"),
+        )
+        if ready == 0:
             break
         await pick_wild_if_asked(host) or await pick_wild_if_asked(partner)
-        await host.wait_for_timeout(250)
     for page in (host, partner, watcher):
         await expect(page.locator(".tf-progress-trick")).to_have_text("Trick set 2 of 10", timeout=15_000)
         # Once the timeline has played, the last trick set's two tricks are listed: who won, which cell.

@@ -7,7 +7,7 @@ import re
 from playwright.async_api import Page, expect
 
 from tests.browser.conftest import PHONE, NewPlayer
-from tests.browser.tables import expect_in_first_seat, open_table
+from tests.browser.tables import expect_in_first_seat, first_attached, open_table
 from tests.support.server import ServerProcess
 
 SUIT_OF_SYMBOL = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
@@ -58,20 +58,18 @@ async def test_two_humans_and_the_automa_play_tricks(new_player: NewPlayer) -> N
     checked_follow = False
     keyboard_played = False
     acted = 0
+    blocked_card: str | None = None
+    hand_before_play = 0
     for _ in range(40):
-        if await host.locator(".tk-chip", has_text="Trick 4 of 12").count():
+        # Whichever comes first: the fourth trick, or a human's move to make (a Location or a card).
+        ready = await first_attached(
+            host.locator(".tk-chip", has_text="Trick 4 of 12"),
+            host.locator(".tk-target, .tk-hand-card.is-playable"),
+            guest.locator(".tk-target, .tk-hand-card.is-playable"),
+        )
+        if ready == 0:
             break
-        page = None
-        for candidate in (host, guest):
-            if (
-                await candidate.locator(".tk-target").count()
-                or await candidate.locator(".tk-hand-card.is-playable").count()
-            ):
-                page = candidate
-                break
-        if page is None:
-            await host.wait_for_timeout(150)
-            continue
+        page = host if ready == 1 else guest
         before = await moves(page)
         # Between the automa's turns at most its carryover is face up; the rest are backs.
         assert await page.locator(".tk-reveal .tk-card[data-card]").count() <= 1
@@ -95,10 +93,13 @@ async def test_two_humans_and_the_automa_play_tricks(new_player: NewPlayer) -> N
                 if await blocked.count() and not checked_follow:
                     # An off-suit card is not playable: clicking it does nothing.
                     await expect(blocked.first).to_have_attribute("aria-disabled", "true")
+                    blocked_card = await blocked.first.get_attribute("data-card")
                     await blocked.first.click(force=True)
-                    await page.wait_for_timeout(300)
+                    # The click handler sends nothing for it (checked again below, once the legal play that
+                    # follows on the same socket is answered: any answer to this click comes before it).
                     assert await moves(page) == before
                     assert await page.locator(".tk-hand-card").count() == len(hand)
+                    hand_before_play = len(hand)
                     checked_follow = True
             else:
                 assert sorted(playable) == sorted(hand)
@@ -111,6 +112,12 @@ async def test_two_humans_and_the_automa_play_tricks(new_player: NewPlayer) -> N
                 await page.locator(".tk-hand-card.is-playable").last.click()
         # The move is logged (followed by what the automa did on its own: its plays and Actions).
         await expect(page.locator("#log li:not(.log-empty)").nth(before)).to_have_text(re.compile(r"^(Ada|Bob) "))
+        if blocked_card is not None:
+            # The barrier for the blocked click: the one card played is the legal one; the off-suit card is
+            # still in the hand.
+            await expect(page.locator(".tk-hand-card")).to_have_count(hand_before_play - 1)
+            await expect(page.locator(f'.tk-hand-card[data-card="{blocked_card}"]')).to_have_count(1)
+            blocked_card = None
         acted += 1
     await expect(host.locator(".tk-chip", has_text="Trick 4 of 12")).to_be_visible()
     assert acted >= 6 and keyboard_played and checked_follow
