@@ -14,7 +14,7 @@ import httpx
 import pytest
 import websockets
 from sqlalchemy import insert, text
-from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from app.client import ClientError, RoomSocket, ThreefoldClient
 from app.db import make_engine, make_sessionmaker, postgres_dsn
@@ -289,58 +289,64 @@ async def close_store(store: PostgresStore) -> None:
     await bind.dispose()
 
 
-async def test_two_processes_race_for_a_free_room_one_wins_and_the_loser_cannot_write() -> None:
-    """Two owners (as two processes would) take the same free rooms at the same moment: each room gets exactly
-    one. Once a lease has run out and the other took it, the first one's writes of that room are all refused
-    (move, lobby save, chat), even though it has not renewed or noticed anything; the new owner's go through."""
+@contextlib.asynccontextmanager
+async def two_owners() -> AsyncIterator[tuple[PostgresStore, PostgresStore, AsyncEngine]]:
+    """Two owning stores on one fresh database (as two processes would have, with 0.5 s leases), and an
+    engine to look at what was stored; player 1 (Ann) exists."""
     with migrated_database() as url:
         one, two = owning_store(url, 0.5), owning_store(url, 0.5)
-        assert one.leases is not None and two.leases is not None
         engine = create_async_engine(url)
         try:
             async with engine.begin() as db:
                 await db.execute(insert(Player).values(id=1, token_hash="x", name="Ann"))
-            codes = [f"R{i:04d}" for i in range(20)]
-            for code in codes:
-                await one.create_room(NewRoom(code, 1, "tri-tac", {"size": 3}, 2, None))
-            results = await asyncio.gather(
-                *(asyncio.gather(one.leases.acquire(code), two.leases.acquire(code)) for code in codes)
-            )
-            for first, second in results:
-                assert [isinstance(r, Elsewhere) for r in (first, second)].count(True) == 1, (first, second)
-
-            code = codes[0]
-            room = await one.load_room(code)
-            assert room is not None
-            owner, other = (one, two) if room.id in one.leases.epochs else (two, one)
-            assert owner.leases is not None and other.leases is not None
-            game_id = await owner.create_game(NewGame(room.id, 1, "tri-tac", {"size": 3}, 1, [{}, {}], {}, None, None))
-            await owner.record_action(_move(game_id, 1, room.id))
-
-            async with asyncio.timeout(5):  # the owner stops renewing (paused, partitioned): it runs out
-                while isinstance(await other.leases.acquire(code), Elsewhere):
-                    await asyncio.sleep(0.05)
-            assert room.id in owner.leases.epochs, "the old owner has not noticed"
-
-            with pytest.raises(LeaseLost):
-                await owner.record_action(_move(game_id, 2, room.id))
-            with pytest.raises(LeaseLost):
-                await owner.save_room(_copy(room))
-            with pytest.raises(LeaseLost):
-                await owner.create_game(NewGame(room.id, 2, "tri-tac", {"size": 3}, 1, [{}, {}], {}, None, None))
-            await other.record_action(_move(game_id, 2, room.id))
-            await other.save_room(_copy(await other.load_room(code)))
-            async with engine.connect() as db:
-                version = (await db.execute(text(f"SELECT version FROM games WHERE id = {game_id}"))).scalar()
-                actions = (
-                    await db.execute(text(f"SELECT count(*) FROM game_actions WHERE game_id = {game_id}"))
-                ).scalar()
-            assert (version, actions) == (2, 2)
-            assert await owner.leases.renew() == {room.id}, "its next renewal tells it"
+            yield one, two, engine
         finally:
             await engine.dispose()
             for store in (one, two):
                 await close_store(store)
+
+
+async def test_two_processes_race_for_a_free_room_one_wins_and_the_loser_cannot_write() -> None:
+    """Two owners (as two processes would) take the same free rooms at the same moment: each room gets exactly
+    one. Once a lease has run out and the other took it, the first one's writes of that room are all refused
+    (move, lobby save, chat), even though it has not renewed or noticed anything; the new owner's go through."""
+    async with two_owners() as (one, two, engine):
+        assert one.leases is not None and two.leases is not None
+        codes = [f"R{i:04d}" for i in range(20)]
+        for code in codes:
+            await one.create_room(NewRoom(code, 1, "tri-tac", {"size": 3}, 2, None))
+        results = await asyncio.gather(
+            *(asyncio.gather(one.leases.acquire(code), two.leases.acquire(code)) for code in codes)
+        )
+        for first, second in results:
+            assert [isinstance(r, Elsewhere) for r in (first, second)].count(True) == 1, (first, second)
+
+        code = codes[0]
+        room = await one.load_room(code)
+        assert room is not None
+        owner, other = (one, two) if room.id in one.leases.epochs else (two, one)
+        assert owner.leases is not None and other.leases is not None
+        game_id = await owner.create_game(NewGame(room.id, 1, "tri-tac", {"size": 3}, 1, [{}, {}], {}, None, None))
+        await owner.record_action(_move(game_id, 1, room.id))
+
+        async with asyncio.timeout(5):  # the owner stops renewing (paused, partitioned): it runs out
+            while isinstance(await other.leases.acquire(code), Elsewhere):
+                await asyncio.sleep(0.05)
+        assert room.id in owner.leases.epochs, "the old owner has not noticed"
+
+        with pytest.raises(LeaseLost):
+            await owner.record_action(_move(game_id, 2, room.id))
+        with pytest.raises(LeaseLost):
+            await owner.save_room(_copy(room))
+        with pytest.raises(LeaseLost):
+            await owner.create_game(NewGame(room.id, 2, "tri-tac", {"size": 3}, 1, [{}, {}], {}, None, None))
+        await other.record_action(_move(game_id, 2, room.id))
+        await other.save_room(_copy(await other.load_room(code)))
+        async with engine.connect() as db:
+            version = (await db.execute(text(f"SELECT version FROM games WHERE id = {game_id}"))).scalar()
+            actions = (await db.execute(text(f"SELECT count(*) FROM game_actions WHERE game_id = {game_id}"))).scalar()
+        assert (version, actions) == (2, 2)
+        assert await owner.leases.renew() == {room.id}, "its next renewal tells it"
 
 
 async def test_moves_of_many_rooms_go_in_one_statement_and_a_lost_room_is_refused_alone(
@@ -349,57 +355,46 @@ async def test_moves_of_many_rooms_go_in_one_statement_and_a_lost_room_is_refuse
     """The moves asked for at once, across the rooms a process owns, are written in one statement, each row
     under its own room's lease: a room another process took over meanwhile is refused (LeaseLost), a move
     over a stale version is refused (VersionConflict), and every other move is stored."""
-    with migrated_database() as url:
-        one, two = owning_store(url, 0.5), owning_store(url, 0.5)
+    async with two_owners() as (one, two, engine):
         assert one.leases is not None and two.leases is not None
-        engine = create_async_engine(url)
-        try:
-            async with engine.begin() as db:
-                await db.execute(insert(Player).values(id=1, token_hash="x", name="Ann"))
-            rooms: list[tuple[int, int]] = []  # (room id, game id)
-            for i in range(6):
-                code = f"G{i:04d}"
-                await one.create_room(NewRoom(code, 1, "tri-tac", {"size": 3}, 2, None))
-                room_id = await one.leases.acquire(code)
-                assert isinstance(room_id, int)
-                game = NewGame(room_id, 1, "tri-tac", {"size": 3}, 1, [{}, {}], {}, None, None)
-                rooms.append((room_id, await one.create_game(game)))
-            await asyncio.gather(*(one.record_action(_move(game_id, 1, room_id)) for room_id, game_id in rooms))
+        rooms: list[tuple[int, int]] = []  # (room id, game id)
+        for i in range(6):
+            code = f"G{i:04d}"
+            await one.create_room(NewRoom(code, 1, "tri-tac", {"size": 3}, 2, None))
+            room_id = await one.leases.acquire(code)
+            assert isinstance(room_id, int)
+            game = NewGame(room_id, 1, "tri-tac", {"size": 3}, 1, [{}, {}], {}, None, None)
+            rooms.append((room_id, await one.create_game(game)))
+        await asyncio.gather(*(one.record_action(_move(game_id, 1, room_id)) for room_id, game_id in rooms))
 
-            async with asyncio.timeout(5):  # the first room's lease runs out and the other process takes it
-                while isinstance(await two.leases.acquire("G0000"), Elsewhere):
-                    await asyncio.sleep(0.05)
-            alone: list[MoveWrite] = []
-            record_alone = one._pg.record_alone
+        async with asyncio.timeout(5):  # the first room's lease runs out and the other process takes it
+            while isinstance(await two.leases.acquire("G0000"), Elsewhere):
+                await asyncio.sleep(0.05)
+        alone: list[MoveWrite] = []
+        record_alone = one._pg.record_alone
 
-            async def counted(move: MoveWrite, epoch: int | None = None) -> None:
-                alone.append(move)
-                await record_alone(move, epoch)
+        async def counted(move: MoveWrite, epoch: int | None = None) -> None:
+            alone.append(move)
+            await record_alone(move, epoch)
 
-            monkeypatch.setattr(one._pg, "record_alone", counted)
-            versions = [2, 1, 2, 2, 2, 2]  # the second room's move is over a version already stored
-            outcomes = await asyncio.gather(
-                *(
-                    one.record_action(_move(game_id, version, room_id))
-                    for (room_id, game_id), version in zip(rooms, versions, strict=True)
-                ),
-                return_exceptions=True,
-            )
-            assert isinstance(outcomes[0], LeaseLost)
-            assert isinstance(outcomes[1], VersionConflict)
-            assert outcomes[2:] == [None] * 4
-            assert alone == [], "one statement for the group"
-            async with engine.connect() as db:
-                stored = (
-                    await db.execute(text("SELECT game_id, max(version) FROM game_actions GROUP BY game_id"))
-                ).all()
-                games = dict((await db.execute(text("SELECT id, version FROM games"))).all())
-            assert dict(stored) == {game_id: [1, 1, 2, 2, 2, 2][i] for i, (_r, game_id) in enumerate(rooms)}
-            assert games == dict(stored)
-        finally:
-            await engine.dispose()
-            for store in (one, two):
-                await close_store(store)
+        monkeypatch.setattr(one._pg, "record_alone", counted)
+        versions = [2, 1, 2, 2, 2, 2]  # the second room's move is over a version already stored
+        outcomes = await asyncio.gather(
+            *(
+                one.record_action(_move(game_id, version, room_id))
+                for (room_id, game_id), version in zip(rooms, versions, strict=True)
+            ),
+            return_exceptions=True,
+        )
+        assert isinstance(outcomes[0], LeaseLost)
+        assert isinstance(outcomes[1], VersionConflict)
+        assert outcomes[2:] == [None] * 4
+        assert alone == [], "one statement for the group"
+        async with engine.connect() as db:
+            stored = (await db.execute(text("SELECT game_id, max(version) FROM game_actions GROUP BY game_id"))).all()
+            games = dict((await db.execute(text("SELECT id, version FROM games"))).all())
+        assert dict(stored) == {game_id: [1, 1, 2, 2, 2, 2][i] for i, (_r, game_id) in enumerate(rooms)}
+        assert games == dict(stored)
 
 
 def _move(game_id: int, version: int, room_id: int) -> MoveWrite:
