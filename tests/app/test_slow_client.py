@@ -254,18 +254,23 @@ async def test_a_seated_player_who_stops_reading_is_dropped_stood_in_for_and_han
 
         # The guest plays on (a move a second) and keeps asking for the full state, never reading any of it.
         while connected(host.room) and loop.time() < deadline:
-            state = host.state
-            assert state is not None and state["outcome"] is None
-            if seat in state["to_act"] and sent_for != state["version"] and loop.time() > next_move_at:
-                sent_for = state["version"]
-                next_move_at = loop.time() + 1
-                move = {"type": "place", "cell": _first_empty(state)}
-                await stuck.send({"type": "act", "action": move, "version": state["version"]})
-            elif seat not in state["to_act"] and host.you is not None:
-                with contextlib.suppress(ClientError):
-                    await host.act({"type": "place", "cell": _first_empty(state)}, version=state["version"])
-            for _sync in range(SYNCS_PER_ROUND):
-                await stuck.send({"type": "sync"})
+            try:
+                state = host.state
+                assert state is not None and state["outcome"] is None
+                if seat in state["to_act"] and sent_for != state["version"] and loop.time() > next_move_at:
+                    sent_for = state["version"]
+                    next_move_at = loop.time() + 1
+                    move = {"type": "place", "cell": _first_empty(state)}
+                    await stuck.send({"type": "act", "action": move, "version": state["version"]})
+                elif seat not in state["to_act"] and host.you is not None:
+                    with contextlib.suppress(ClientError):
+                        await host.act({"type": "place", "cell": _first_empty(state)}, version=state["version"])
+                for _sync in range(SYNCS_PER_ROUND):
+                    await stuck.send({"type": "sync"})
+            except (ConnectionResetError, BrokenPipeError):
+                # The server has closed the stuck socket; the room's news of it may still be on its way.
+                await host.wait_room(lambda r: not connected(r), timeout=max(1.0, deadline - loop.time()))
+                break
             await asyncio.sleep(0.05)
         assert not connected(host.room), "a player whose socket stopped being read still counts as connected"
         # Away like anyone whose connection went: the host plays on, a stand-in moves for them.
