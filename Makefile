@@ -14,9 +14,11 @@ HOST   ?= 0.0.0.0
 else
 HOST   ?= 127.0.0.1
 endif
-# pytest-xdist workers (0: one process, no xdist); the browser tests run in two groups, one per worker, the
-# Redis tests in another (tests/support/xdist_groups.py); the 15 slowest tests are listed at the end.
-PYTEST_WORKERS ?= 2
+# pytest-xdist workers (0: one process, no xdist); the browser tests run in two groups, each on a worker of its
+# own, the Redis tests in another, and the third worker takes the rest from the start: much of it waits on a
+# timer or a child process while the two Chromiums keep the cores busy (tests/support/xdist_groups.py). The 15
+# slowest tests are listed at the end.
+PYTEST_WORKERS ?= 3
 PYTEST_FLAGS := -q -n $(PYTEST_WORKERS) --dist loadgroup --durations=15
 UVICORN_FLAGS := --ws app.ws_protocol:PreparedFramesProtocol --ws-per-message-deflate false --ws-max-size 1048576
 

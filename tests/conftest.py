@@ -9,7 +9,8 @@ or starts ``ServerProcess`` itself. Databases are copies of one migrated once pe
 
 Marks: ``browser`` (everything under tests/browser) and ``real_process`` are also ``slow``; ``make test-fast``
 runs the rest (``-m "not slow"``). Under pytest-xdist (``--dist loadgroup``) the browser tests run in two
-groups, each on one worker, and the Redis ones in another (tests.support.xdist_groups)."""
+groups, each on one worker, the Redis ones in another, and a third worker starts on the rest
+(tests.support.xdist_groups)."""
 
 from __future__ import annotations
 

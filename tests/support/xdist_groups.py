@@ -1,13 +1,12 @@
-"""Tests that must not run beside each other under pytest-xdist (``make test``: ``-n 2 --dist loadgroup``).
+"""Tests that must not run beside each other under pytest-xdist (``make test``: ``-n 3 --dist loadgroup``).
 
 xdist's own ``xdist_group`` mark works by renaming the test, which pytest 9.2 no longer lets it do (it sets
 an attribute pytest stopped reading), and its scheduler in the controller process never sees marks. So
-the groups are decided here from the test's path: the browser tests in one group per worker, of about equal
-length (each worker's Chromium launched once and shared by its group: tests/browser/conftest.py; much of a
-browser test is waiting on the game's pace, so they run well side by side), and every module that needs
-Redis in another (one Redis server and one bus channel for all of them: found as the modules that call
-``require_redis``). xdist hands out the biggest groups first, so the browser groups start at once, one on
-each worker, and the rest fills in behind them."""
+the groups are decided here from the test's path: the browser tests in ``BROWSER_GROUPS`` groups of about equal
+length (each worker's Chromium launched once and shared by its group: tests/browser/conftest.py), and every
+module that needs Redis in another (one Redis server and one bus channel for all of them: found as the modules that call
+``require_redis``). xdist hands out the biggest groups first, so the browser groups start at once, each on a
+worker of its own, and the rest fills in beside and behind them."""
 
 from __future__ import annotations
 
@@ -36,6 +35,10 @@ BROWSER_SECONDS = {
 """Roughly how long each browser module takes (``--durations``), to balance the groups; a module not listed
 counts as a few seconds. A module stays whole in its group (one_screen's server is module-scoped)."""
 UNLISTED_SECONDS = 3
+BROWSER_GROUPS = 2
+"""At most this many browser groups run at once: a Chromium test keeps about one core busy, so two fill this
+machine's two cores, and a third worker does better filling in with the other tests, many of which wait on a
+timer or another process."""
 
 
 @functools.cache
@@ -67,7 +70,7 @@ def browser_groups(count: int) -> dict[str, int]:
 def group_of(nodeid: str, workers: int) -> str | None:
     module = nodeid.split("::", 1)[0]
     if module.startswith("tests/browser/"):
-        return f"browser-{browser_groups(max(1, workers)).get(module, 0) + 1}"
+        return f"browser-{browser_groups(max(1, min(workers, BROWSER_GROUPS))).get(module, 0) + 1}"
     if module in redis_modules():
         return "redis"
     return None
