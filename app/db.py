@@ -10,7 +10,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 
-def make_engine(url: str, pool_size: int = 10, pool_overflow: int = 20) -> AsyncEngine:
+def make_engine(url: str, pool_size: int = 30, pool_overflow: int = 0) -> AsyncEngine:
     """``pool_size`` and ``pool_overflow`` bound PostgreSQL connections (SQLite opens what it needs)."""
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":

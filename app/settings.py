@@ -24,11 +24,14 @@ class Settings(BaseSettings):
         description="Set when several app processes serve the same rooms: presence, lobby and chat news between "
         "them (docs/deploy.md, the bus); unset = one process.",
     )
+    # The session pool keeps every connection it may open: a game's end holds one for several round trips, so
+    # a busy process has many ends in flight, and an overflow connection closed on its return is opened again
+    # (a full connect) for the next end.
     postgres_pool_size: int = Field(
-        default=10, ge=1, description="PostgreSQL: connections the app's session pool keeps (rooms, lobbies, pages)."
+        default=30, ge=1, description="PostgreSQL: connections the app's session pool keeps (rooms, lobbies, pages)."
     )
     postgres_pool_overflow: int = Field(
-        default=20, ge=0, description="PostgreSQL: connections the session pool may add for a burst, and then close."
+        default=0, ge=0, description="PostgreSQL: connections the session pool may add for a burst, and then close."
     )
     postgres_move_connections: int = Field(
         default=10, ge=1, description="PostgreSQL: the most connections the per-move writes and room leases use."
