@@ -402,7 +402,7 @@ OptionsT = TypeVar("OptionsT", bound=GameOptions)
 class Engine(ABC, Generic[S, OptionsT]):
     """One game's rules. Subclasses are stateless singletons registered in ``engines.registry``.
 
-    ``apply`` never mutates its input state: it returns a new one (copy first, then change the copy).
+    ``apply`` never mutates its input state: states are immutable values, and it returns a new one.
     """
 
     name: ClassVar[str]
