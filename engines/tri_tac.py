@@ -259,7 +259,9 @@ def _with_cell(board: Board, cell: Cell, value: int | None) -> Board:
     """``board`` with one cell changed: a new row, the others shared."""
     r, c = cell
     row = board[r]
-    return (*board[:r], (*row[:c], value, *row[c + 1 :]), *board[r + 1 :])
+    rows = list(board)
+    rows[r] = (*row[:c], value, *row[c + 1 :])
+    return tuple(rows)
 
 
 def _empty_cells(board: Board) -> int:
@@ -513,14 +515,13 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
             events = [Event("power", {"seat": seat, "cell": [r, c], "marker": MARKERS[seat], "replaced": opponent})]
         else:
             events = [Event("placed", {"seat": seat, "cell": [r, c], "marker": MARKERS[seat]})]
-        if runs:
-            scored = _scored_with(scored, seat, runs)
-        fresh = tuple(
-            ScoredLine(seat, tuple(run), value, move, DIRECTION_NAMES[d]) for d, run, is_new, value in runs if is_new
-        )
         points = 0
         scores = state.scores
         lines = state.lines
+        fresh: tuple[ScoredLine, ...] = ()
+        if runs:  # most moves make none
+            scored = _scored_with(scored, seat, runs)
+            fresh = tuple(ScoredLine(seat, tuple(run), v, move, DIRECTION_NAMES[d]) for d, run, new, v in runs if new)
         if fresh:
             n = len(fresh)
             special_extra = sum(line.points - 1 for line in fresh)
