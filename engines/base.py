@@ -161,7 +161,9 @@ class FrozenState:
         kind: type = type(self)
         assert changes.keys() <= _field_names(kind), changes.keys() - _field_names(kind)
         new: Self = object.__new__(kind)
-        vars(new).update(vars(self), **changes)
+        fields = new.__dict__
+        fields.update(self.__dict__)
+        fields.update(changes)
         return new
 
 

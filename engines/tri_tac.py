@@ -137,7 +137,7 @@ def _last_move_json(last: LastMove | None) -> dict[str, JSON] | None:
     }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ScoredLine:
     """A new line: the run that scored it (its cells in order along ``direction``), its points (2 through a
     special square) and the move that made it."""
@@ -152,14 +152,19 @@ class ScoredLine:
         """The same line on a board grown by a ring (every coordinate +1)."""
         return replace(self, cells=tuple((r + 1, c + 1) for r, c in self.cells))
 
-    def to_json(self) -> dict[str, JSON]:
-        return {
+    def to_json(self, broken: bool | None = None) -> dict[str, JSON]:
+        """The line as dumped, or (``broken`` given) as views show it: whether Power Play has replaced one of
+        its markers since."""
+        data: dict[str, JSON] = {
             "seat": self.seat,
-            "cells": _cells_json(self.cells),
+            "cells": [[r, c] for r, c in self.cells],
             "points": self.points,
             "move": self.move,
             "direction": self.direction,
         }
+        if broken is not None:
+            data["broken"] = broken
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ScoredLine:
@@ -175,7 +180,7 @@ class ScoredLine:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LastVote:
     """The last finished vote: both ballots, whether the board grew, and its size before the vote."""
 
@@ -641,13 +646,10 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
                 {"voted": state.votes[s] is not None, "expand": state.votes[s] if s == seat else None} for s in (0, 1)
             ]
         board = state.board
-        lines = [line.to_json() for line in state.lines]
         if True in state.power_used:  # a line breaks only when Power Play replaces one of its markers
-            for line, data in zip(state.lines, lines, strict=True):
-                data["broken"] = any(board[r][c] != line.seat for r, c in line.cells)
+            lines = [line.to_json(any(board[r][c] != line.seat for r, c in line.cells)) for line in state.lines]
         else:
-            for data in lines:
-                data["broken"] = False
+            lines = [line.to_json(False) for line in state.lines]
         return {
             "size": state.size,
             "board": [list(row) for row in board],
