@@ -161,7 +161,9 @@ class FrozenState:
         kind: type = type(self)
         assert changes.keys() <= _field_names(kind), changes.keys() - _field_names(kind)
         new: Self = object.__new__(kind)
-        vars(new).update(vars(self), **changes)
+        fields = new.__dict__
+        fields.update(self.__dict__)
+        fields.update(changes)
         return new
 
 
@@ -402,7 +404,7 @@ OptionsT = TypeVar("OptionsT", bound=GameOptions)
 class Engine(ABC, Generic[S, OptionsT]):
     """One game's rules. Subclasses are stateless singletons registered in ``engines.registry``.
 
-    ``apply`` never mutates its input state: it returns a new one (copy first, then change the copy).
+    ``apply`` never mutates its input state: states are immutable values, and it returns a new one.
     """
 
     name: ClassVar[str]

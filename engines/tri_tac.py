@@ -29,7 +29,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import Field
@@ -42,6 +42,7 @@ from engines.base import (
     Bot,
     Engine,
     Event,
+    FrozenState,
     GameOptions,
     IllegalAction,
     InvalidState,
@@ -68,7 +69,6 @@ POWER_PLAY_THRESHOLD = 5
 MARKERS = ("X", "O")
 T = TypeVar("T")
 DIRECTIONS: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (1, 1), (1, -1))
-DIRECTION_NAMES = ("row", "column", "diagonal", "anti-diagonal")
 
 
 class TriTacOptions(GameOptions):
@@ -116,6 +116,13 @@ number. A flat tuple of atoms, which the garbage collector stops tracking on its
 being a subclass, or a nested one would stay tracked longer, and the dict with a cell list it replaces, made
 every move, stayed tracked as long as the state lived); ``_last_move_json`` gives the view's dict."""
 
+Ballots = tuple[bool | None, bool | None]
+"""Each seat's vote on adding a ring, None until it has voted."""
+Scored = tuple[tuple[frozenset[Cell], ...], ...]
+"""[seat][direction] -> the cells already in that seat's scored runs along that direction."""
+Direction = Literal["row", "column", "diagonal", "anti-diagonal"]
+DIRECTION_NAMES: tuple[Direction, ...] = ("row", "column", "diagonal", "anti-diagonal")  # as DIRECTIONS
+
 
 def _last_move_json(last: LastMove | None) -> dict[str, JSON] | None:
     if last is None:
@@ -130,90 +137,100 @@ def _last_move_json(last: LastMove | None) -> dict[str, JSON] | None:
     }
 
 
-@dataclass(slots=True)
-class TriTacState:
-    """The full game state. Treat as immutable outside this module: ``apply`` returns a fresh copy.
+@dataclass(frozen=True, slots=True)
+class ScoredLine:
+    """A new line: the run that scored it (its cells in order along ``direction``), its points (2 through a
+    special square) and the move that made it."""
 
-    Parts that change on most moves are plain tuples of atoms (the board, ``scored_last_turn``,
-    ``last_move``), which the garbage collector stops tracking once it has seen them (a tuple of tuples on
-    its second pass): the thousands of states a busy server holds then cost its older generations nothing."""
+    seat: Seat
+    cells: tuple[Cell, ...]
+    points: int
+    move: int
+    direction: Direction
+
+    def shifted(self) -> ScoredLine:
+        """The same line on a board grown by a ring (every coordinate +1)."""
+        return replace(self, cells=tuple((r + 1, c + 1) for r, c in self.cells))
+
+    def to_json(self, broken: bool | None = None) -> dict[str, JSON]:
+        """The line as dumped, or (``broken`` given) as views show it: whether Power Play has replaced one of
+        its markers since."""
+        data: dict[str, JSON] = {
+            "seat": self.seat,
+            "cells": [[r, c] for r, c in self.cells],
+            "points": self.points,
+            "move": self.move,
+            "direction": self.direction,
+        }
+        if broken is not None:
+            data["broken"] = broken
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ScoredLine:
+        direction = data["direction"]
+        if direction not in DIRECTION_NAMES:
+            raise InvalidState(f"bad line direction {direction!r}")
+        return cls(
+            seat=int(data["seat"]),
+            cells=tuple((int(r), int(c)) for r, c in data["cells"]),
+            points=int(data["points"]),
+            move=int(data["move"]),
+            direction=direction,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class LastVote:
+    """The last finished vote: both ballots, whether the board grew, and its size before the vote."""
+
+    votes: Flags
+    expanded: bool
+    size: int
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"votes": list(self.votes), "expanded": self.expanded, "size": self.size}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> LastVote:
+        return cls(votes=_flags(*data["votes"]), expanded=bool(data["expanded"]), size=int(data["size"]))
+
+
+@dataclass(frozen=True)
+class TriTacState(FrozenState):
+    """The full game state: an immutable value; the rules derive changed copies (``changed``) that share every
+    part they leave alone, so a move makes one board row and the few tuples and sets it changes.
+
+    Parts that change on most moves are plain tuples of atoms (the board, ``scores``, ``scored_last_turn``,
+    ``last_move``), which the garbage collector stops tracking once it has seen them (a tuple of tuples on its
+    second pass): the thousands of states a busy server holds then cost its older generations nothing."""
 
     options: TriTacOptions
     size: int
     board: Board  # board[row][column]: a seat, or None for an empty cell
-    special: set[Cell]
-    scores: list[int]
+    special: frozenset[Cell]
+    scores: tuple[int, int]
     first: Seat
     to_move: Seat
     phase: Phase
-    votes: list[bool | None]
-    last_vote: dict[str, JSON] | None
-    power_used: list[bool]
-    scored: list[list[set[Cell]]]  # [seat][direction] -> cells already in scored runs
-    lines: list[dict[str, JSON]]  # every new line, in the current frame
+    votes: Ballots
+    last_vote: LastVote | None
+    power_used: Flags
+    scored: Scored
+    lines: tuple[ScoredLine, ...]  # every new line, in the current frame
     scored_last_turn: Flags  # did the seat score on its own previous turn (Combo Strike)
     move: int  # number of the current turn, from 1; passes count
     last_move: LastMove | None
     ring_seed: int  # draws the special squares of rings added later
     empty: int  # empty cells on the board: the board is full at 0, without a scan every move
 
-    def copy(self) -> TriTacState:
-        """A new state that shares every container with this one (copy-on-write): change the copy only by
-        assigning new containers, or through the methods below, which do. A move then copies one board row
-        and the few sets and lists it changes, not the 20-odd containers of the whole state (fewer
-        allocations, and fewer live young objects for the garbage collector to scan). Arguments by
-        position, in field order: keywords cost more, and this runs on every move."""
-        return TriTacState(
-            self.options,
-            self.size,
-            self.board,
-            self.special,
-            self.scores,
-            self.first,
-            self.to_move,
-            self.phase,
-            self.votes,
-            self.last_vote,
-            self.power_used,
-            self.scored,
-            self.lines,
-            self.scored_last_turn,
-            self.move,
-            self.last_move,
-            self.ring_seed,
-            self.empty,
-        )
-
-    def set_cell(self, cell: Cell, value: int | None) -> None:
-        r, c = cell
-        row = self.board[r]
-        self.empty += (row[c] is not None) - (value is not None)
-        board = list(self.board)
-        board[r] = (*row[:c], value, *row[c + 1 :])
-        self.board = tuple(board)
-
-    def add_scored(self, seat: Seat, direction: int, cells: list[Cell]) -> None:
-        """Mark ``cells`` as part of a scored run of ``seat`` along ``direction``."""
-        per_dir = _with(self.scored[seat], direction, self.scored[seat][direction].union(cells))
-        self.scored = _with(self.scored, seat, per_dir)
-
-    def forget_scored(self, seat: Seat, cell: Cell) -> None:
-        """``cell`` no longer counts in ``seat``'s scored runs (its marker was replaced)."""
-        per_dir = [cells - {cell} if cell in cells else cells for cells in self.scored[seat]]
-        self.scored = _with(self.scored, seat, per_dir)
-
-
-def _with(items: list[T], index: int, value: T) -> list[T]:
-    """A copy of ``items`` with one item replaced."""
-    changed = items[:]
-    changed[index] = value
-    return changed
-
 
 _FLAGS: tuple[tuple[Flags, Flags], tuple[Flags, Flags]] = (
     ((False, False), (False, True)),
     ((True, False), (True, True)),
 )  # the four possible flag pairs, made once: setting a flag every move allocates nothing
+_NO_VOTES: Ballots = (None, None)
+_NO_SCORED: Scored = ((frozenset(),) * len(DIRECTIONS),) * 2
 
 
 def _flags(first: object, second: object) -> Flags:
@@ -225,13 +242,49 @@ def _with_flag(flags: Flags, seat: Seat, value: bool) -> Flags:
     return _flags(value, flags[1]) if seat == 0 else _flags(flags[0], value)
 
 
+def _with(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    """``items`` with one item replaced."""
+    return (*items[:index], value, *items[index + 1 :])
+
+
+def _with_score(scores: tuple[int, int], seat: Seat, points: int) -> tuple[int, int]:
+    return (points, scores[1]) if seat == 0 else (scores[0], points)
+
+
+def _with_ballot(votes: Ballots, seat: Seat, expand: bool) -> Ballots:
+    return (expand, votes[1]) if seat == 0 else (votes[0], expand)
+
+
 def _board(rows: Iterable[Iterable[int | None]]) -> Board:
     """An immutable board from rows of seats and Nones (a fresh, dumped or grown board)."""
     return tuple(tuple(row) for row in rows)
 
 
+def _with_cell(board: Board, cell: Cell, value: int | None) -> Board:
+    """``board`` with one cell changed: a new row, the others shared."""
+    r, c = cell
+    row = board[r]
+    rows = list(board)
+    rows[r] = (*row[:c], value, *row[c + 1 :])
+    return tuple(rows)
+
+
 def _empty_cells(board: Board) -> int:
     return sum(row.count(None) for row in board)
+
+
+def _scored_with(scored: Scored, seat: Seat, runs: Iterable[tuple[int, list[Cell], bool, int]]) -> Scored:
+    """``scored`` with each run's cells joining ``seat``'s scored set along the run's direction."""
+    per_dir = list(scored[seat])
+    for d, run, _is_new, _value in runs:
+        per_dir[d] = per_dir[d].union(run)
+    return _with(scored, seat, tuple(per_dir))
+
+
+def _scored_without(scored: Scored, seat: Seat, cell: Cell) -> Scored:
+    """``scored`` with ``cell`` no longer in ``seat``'s scored runs (its marker was replaced)."""
+    per_dir = tuple(cells - {cell} if cell in cells else cells for cells in scored[seat])
+    return _with(scored, seat, per_dir)
 
 
 # ---- pure helpers -------------------------------------------------------------------------------
@@ -283,8 +336,14 @@ def _gain(state: TriTacState, seat: Seat, cell: Cell) -> int:
     return points
 
 
-def _cells_json(cells: list[Cell] | set[Cell]) -> list[list[int]]:
-    return [[r, c] for r, c in sorted(cells)] if isinstance(cells, set) else [[r, c] for r, c in cells]
+def _cells_json(cells: Iterable[Cell]) -> list[list[int]]:
+    """Cells in their order (a run's, along its direction)."""
+    return [[r, c] for r, c in cells]
+
+
+def _cell_set_json(cells: frozenset[Cell]) -> list[list[int]]:
+    """A set of cells in reading order."""
+    return [[r, c] for r, c in sorted(cells)]
 
 
 def _on_board(cell: Cell, size: int) -> Cell:
@@ -347,25 +406,25 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
         rng = random.Random(seed)
         n = options.size
         first = rng.randrange(2)
-        special: set[Cell] = set()
+        special: frozenset[Cell] = frozenset()
         if options.special_squares:
             cells = [(r, c) for r in range(n) for c in range(n)]
-            special = set(rng.sample(cells, special_count(n * n)))
+            special = frozenset(rng.sample(cells, special_count(n * n)))
         ring_seed = rng.getrandbits(62)
         return TriTacState(
             options=options,
             size=n,
             board=_board([None] * n for _ in range(n)),
             special=special,
-            scores=[0, 0],
+            scores=(0, 0),
             first=first,
             to_move=first,
             phase="turn",
-            votes=[None, None],
+            votes=_NO_VOTES,
             last_vote=None,
-            power_used=[False, False],
-            scored=[[set() for _ in range(4)] for _ in range(2)],
-            lines=[],
+            power_used=_flags(False, False),
+            scored=_NO_SCORED,
+            lines=(),
             scored_last_turn=_flags(False, False),
             move=1,
             last_move=None,
@@ -447,72 +506,75 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
         return self._mark(state, seat, cell, power=isinstance(action, Power))
 
     def _mark(self, state: TriTacState, seat: Seat, cell: Cell, *, power: bool) -> tuple[TriTacState, list[Event]]:
-        new = state.copy()
         r, c = cell
         opponent = 1 - seat
-        events: list[Event] = []
+        move = state.move
+        # The runs through ``cell`` count it as the mover's whatever it holds, and the replaced marker's
+        # scored cells are the opponent's: the state before the move measures them as the one after would.
+        runs = _evaluate(state, seat, cell)
+        scored = state.scored
+        power_used = state.power_used
         if power:
-            new.power_used = _with(new.power_used, seat, True)
-            new.forget_scored(opponent, cell)
-            events.append(Event("power", {"seat": seat, "cell": [r, c], "marker": MARKERS[seat], "replaced": opponent}))
+            power_used = _with_flag(power_used, seat, True)
+            scored = _scored_without(scored, opponent, cell)
+            events = [Event("power", {"seat": seat, "cell": [r, c], "marker": MARKERS[seat], "replaced": opponent})]
         else:
-            events.append(Event("placed", {"seat": seat, "cell": [r, c], "marker": MARKERS[seat]}))
-        new.set_cell(cell, seat)
-
-        fresh: list[dict[str, JSON]] = []
-        for d, run, is_new, value in _evaluate(new, seat, cell):
-            new.add_scored(seat, d, run)
-            if is_new:
-                fresh.append(
-                    {
-                        "seat": seat,
-                        "cells": [[rr, cc] for rr, cc in run],
-                        "points": value,
-                        "move": new.move,
-                        "direction": DIRECTION_NAMES[d],
-                    }
-                )
+            events = [Event("placed", {"seat": seat, "cell": [r, c], "marker": MARKERS[seat]})]
         points = 0
+        scores = state.scores
+        lines = state.lines
+        fresh: tuple[ScoredLine, ...] = ()
+        if runs:  # most moves make none
+            scored = _scored_with(scored, seat, runs)
+            fresh = tuple(ScoredLine(seat, tuple(run), v, move, DIRECTION_NAMES[d]) for d, run, new, v in runs if new)
         if fresh:
             n = len(fresh)
-            special_extra = sum(int(line["points"]) - 1 for line in fresh)
+            special_extra = sum(line.points - 1 for line in fresh)
             bonus = n - 1
-            combo = 1 if new.options.combo_strike and new.scored_last_turn[seat] else 0
+            combo = 1 if state.options.combo_strike and state.scored_last_turn[seat] else 0
             points = n + special_extra + bonus + combo
-            new.scores = _with(new.scores, seat, new.scores[seat] + points)
-            new.lines = new.lines + fresh
+            scores = _with_score(scores, seat, scores[seat] + points)
+            lines += fresh
             events.append(
                 Event(
                     "lines",
                     {
                         "seat": seat,
-                        "lines": [{"cells": ln["cells"], "points": ln["points"]} for ln in fresh],
+                        "lines": [{"cells": _cells_json(line.cells), "points": line.points} for line in fresh],
                         "points": points,
                         "breakdown": {"lines": n, "bonus": bonus, "special": special_extra, "combo": combo},
-                        "scores": new.scores[:],
+                        "scores": list(scores),
                     },
                 )
             )
-        new.scored_last_turn = _with_flag(new.scored_last_turn, seat, points > 0)
-        new.last_move = (seat, "power" if power else "place", r, c, points, new.move)
-        new.move += 1
-        new.to_move = opponent
+        new = state.changed(
+            board=_with_cell(state.board, cell, seat),
+            empty=state.empty - (state.board[r][c] is None),
+            scores=scores,
+            power_used=power_used,
+            scored=scored,
+            lines=lines,
+            scored_last_turn=_with_flag(state.scored_last_turn, seat, points > 0),
+            last_move=(seat, "power" if power else "place", r, c, points, move),
+            move=move + 1,
+            to_move=opponent,
+        )
         if not new.empty:
             if new.options.dynamic_board and new.size + 2 <= MAX_SIZE:
-                new.phase = "vote"
-                new.votes = [None, None]
+                new = new.changed(phase="vote", votes=_NO_VOTES)
                 events.append(Event("vote_open", {"size": new.size, "new_size": new.size + 2}))
             else:
-                new.phase = "over"
+                new = new.changed(phase="over")
                 events.append(self._game_over_event(new))
         return new, events
 
     def _pass(self, state: TriTacState, seat: Seat) -> tuple[TriTacState, list[Event]]:
-        new = state.copy()
-        new.scored_last_turn = _with_flag(new.scored_last_turn, seat, False)
-        new.last_move = (seat, "pass", None, None, 0, new.move)
-        new.move += 1
-        new.to_move = 1 - seat
+        new = state.changed(
+            scored_last_turn=_with_flag(state.scored_last_turn, seat, False),
+            last_move=(seat, "pass", None, None, 0, state.move),
+            move=state.move + 1,
+            to_move=1 - seat,
+        )
         return new, [Event("pass", {"seat": seat})]
 
     def _vote(self, state: TriTacState, seat: Seat, expand: bool) -> tuple[TriTacState, list[Event]]:
@@ -520,50 +582,53 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
             raise IllegalAction("no vote is being held now", "tri-tac.error.no_vote")
         if state.votes[seat] is not None:
             raise IllegalAction(f"seat {seat} has already voted", "tri-tac.error.voted_already", {"seat": seat})
-        new = state.copy()
-        new.votes = _with(new.votes, seat, expand)
+        votes = _with_ballot(state.votes, seat, expand)
         events = [Event("vote", {"seat": seat}, {seat: {"expand": expand}})]
-        if any(v is None for v in new.votes):
-            return new, events
-        ballots = [bool(v) for v in new.votes]
+        if None in votes:
+            return state.changed(votes=votes), events
+        ballots = _flags(*votes)
         grow = all(ballots)
-        new.last_vote = {"votes": ballots, "expanded": grow, "size": new.size}
-        new.votes = [None, None]
-        events.append(Event("vote_result", {"votes": ballots, "expanded": grow}))
+        new = state.changed(votes=_NO_VOTES, last_vote=LastVote(ballots, grow, state.size))
+        events.append(Event("vote_result", {"votes": list(ballots), "expanded": grow}))
         if grow:
-            events.append(self._expand(new))
+            new, expanded = self._expand(new)
+            events.append(expanded)
         else:
-            new.phase = "over"
+            new = new.changed(phase="over")
             events.append(self._game_over_event(new))
         return new, events
 
-    def _expand(self, new: TriTacState) -> Event:
-        """Add a ring of empty cells around ``new`` (mutated in place; it is already a copy)."""
-        old = new.size
+    def _expand(self, state: TriTacState) -> tuple[TriTacState, Event]:
+        """``state`` with a ring of empty cells added around its board (every coordinate shifts by +1)."""
+        old = state.size
         size = old + 2
-
-        def shift(cells: list[Any]) -> list[list[int]]:
-            return [[int(r) + 1, int(c) + 1] for r, c in cells]
-
         edge: Row = (None,)
-        new.board = _board([(None,) * size, *(edge + row + edge for row in new.board), (None,) * size])
-        new.empty = _empty_cells(new.board)
-        new.size = size
-        new.scored = [[{(r + 1, c + 1) for r, c in cells} for cells in per_dir] for per_dir in new.scored]
-        new.lines = [{**line, "cells": shift(list(line["cells"]))} for line in new.lines]
-        if new.last_move is not None:
-            seat, kind, r, c, points, move = new.last_move
+        board = _board([(None,) * size, *(edge + row + edge for row in state.board), (None,) * size])
+        last_move = state.last_move
+        if last_move is not None:
+            seat, kind, r, c, points, move = last_move
             if r is not None and c is not None:
-                new.last_move = (seat, kind, r + 1, c + 1, points, move)
-        new.special = {(r + 1, c + 1) for r, c in new.special}
+                last_move = (seat, kind, r + 1, c + 1, points, move)
+        special = frozenset((r + 1, c + 1) for r, c in state.special)
         added: list[Cell] = []
-        if new.options.special_squares:
+        if state.options.special_squares:
             ring = [(r, c) for r in range(size) for c in range(size) if r in (0, size - 1) or c in (0, size - 1)]
-            rng = random.Random(new.ring_seed * 16 + size)
+            rng = random.Random(state.ring_seed * 16 + size)
             added = sorted(rng.sample(ring, special_count(len(ring))))
-            new.special.update(added)
-        new.phase = "turn"
-        return Event("expanded", {"old_size": old, "size": size, "special_added": _cells_json(added)})
+            special = special.union(added)
+        new = state.changed(
+            board=board,
+            empty=_empty_cells(board),
+            size=size,
+            scored=tuple(
+                tuple(frozenset((r + 1, c + 1) for r, c in cells) for cells in per_dir) for per_dir in state.scored
+            ),
+            lines=tuple(line.shifted() for line in state.lines),
+            last_move=last_move,
+            special=special,
+            phase="turn",
+        )
+        return new, Event("expanded", {"old_size": old, "size": size, "special_added": _cells_json(added)})
 
     def _game_over_event(self, state: TriTacState) -> Event:
         outcome = self.outcome(state)
@@ -582,22 +647,20 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
             ]
         board = state.board
         if True in state.power_used:  # a line breaks only when Power Play replaces one of its markers
-            lines = [
-                {**line, "broken": any(board[r][c] != line["seat"] for r, c in line["cells"])} for line in state.lines
-            ]
+            lines = [line.to_json(any(board[r][c] != line.seat for r, c in line.cells)) for line in state.lines]
         else:
-            lines = [{**line, "broken": False} for line in state.lines]
+            lines = [line.to_json(False) for line in state.lines]
         return {
             "size": state.size,
             "board": [list(row) for row in board],
             "markers": list(MARKERS),
-            "special": _cells_json(state.special),
-            "scores": state.scores[:],
+            "special": _cell_set_json(state.special),
+            "scores": list(state.scores),
             "first": state.first,
             "to_move": state.to_move if state.phase == "turn" else None,
             "phase": state.phase,
             "votes": votes,
-            "last_vote": state.last_vote,
+            "last_vote": None if state.last_vote is None else state.last_vote.to_json(),
             "power_play": (
                 [{"used": state.power_used[s], "available": self.can_power(state, s)} for s in (0, 1)]
                 if state.options.power_play
@@ -671,16 +734,16 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
             "options": dict(_options_json(state.options)),
             "size": state.size,
             "board": [list(row) for row in state.board],
-            "special": _cells_json(state.special),
-            "scores": state.scores[:],
+            "special": _cell_set_json(state.special),
+            "scores": list(state.scores),
             "first": state.first,
             "to_move": state.to_move,
             "phase": state.phase,
-            "votes": state.votes[:],
-            "last_vote": _plain(state.last_vote),
-            "power_used": state.power_used[:],
-            "scored": [[_cells_json(cells) for cells in per_dir] for per_dir in state.scored],
-            "lines": [_line_copy(line) for line in state.lines],
+            "votes": list(state.votes),
+            "last_vote": None if state.last_vote is None else state.last_vote.to_json(),
+            "power_used": list(state.power_used),
+            "scored": [[_cell_set_json(cells) for cells in per_dir] for per_dir in state.scored],
+            "lines": [line.to_json() for line in state.lines],
             "scored_last_turn": list(state.scored_last_turn),
             "move": state.move,
             "last_move": _last_move_json(state.last_move),
@@ -692,20 +755,25 @@ class TriTacEngine(Engine[TriTacState, TriTacOptions]):
         if phase not in ("turn", "vote", "over"):
             raise InvalidState(f"bad phase {phase!r}")
         board = _board([None if v is None else int(v) for v in row] for row in data["board"])
+        points_0, points_1 = data["scores"]
+        vote_0, vote_1 = data["votes"]
+        last_vote = data["last_vote"]
         return TriTacState(
             options=TriTacOptions.model_validate(data["options"]),
             size=int(data["size"]),
             board=board,
-            special={(int(r), int(c)) for r, c in data["special"]},
-            scores=[int(s) for s in data["scores"]],
+            special=frozenset((int(r), int(c)) for r, c in data["special"]),
+            scores=(int(points_0), int(points_1)),
             first=int(data["first"]),
             to_move=int(data["to_move"]),
             phase=phase,
-            votes=[None if v is None else bool(v) for v in data["votes"]],
-            last_vote=_plain(data["last_vote"]),
-            power_used=[bool(v) for v in data["power_used"]],
-            scored=[[{(int(r), int(c)) for r, c in cells} for cells in per_dir] for per_dir in data["scored"]],
-            lines=_plain(data["lines"]),
+            votes=(_ballot(vote_0), _ballot(vote_1)),
+            last_vote=None if last_vote is None else LastVote.from_json(last_vote),
+            power_used=_flags(*data["power_used"]),
+            scored=tuple(
+                tuple(frozenset((int(r), int(c)) for r, c in cells) for cells in per_dir) for per_dir in data["scored"]
+            ),
+            lines=tuple(ScoredLine.from_json(line) for line in data["lines"]),
             scored_last_turn=_flags(*data["scored_last_turn"]),
             move=int(data["move"]),
             last_move=_last_move(data["last_move"]),
@@ -721,11 +789,8 @@ def _options_json(options: TriTacOptions) -> dict[str, JSON]:
     return options.model_dump()
 
 
-def _line_copy(line: Mapping[str, JSON]) -> dict[str, JSON]:
-    """A scored line's own copy (its only nested value is the cell list), for a dump."""
-    cells = line["cells"]
-    assert isinstance(cells, list)
-    return {**line, "cells": [list(cell) for cell in cells]}
+def _ballot(value: Any) -> bool | None:
+    return None if value is None else bool(value)
 
 
 def _last_move(data: Any) -> LastMove | None:
@@ -741,15 +806,6 @@ def _last_move(data: Any) -> LastMove | None:
         int(data["points"]),
         int(data["move"]),
     )
-
-
-def _plain(value: Any) -> Any:
-    """A deep copy of plain JSON data (tuples become lists)."""
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
 
 
 # ---- bot ------------------------------------------------------------------------------------------
@@ -825,9 +881,9 @@ class TriTacBot(Bot[TriTacState]):
             ]
             targets.sort(reverse=True)
             for g, cell in targets[:3]:
-                after = state.copy()
-                after.set_cell(cell, seat)
-                after.forget_scored(opp, cell)
+                after = state.changed(
+                    board=_with_cell(board, cell, seat), scored=_scored_without(state.scored, opp, cell)
+                )  # a replaced marker leaves the empty cells as they were
                 reply = max((_gain(after, opp, e) for e in empties), default=0)
                 value = g - reply - self.POWER_COST
                 if value > best_value + 1e-9:

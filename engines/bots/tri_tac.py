@@ -23,9 +23,7 @@ class TriTacModel(GameModel[TriTacState]):
     for one sample, so it stops after 24 moves and the score margin decides."""
 
     def determinize(self, state: TriTacState, seat: Seat, rng: Random) -> TriTacState:
-        world = state.copy()
-        world.ring_seed = rng.getrandbits(62)
-        return world
+        return state.changed(ring_seed=rng.getrandbits(62))
 
     def policy(self, state: TriTacState, seat: Seat, rng: Random) -> Action:
         return BOT.choose(state, seat, rng)

@@ -63,7 +63,7 @@ def place(state: TriTacState, seat: int, *cells: Cell) -> tuple[TriTacState, int
 
 
 def lines_of(state: TriTacState) -> list[tuple[int, list[list[int]], int]]:
-    return [(line["seat"], line["cells"], line["points"]) for line in state.lines]
+    return [(line.seat, [[r, c] for r, c in line.cells], line.points) for line in state.lines]
 
 
 def scored(state: TriTacState, seat: int, direction: int) -> set[Cell]:
@@ -160,16 +160,16 @@ def test_single_line_scores_one() -> None:
     assert gained == 0
     state, gained = place(state, X, (0, 2))
     assert gained == 1
-    assert state.scores == [1, 0]
+    assert state.scores == (1, 0)
     assert lines_of(state) == [(X, [[0, 0], [0, 1], [0, 2]], 1)]
     assert scored(state, X, 0) == {(0, 0), (0, 1), (0, 2)}
-    assert state.lines[0]["direction"] == "row"
+    assert state.lines[0].direction == "row"
 
 
 def test_two_crossing_lines_score_three() -> None:
     state = craft(["XX...", "..X..", "..X..", ".....", "....."])
     state, events = ENGINE.apply(state, X, {"type": "place", "cell": [0, 2]})
-    assert state.scores == [3, 0]
+    assert state.scores == (3, 0)
     (scoring,) = [e for e in events if e.kind == "lines"]
     assert scoring.public["breakdown"] == {"lines": 2, "bonus": 1, "special": 0, "combo": 0}
     assert scoring.public["points"] == 3
@@ -178,14 +178,14 @@ def test_two_crossing_lines_score_three() -> None:
 def test_three_crossing_lines_score_five() -> None:
     state = craft(["X.X..", ".XX..", "XX...", ".....", "....."])
     state, _ = ENGINE.apply(state, X, {"type": "place", "cell": [2, 2]})
-    assert state.scores == [5, 0]
-    assert sorted(line["direction"] for line in state.lines) == ["column", "diagonal", "row"]
+    assert state.scores == (5, 0)
+    assert sorted(line.direction for line in state.lines) == ["column", "diagonal", "row"]
 
 
 def test_four_crossing_lines_score_seven() -> None:
     state = craft(["X.X.X", ".XXX.", "XX...", ".....", "....."])
     state, _ = ENGINE.apply(state, X, {"type": "place", "cell": [2, 2]})
-    assert state.scores == [7, 0]
+    assert state.scores == (7, 0)
     assert len(state.lines) == 4
 
 
@@ -199,15 +199,15 @@ def test_lines_in_all_four_directions() -> None:
     for direction, cells in cases.items():
         state, gained = place(new(), O, *cells)
         assert gained == 1, direction
-        assert [line["direction"] for line in state.lines] == [direction]
-        assert state.lines[0]["cells"] == [[r, c] for r, c in cells]
+        assert [line.direction for line in state.lines] == [direction]
+        assert state.lines[0].cells == tuple(cells)
 
 
 def test_extension_scores_nothing() -> None:
     state, _ = place(new(), X, (0, 0), (0, 1), (0, 2))
     state, gained = place(state, X, (0, 3))
     assert gained == 0
-    assert state.scores == [1, 0]
+    assert state.scores == (1, 0)
     assert scored(state, X, 0) == {(0, 0), (0, 1), (0, 2), (0, 3)}
     state, gained = place(state, X, (0, 4))
     assert gained == 0 and len(state.lines) == 1
@@ -215,7 +215,7 @@ def test_extension_scores_nothing() -> None:
 
 def test_merging_two_scored_lines_scores_nothing() -> None:
     state, _ = place(new(size=7), X, (0, 0), (0, 1), (0, 2), (0, 4), (0, 5), (0, 6))
-    assert state.scores == [2, 0]
+    assert state.scores == (2, 0)
     state, gained = place(state, X, (0, 3))
     assert gained == 0
     assert scored(state, X, 0) == {(0, c) for c in range(7)}
@@ -228,14 +228,14 @@ def test_merging_two_scored_lines_scores_nothing() -> None:
 def test_gap_fill_creating_a_fresh_long_run_scores_one(row: str, gap: int, length: int) -> None:
     state = craft([row, ".....", ".....", ".....", "....."])
     state, _ = ENGINE.apply(state, X, {"type": "place", "cell": [0, gap]})
-    assert state.scores == [1, 0]
+    assert state.scores == (1, 0)
     (line,) = state.lines
-    assert len(line["cells"]) == length
+    assert len(line.cells) == length
 
 
 def test_run_touching_a_scored_cell_scores_nothing_but_becomes_scored() -> None:
     state, _ = place(new(size=7), X, (0, 0), (0, 1), (0, 2), (0, 4), (0, 5))
-    assert state.scores == [1, 0]
+    assert state.scores == (1, 0)
     # (0, 3) joins the scored row 0..2 with the unscored pair 4..5: nothing, but 3..5 become scored ...
     state, gained = place(state, X, (0, 3))
     assert gained == 0
@@ -246,7 +246,7 @@ def test_run_touching_a_scored_cell_scores_nothing_but_becomes_scored() -> None:
     # Other directions are independent: a column through a scored row cell still scores.
     state, gained = place(state, X, (1, 4), (2, 4))
     assert gained == 1
-    assert state.scores == [2, 0]
+    assert state.scores == (2, 0)
 
 
 def test_runs_shorter_than_three_never_become_scored() -> None:
@@ -259,30 +259,30 @@ def test_runs_shorter_than_three_never_become_scored() -> None:
 def test_opponent_markers_break_runs_and_players_score_independently() -> None:
     state = craft(["XXOXX", "OO...", ".....", ".....", "....."], to_move=O)
     state, _ = ENGINE.apply(state, O, {"type": "place", "cell": [1, 2]})
-    assert state.scores == [0, 1]
+    assert state.scores == (0, 1)
     assert lines_of(state) == [(O, [[1, 0], [1, 1], [1, 2]], 1)]
 
 
 def test_special_square_line_is_worth_two_and_bonus_is_not_doubled() -> None:
     state = craft(["XX...", ".....", ".....", ".....", "....."], special=[(0, 1)], special_squares=True)
     state, _ = ENGINE.apply(state, X, {"type": "place", "cell": [0, 2]})
-    assert state.scores == [2, 0]
+    assert state.scores == (2, 0)
     assert lines_of(state) == [(X, [[0, 0], [0, 1], [0, 2]], 2)]
     # Two crossing lines, one through a special square: 2 + 1 + bonus 1 = 4.
     state = craft(["XX...", "..X..", "..X..", ".....", "....."], special=[(0, 0)], special_squares=True)
     state, events = ENGINE.apply(state, X, {"type": "place", "cell": [0, 2]})
-    assert state.scores == [4, 0]
+    assert state.scores == (4, 0)
     assert events[-1].public["breakdown"] == {"lines": 2, "bonus": 1, "special": 1, "combo": 0}
     # Both lines through the special square where they cross: 2 + 2 + bonus 1 = 5 (bonus not doubled).
     state = craft(["XX...", "..X..", "..X..", ".....", "....."], special=[(0, 2)], special_squares=True)
     state, events = ENGINE.apply(state, X, {"type": "place", "cell": [0, 2]})
-    assert state.scores == [5, 0]
+    assert state.scores == (5, 0)
     assert events[-1].public["breakdown"] == {"lines": 2, "bonus": 1, "special": 2, "combo": 0}
 
 
 def test_combo_strike() -> None:
     rows = ["XX...", ".....", "XX...", ".....", "....."]
-    for combo, expected in ((True, [3, 0]), (False, [2, 0])):
+    for combo, expected in ((True, (3, 0)), (False, (2, 0))):
         state = craft(rows, combo_strike=combo)
         state, _ = ENGINE.apply(state, X, {"type": "place", "cell": [0, 2]})
         state, _ = ENGINE.apply(state, O, {"type": "place", "cell": [4, 4]})
@@ -293,11 +293,11 @@ def test_combo_strike() -> None:
     state = craft(["XX...", ".....", "XX...", ".....", "XX..."], combo_strike=True)
     for cell in ([0, 2], [2, 2], [4, 2]):
         state, _ = act(state, X, {"type": "place", "cell": cell})
-    assert state.scores == [1 + 2 + 2, 0]
+    assert state.scores == (1 + 2 + 2, 0)
     # A non-scoring turn in between breaks the streak ...
     state = craft(rows, combo_strike=True)
     state, _ = place(state, X, (0, 2), (4, 4), (2, 2))
-    assert state.scores == [2, 0]
+    assert state.scores == (2, 0)
     # ... and so does a pass (a turn without score).
     state = craft(rows, combo_strike=True)
     state, _ = ENGINE.apply(state, X, {"type": "place", "cell": [0, 2]})
@@ -305,7 +305,7 @@ def test_combo_strike() -> None:
     state, _ = ENGINE.apply(state, X, {"type": "pass"})
     state, _ = ENGINE.apply(state, O, {"type": "pass"})
     state, _ = ENGINE.apply(state, X, {"type": "place", "cell": [2, 2]})
-    assert state.scores == [2, 0]
+    assert state.scores == (2, 0)
     # The opponent's moves in between do not matter: only the player's own previous turn.
     view = ENGINE.view(state, None)
     assert view["combo_ready"] == [True, False]
@@ -343,7 +343,7 @@ def test_power_play_targets_only_opponent_markers() -> None:
 
 def test_power_play_scores_like_a_placement_and_opponent_keeps_points() -> None:
     state, _ = place(new(power_play=True), O, (1, 0), (1, 1), (1, 2))
-    assert state.scores == [0, 1]
+    assert state.scores == (0, 1)
     assert scored(state, O, 0) == {(1, 0), (1, 1), (1, 2)}
     data = ENGINE.dump(state)
     data["scores"] = [5, 1]
@@ -353,7 +353,7 @@ def test_power_play_scores_like_a_placement_and_opponent_keeps_points() -> None:
     state, events = act(state, X, {"type": "power", "cell": [1, 2]})
     assert kinds(events) == ["power", "lines"]
     assert state.board[1][2] == X
-    assert state.scores == [5 + 1, 1]  # the column (0..2, 2) is X's new line; O keeps its point
+    assert state.scores == (5 + 1, 1)  # the column (0..2, 2) is X's new line; O keeps its point
     assert lines_of(state)[-1] == (X, [[0, 2], [1, 2], [2, 2]], 1)
     assert all((1, 2) not in cells for cells in state.scored[O])
     assert scored(state, O, 0) == {(1, 0), (1, 1)}
@@ -370,7 +370,7 @@ def test_power_play_scores_like_a_placement_and_opponent_keeps_points() -> None:
 def test_power_play_scores_crossing_lines_and_keeps_combo_rules() -> None:
     state = craft(["XXO..", "..X..", "..X..", ".....", "....."], scores=(5, 0), power_play=True, combo_strike=True)
     state, events = ENGINE.apply(state, X, {"type": "power", "cell": [0, 2]})
-    assert state.scores == [5 + 3, 0]
+    assert state.scores == (5 + 3, 0)
     assert events[-1].public["breakdown"] == {"lines": 2, "bonus": 1, "special": 0, "combo": 0}
 
 
@@ -628,7 +628,7 @@ def test_bot_takes_a_line_and_blocks_one() -> None:
 def test_bot_votes() -> None:
     state = _full_3x3_before_last(dynamic_board=True)
     state, _ = act(state, X, {"type": "place", "cell": [2, 2]})
-    assert state.scores == [1, 0]
+    assert state.scores == (1, 0)
     assert BOT.choose(state, X, random.Random(0)) == {"type": "vote", "expand": True}
     assert BOT.choose(state, O, random.Random(0)) == {"type": "vote", "expand": False}
 

@@ -1,10 +1,13 @@
-"""Tri-Tac's internal bookkeeping stays consistent with the board it summarises."""
+"""Tri-Tac's state is an immutable value whose internal bookkeeping stays consistent with the board it
+summarises."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import orjson
+import pytest
 
 from engines.tri_tac import ENGINE, TriTacState
 
@@ -44,5 +47,13 @@ def test_empty_count_matches_the_board_and_load_rebuilds_the_same_state() -> Non
 def test_view_marks_exactly_the_lines_whose_markers_were_replaced() -> None:
     for state in _games():
         view = ENGINE.view(state, None)
-        expected = [any(state.board[r][c] != line["seat"] for r, c in line["cells"]) for line in state.lines]
+        expected = [any(state.board[r][c] != line.seat for r, c in line.cells) for line in state.lines]
         assert [line["broken"] for line in view["lines"]] == expected
+
+
+def test_every_state_is_an_immutable_value() -> None:
+    """Hashing reaches every part of a state: a list, set or dict anywhere in it would refuse."""
+    states = _games()
+    assert len({hash(state) for state in states}) > 1
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        states[-1].move = 0  # type: ignore[misc]
