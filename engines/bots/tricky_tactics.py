@@ -3,9 +3,12 @@
 A seat sees its hand, the cards played this round, the automa's face-up row and every cube. Each sample
 deals the unseen cards at random into the other hands, the automa's face-down cards and the set-aside
 cards, keeping every suit a player has shown void of out of their hand, and deals later rounds afresh.
-In the playouts every seat plays as the normal bot does (``normal_move``: its rules read off the state, not
-a view, with what it reads off the map memoised), for 80 moves: past the end of the round, so a one-round
-game is played out whole and a longer one is scored as its map stands. A playout is worth its place
+Of a few such deals it keeps one that every other player's cards this round fit, as the normal bot would
+have played them from that hand with the map as it then stood (all public): the players it meets are
+read as playing so, and a deal nothing fits falls back to the one that fits most. In the playouts every
+seat plays as the normal bot does (``normal_move``: its rules read off the state, not a view, with what
+it reads off the map memoised), for 80 moves: past the end of the round, so a one-round game is played
+out whole and a longer one is scored as its map stands. A playout is worth its place
 among all players, the automa's included, and its score margin over the best other player, which tells
 apart the many playouts that end in the same place.
 """
