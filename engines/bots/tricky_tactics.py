@@ -229,7 +229,7 @@ class _Choice:
         """Whether the normal bot, holding ``hand`` now, would have played ``card`` then."""
         held = sort_hand([*hand, *self.later])  # in hand order: the bot's ties go to the first card
         led = card_suit(self.trick[0]) if self.trick else None
-        playable = [c for c in held if card_suit(c) == led] or held
+        playable = [c for c in held if card_suit(c) == led] or list(held)
         if len(playable) == 1:
             return True
         worth = self.worth
