@@ -49,6 +49,9 @@ class GameModel(ABC, Generic[S]):
     margin: float | None = None
     """Standard errors by which a move must beat the baseline to be played, for a game that sets its own
     (None: the search's ``MARGIN``)."""
+    playout_noise: float | None = None
+    """How often a playout move is any legal move instead of the policy's, for a game that sets its own
+    (None: the search's ``RANDOM_PLAYOUT_MOVE``)."""
 
     @abstractmethod
     def determinize(self, state: S, seat: Seat, rng: Random) -> S:
@@ -176,6 +179,7 @@ class SearchBot(Bot[S]):
     def _playout(self, world: S, seat: Seat, action: Action, rng: Random, deadline: Deadline) -> float | None:
         model = self.model
         engine = model.engine
+        noise = self.RANDOM_PLAYOUT_MOVE if model.playout_noise is None else model.playout_noise
         state, _events = engine.apply(world, seat, action)
         for _depth in range(model.rollout_depth):
             outcome = engine.outcome(state)
@@ -187,7 +191,7 @@ class SearchBot(Bot[S]):
             if not movers:
                 break
             mover = min(movers)
-            if rng.random() < self.RANDOM_PLAYOUT_MOVE:
+            if rng.random() < noise:
                 legal = engine.legal_actions(state, mover)
                 move = rng.choice(legal) if legal else model.policy(state, mover, rng)
             else:

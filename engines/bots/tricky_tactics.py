@@ -3,9 +3,12 @@
 A seat sees its hand, the cards played this round, the automa's face-up row and every cube. Each sample
 deals the unseen cards at random into the other hands, the automa's face-down cards and the set-aside
 cards, keeping every suit a player has shown void of out of their hand, and deals later rounds afresh.
-In the playouts every seat plays as the normal bot does (``normal_move``: its rules read off the state, not
-a view, with what it reads off the map memoised), for 80 moves: past the end of the round, so a one-round
-game is played out whole and a longer one is scored as its map stands. A playout is worth its place
+Of a few such deals it keeps one that every other player's cards this round fit, as the normal bot would
+have played them from that hand with the map as it then stood (all public): the players it meets are
+read as playing so, and a deal nothing fits falls back to the one that fits most. In the playouts every
+seat plays as the normal bot does (``normal_move``: its rules read off the state, not a view, with what
+it reads off the map memoised), for 80 moves: past the end of the round, so a one-round game is played
+out whole and a longer one is scored as its map stands. A playout is worth its place
 among all players, the automa's included, and its score margin over the best other player, which tells
 apart the many playouts that end in the same place.
 """
@@ -13,6 +16,7 @@ apart the many playouts that end in the same place.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from random import Random
 from typing import Any
 
@@ -29,6 +33,7 @@ from engines.tricky_tactics import (
     Counts,
     State,
     TrickyTacticsBot,
+    _suit_worth,
     _with,
     answer_card,
     card_suit,
@@ -41,7 +46,8 @@ SAMPLE_TRIES = 20
 
 
 def _voids(state: State) -> dict[int, set[str]]:
-    """The suits each player has shown they hold none of (they did not follow the led suit)."""
+    """The suits each player has shown they hold none of (they did not follow the led suit). Not the
+    automa: it follows from its Reveal Row alone, so its face-down cards may still hold the suit."""
     voids: dict[int, set[str]] = {}
     tricks = [t.cards for t in state.tricks]
     if state.trick:
@@ -49,7 +55,7 @@ def _voids(state: State) -> dict[int, set[str]]:
     for cards in tricks:
         led = card_suit(cards[0][1])
         for player, card in cards[1:]:
-            if card_suit(card) != led:
+            if card_suit(card) != led and player != state.automa:
                 voids.setdefault(player, set()).add(led)
     return voids
 
@@ -206,13 +212,94 @@ MEMO_SIZE = 50_000
 """Suit worths kept per map before the memo starts afresh (a few MB)."""
 
 
+@dataclass(frozen=True)
+class _Choice:
+    """One card another player chose this round, with what they saw then: enough to tell whether the normal
+    bot would have played it from a given hand."""
+
+    player: int
+    card: str
+    trick: tuple[str, ...]  # the cards already in the trick, in order (empty: a lead)
+    played: frozenset[str]  # the cards of the round's earlier tricks
+    later: frozenset[str]  # the player's cards played from then on (this one included): in hand then
+    worth: tuple[float, ...]  # ``_suit_worth`` of each suit as the map stood (as the bot reckons, in floats)
+    last: bool
+
+    def fits(self, hand: Sequence[str]) -> bool:
+        """Whether the normal bot, holding ``hand`` now, would have played ``card`` then."""
+        held = sort_hand([*hand, *self.later])  # in hand order: the bot's ties go to the first card
+        led = card_suit(self.trick[0]) if self.trick else None
+        playable = [c for c in held if card_suit(c) == led] or list(held)
+        if len(playable) == 1:
+            return True
+        worth = self.worth
+
+        def suit_worth(suit: str) -> float:
+            return worth[SUITS.index(suit)]
+
+        threshold = TrickyTacticsBot.THRESHOLD
+        if not self.trick:
+            return lead_card(self.played, held, playable, suit_worth, threshold) == self.card
+        return answer_card(playable, list(self.trick), suit_worth, threshold, self.last) == self.card
+
+
+def _choices(state: State, seat: Seat) -> list[_Choice]:
+    """Every card the other players (not the automa) chose this round, with the map as it stood: the map is
+    rebuilt by undoing the finished tricks' Actions, newest first. All of it is public."""
+    o = state.options
+    values = {"K": o.value_k, "Q": o.value_q, "J": o.value_j}
+    bonus = o.area_bonus_points if o.area_bonus else 0
+    board: dict[str, Counts] = dict(state.map)
+    supply = state.supply
+    tricks = [t.cards for t in state.tricks] + ([state.trick] if state.trick else [])
+    before: list[tuple[dict[str, Counts], Counts]] = [(board, supply)] * len(tricks)
+    for index in range(len(state.tricks) - 1, -1, -1):
+        taken = state.tricks[index].action
+        if taken is not None and taken.location is not None and taken.kind != "skip":
+            owner_id = taken.player if taken.kind == "add" else taken.owner
+            owner = state.automa if owner_id == AUTOMA else owner_id
+            assert isinstance(owner, int)
+            delta = -1 if taken.kind == "add" else 1
+            board = dict(board)
+            board[taken.location] = _with(board[taken.location], owner, delta)
+            supply = _with(supply, owner, -delta)
+        before[index] = (board, supply)
+    out: list[_Choice] = []
+    played: set[str] = set()
+    for index, cards in enumerate(tricks):
+        for position, (player, card) in enumerate(cards):
+            if player == seat or player == state.automa:
+                continue
+            later = {c for t in tricks[index:] for p, c in t if p == player}
+            board, supply = before[index]
+            lists = {loc: list(c) for loc, c in board.items()}
+            worth = tuple(_suit_worth(lists, player, supply[player], suit, values, bonus) for suit in SUITS)
+            trick = tuple(c for _p, c in cards[:position])
+            last = position == state.n - 1
+            out.append(_Choice(player, card, trick, frozenset(played), frozenset(later), worth, last))
+        played.update(c for _p, c in cards)
+    return out
+
+
+FIT_TRIES = 30
+"""Deals tried for one that every other player's cards this round fit (as the normal bot would have played
+them) before the deal that fits most is kept."""
+
+
 class TrickyTacticsModel(GameModel[State]):
     engine = ENGINE
     rollout_depth = 80  # past the end of a round: one round is played out whole
     margin = 0.5  # the playouts play as the normal bot does, so a smaller lead over its move is trusted
+    playout_noise = 0.0  # and so do the players it meets: a stray move in a playout only blurs them
 
     def __init__(self) -> None:
         self.memo: Memo = {}
+        self._read: tuple[State, Seat, list[_Choice]] | None = None  # the last state's choices: one search's
+
+    def _choices(self, state: State, seat: Seat) -> list[_Choice]:
+        if self._read is None or self._read[0] is not state or self._read[1] != seat:
+            self._read = (state, seat, _choices(state, seat))
+        return self._read[2]
 
     def determinize(self, state: State, seat: Seat, rng: Random) -> State:
         n: int = state.n
@@ -226,10 +313,20 @@ class TrickyTacticsModel(GameModel[State]):
             slots.append((automa, len(state.automa_deck)))
         slots.append((None, len(state.set_aside)))
         voids = _voids(state)
-        dealt = self._deal(pool, slots, voids, rng)
+        choices = self._choices(state, seat)
+        best: list[list[str]] = []
+        best_fit = -1
+        for _try in range(FIT_TRIES):
+            dealt = self._deal(pool, slots, voids, rng)
+            hands_of = {owner: cards for (owner, _size), cards in zip(slots, dealt, strict=True)}
+            fit = sum(1 for choice in choices if choice.fits(hands_of[choice.player]))
+            if fit > best_fit:
+                best, best_fit = dealt, fit
+            if fit == len(choices):
+                break
         hands = list(state.hands)
         automa_deck, set_aside = state.automa_deck, state.set_aside
-        for (owner, _size), cards in zip(slots, dealt, strict=True):
+        for (owner, _size), cards in zip(slots, best, strict=True):
             if owner is None:
                 set_aside = tuple(cards)
             elif owner == automa:
