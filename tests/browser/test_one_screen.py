@@ -206,7 +206,7 @@ async def test_a_seated_hosts_tv_shows_the_table_as_a_spectator_sees_it(
 
 async def test_a_phone_sees_the_reveal(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
     """A writer on a phone who scrolled down to lock their grid: when the (bot) Leader submits, the announced
-    word and the steps come into view and take the focus."""
+    word and the steps come into view and take the focus. On a laptop the reveal, grids included, fits."""
     phone = await new_player("Ada", viewport={"width": 360, "height": 740})
     await phone.emulate_media(reduced_motion="reduce")
     await open_table(phone, sqlite_server.url, "tic-tac-top", {"players": 3, "reveal_pause": 5}, seat=1)
@@ -221,3 +221,8 @@ async def test_a_phone_sees_the_reveal(new_player: NewPlayer, sqlite_server: Ser
     await expect(announce).to_be_in_viewport()
     await expect(announce).to_be_focused()
     await assert_one_screen(phone, "phone at the reveal", [".ttt-announce"])
+    # The same page on a laptop: the announced word beside every grid, none below the fold.
+    for width, height in VIEWPORTS[:2]:
+        await phone.set_viewport_size({"width": width, "height": height})
+        await expect(board.locator(".ttt")).to_have_attribute("data-phase", "reveal")
+        await assert_one_screen(phone, f"the reveal at {width}x{height}", [".ttt-announce", ".ttt-reveal-grids"])
