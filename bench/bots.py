@@ -102,7 +102,7 @@ def _sides(mode: Mode, teams: list[int | None], game_index: int) -> list[int]:
 
 
 def play_pairing(
-    mode: Mode, first: Level, second: Level, games: int, budget: float, seed: int, worlds: int = 0
+    mode: Mode, first: Level, second: Level, games: int, budget: float, seed: int, worlds: int = 0, start: int = 0
 ) -> Result:
     engine = get_engine(mode.game)
     options = engine.parse_options(mode.options)
@@ -117,7 +117,7 @@ def play_pairing(
     iterations: list[int] = []
     searchers: dict[Level, SearchBot[Any]] = {}
     started = time.perf_counter()
-    for index in range(games):
+    for index in range(start, start + games):
         sides = _sides(mode, teams, index)
         levels = [first if side == 0 else second for side in sides]
         rng = random.Random(seed * 1_000_003 + index)
@@ -191,6 +191,9 @@ def main(argv: list[str] | None = None) -> int:
         help="instead of a time budget, sample exactly this many worlds per strong move (load-independent)",
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--start", type=int, default=0, help="first game index (a run split in parts plays the same games)"
+    )
     parser.add_argument("--json", default="")
     args = parser.parse_args(argv)
     only = {g for g in args.only.split(",") if g}
@@ -206,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
         if (only and mode.game not in only) or (labels and mode.label not in labels):
             continue
         for first, second in pairings:
-            result = play_pairing(mode, first, second, args.games, args.budget, args.seed, args.worlds)
+            result = play_pairing(mode, first, second, args.games, args.budget, args.seed, args.worlds, args.start)
             results.append(result)
             print(_row(result), flush=True)
     if args.json:
