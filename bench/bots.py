@@ -10,7 +10,8 @@ other game, on fresh seeds. In a mode with more sides (Tricky Tactics with 3 or 
 seat plays the first level and every other seat the second, the lone seat moving round the table; its fair
 share of wins is then 1/n. A game is decided when one level's best place is ahead of the other's; the win
 rate is over decided games, with a 95 % Wilson interval. The strong bot searches for ``--budget`` seconds
-per move (the server gives it 0.8 s); think time is the wall time of each decision of the first level.
+per move (the server gives it 0.8 s); think time is the wall time of each decision of the first level, and
+its CPU time (the process's, so a loaded machine slows it less) goes in the JSON.
 """
 
 from __future__ import annotations
@@ -71,9 +72,12 @@ class Result:
     ci95: tuple[float, float] | None = None
     think_ms_p50: float | None = None
     think_ms_p99: float | None = None
+    cpu_ms_p50: float | None = None
+    cpu_ms_p99: float | None = None
     iterations_p50: float | None = None
     seconds: float = 0.0
     think: list[float] = field(default_factory=list, repr=False)
+    cpu: list[float] = field(default_factory=list, repr=False)
 
 
 def wilson(wins: int, total: int, z: float = 1.96) -> tuple[float, float]:
@@ -98,7 +102,7 @@ def _sides(mode: Mode, teams: list[int | None], game_index: int) -> list[int]:
 
 
 def play_pairing(
-    mode: Mode, first: Level, second: Level, games: int, budget: float, seed: int, worlds: int = 0
+    mode: Mode, first: Level, second: Level, games: int, budget: float, seed: int, worlds: int = 0, start: int = 0
 ) -> Result:
     engine = get_engine(mode.game)
     options = engine.parse_options(mode.options)
@@ -113,7 +117,7 @@ def play_pairing(
     iterations: list[int] = []
     searchers: dict[Level, SearchBot[Any]] = {}
     started = time.perf_counter()
-    for index in range(games):
+    for index in range(start, start + games):
         sides = _sides(mode, teams, index)
         levels = [first if side == 0 else second for side in sides]
         rng = random.Random(seed * 1_000_003 + index)
@@ -124,6 +128,7 @@ def play_pairing(
             seat = min(engine.to_act(state))
             bot = bots[levels[seat]]
             began = time.perf_counter()
+            began_cpu = time.process_time()
             if isinstance(bot, SearchBot):
                 searcher = searchers.setdefault(levels[seat], SearchBot(bot.model, max_iterations=worlds or 10**9))
                 deadline = NEVER if worlds else Deadline.after(budget)
@@ -134,6 +139,7 @@ def play_pairing(
                 action = bot.choose(state, seat, rng)
             if sides[seat] == 0:
                 result.think.append(time.perf_counter() - began)
+                result.cpu.append(time.process_time() - began_cpu)
             state, _events = engine.apply(state, seat, action)
         outcome = engine.outcome(state)
         if outcome is None:
@@ -150,6 +156,10 @@ def play_pairing(
         ordered = sorted(result.think)
         result.think_ms_p50 = 1000 * statistics.median(ordered)
         result.think_ms_p99 = 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+    if result.cpu:
+        ordered = sorted(result.cpu)
+        result.cpu_ms_p50 = 1000 * statistics.median(ordered)
+        result.cpu_ms_p99 = 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
     if iterations:
         result.iterations_p50 = statistics.median(iterations)
     return result
@@ -181,6 +191,9 @@ def main(argv: list[str] | None = None) -> int:
         help="instead of a time budget, sample exactly this many worlds per strong move (load-independent)",
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--start", type=int, default=0, help="first game index (a run split in parts plays the same games)"
+    )
     parser.add_argument("--json", default="")
     args = parser.parse_args(argv)
     only = {g for g in args.only.split(",") if g}
@@ -196,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
         if (only and mode.game not in only) or (labels and mode.label not in labels):
             continue
         for first, second in pairings:
-            result = play_pairing(mode, first, second, args.games, args.budget, args.seed, args.worlds)
+            result = play_pairing(mode, first, second, args.games, args.budget, args.seed, args.worlds, args.start)
             results.append(result)
             print(_row(result), flush=True)
     if args.json:
@@ -205,6 +218,7 @@ def main(argv: list[str] | None = None) -> int:
             for r in results:
                 row = asdict(r)
                 row.pop("think")
+                row.pop("cpu")
                 payload["results"].append(row)
             json.dump(payload, out, indent=1)
     return 0
