@@ -23,14 +23,14 @@ export function drawAutoma(T, panel) {
   panel.hidden = false;
   const p = T.playerOf("automa");
   const deckCount = a.unrevealed ?? 0;
-  const stack = el("div", { class: "tk-deck", "aria-label": t("tricky-tactics.automa_face_down", { n: deckCount }) },
-    el("div", { class: "tk-deck-stack" }, ...Array.from({ length: Math.min(3, Math.max(deckCount, 0)) }, (_, i) => backEl(`tk-deck-${i}`)),
+  const stack = el("div", { class: "tk-deck" },
+    el("div", { class: "tk-deck-stack", "aria-hidden": "true" }, ...Array.from({ length: Math.min(3, Math.max(deckCount, 0)) }, (_, i) => backEl(`tk-deck-${i}`)),
       deckCount === 0 ? el("div", { class: "tk-slot-empty tk-deck-empty" }) : null),
     el("span", { class: "tk-deck-count" }, t("tricky-tactics.automa_face_down", { n: deckCount })));
   const row = a.row || [];
   const slot = (card, label, hint) =>
     el("div", { class: "tk-row-slot" },
-      card ? cardEl(card, T.flipCards.has(card) && !reducedMotion() ? "tk-flip" : "", `${label}: ${cardText(card)}`) : el("div", { class: "tk-slot-empty tk-row-hidden", "aria-label": `${label}: ${hint}` }, el("span", {}, "?")),
+      card ? cardEl(card, T.flipCards.has(card) && !reducedMotion() ? "tk-flip" : "", `${label}: ${cardText(card)}`) : el("div", { class: "tk-slot-empty tk-row-hidden" }, el("span", { "aria-hidden": "true" }, "?"), el("span", { class: "visually-hidden" }, `${label}: ${hint}`)),
       el("span", { class: "tk-row-label" }, label));
   const hiddenHint = row.length ? t("tricky-tactics.automa_hidden_next") : t("tricky-tactics.automa_row_empty");
   const rowEl = el("div", { class: "tk-reveal", role: "group", "aria-label": t("tricky-tactics.automa_row") },

@@ -26,7 +26,7 @@ export function drawPlayers(T, players) {
           el("span", {}, t("tricky-tactics.on_map", { n: p.on_map })),
           el("span", {}, t("tricky-tactics.cards", { n: p.hand_size })),
           el("span", {}, t("tricky-tactics.tricks", { n: p.tricks_won })))),
-      el("span", { class: ["tk-player-score", bumped && "tk-bump"], "aria-label": t("tricky-tactics.score_label", { n: p.score }) }, String(p.score)),
+      el("span", { class: ["tk-player-score", bumped && "tk-bump"] }, el("span", { "aria-hidden": "true" }, String(p.score)), el("span", { class: "visually-hidden" }, t("tricky-tactics.score_label", { n: p.score }))),
     );
   });
   put(players, ...items);

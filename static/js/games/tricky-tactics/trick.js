@@ -51,8 +51,11 @@ export function trickTable(T, table) {
       holder = cardEl(entry.card, [fresh && `tk-from-${where}`, winner && "is-winner", shown.complete && !winner && "is-beaten"].filter(Boolean).join(" "), label);
       if (winner) holder.append(el("span", { class: "tk-win-ribbon" }, "★"));
     } else {
-      holder = el("div", { class: ["tk-slot-empty", isTurn && "is-turn"], "aria-label": isTurn ? `${T.whoOf(pid)} ${t("tricky-tactics.to_play")}` : `${T.whoOf(pid)}: ${t("tricky-tactics.empty_slot")}` },
-        isTurn ? el("span", { class: "tk-slot-dots" }, t("tricky-tactics.to_play")) : null);
+      // A generic div may not carry aria-label (axe: aria-prohibited-attr), so the slot says who and what in text.
+      const label = isTurn ? `${T.whoOf(pid)} ${t("tricky-tactics.to_play")}` : `${T.whoOf(pid)}: ${t("tricky-tactics.empty_slot")}`;
+      holder = el("div", { class: ["tk-slot-empty", isTurn && "is-turn"] },
+        isTurn ? el("span", { class: "tk-slot-dots", "aria-hidden": "true" }, t("tricky-tactics.to_play")) : null,
+        el("span", { class: "visually-hidden" }, label));
     }
     const p = T.playerOf(pid);
     const others = !sameId(pid, T.mySeat) && p;
@@ -61,7 +64,7 @@ export function trickTable(T, table) {
       cube(pid),
       el("span", { class: "tk-plate-name" }, T.whoOf(pid)),
       isLeader ? el("span", { class: "tk-tag tk-tag-lead" }, t("tricky-tactics.leads")) : null,
-      others ? el("span", { class: "tk-plate-hand", title: cards, "aria-label": cards }, el("span", { class: "tk-mini-back", "aria-hidden": "true" }), String(p.hand_size)) : null);
+      others ? el("span", { class: "tk-plate-hand", title: cards }, el("span", { class: "tk-mini-back", "aria-hidden": "true" }), el("span", { "aria-hidden": "true" }, String(p.hand_size)), el("span", { class: "visually-hidden" }, cards)) : null);
     return el("div", { class: ["tk-seat", `tk-pos-${where}`, isTurn && "is-turn", winner && "is-winner"], dataset: { player: String(pid) } }, plate, holder);
   }
 
