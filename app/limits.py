@@ -1,15 +1,19 @@
 """Refusing abuse: failed room-code lookups per address, so room codes cannot be found by brute force.
 
 In one process the count lives in memory; with several processes (REDIS_URL set) it lives in Redis, so an
-address gets the same budget however the proxy spreads its requests."""
+address gets the same budget however the proxy spreads its requests. While Redis is away each process counts
+on its own: a lookup is never refused for want of Redis (every socket's connect asks)."""
 
 from __future__ import annotations
 
+import logging
 import time
 from collections import deque
 from typing import Any, Protocol
 
 from app.redis_pool import open_redis
+
+log = logging.getLogger("threefold.limits")
 
 
 class AttemptLimiter(Protocol):
@@ -55,18 +59,35 @@ class RedisAttemptLimiter:
         self.redis: Any = open_redis(url)
         self.limit = limit
         self.window = int(window)
+        self.alone = MemoryAttemptLimiter(limit, window)
+        """This process' own count, while Redis is away."""
+        self._away = False
 
     def _key(self, key: str) -> str:
         return f"threefold:join-failures:{key}:{int(time.time()) // self.window}"
 
+    def _redis_away(self) -> None:
+        if not self._away:
+            log.warning("Redis is unreachable: join failures are counted per process", exc_info=True)
+        self._away = True
+
     async def blocked(self, key: str) -> bool:
-        count = await self.redis.get(self._key(key))
-        return count is not None and int(count) >= self.limit
+        try:
+            count = await self.redis.get(self._key(key))
+        except Exception:
+            self._redis_away()
+            return await self.alone.blocked(key)
+        self._away = False
+        return (count is not None and int(count) >= self.limit) or await self.alone.blocked(key)
 
     async def failed(self, key: str) -> None:
         name = self._key(key)
-        async with self.redis.pipeline(transaction=True) as pipe:
-            await pipe.incr(name).expire(name, self.window * 2).execute()
+        try:
+            async with self.redis.pipeline(transaction=True) as pipe:
+                await pipe.incr(name).expire(name, self.window * 2).execute()
+        except Exception:
+            self._redis_away()
+            await self.alone.failed(key)
 
     async def close(self) -> None:
         await self.redis.aclose()

@@ -7,7 +7,11 @@ Presence (who is connected through which process) is each process' own word abou
 process that dies cannot take it back: every process says it is alive every ``heartbeat_seconds``, and one
 not heard from for three of them counts as gone, its players with it (the hub then treats them as having
 left: away, stand-in bots, host handover). A process that stops cleanly says so at once. A process that
-loads a room asks who is in it, since the others only speak up when someone comes or goes."""
+loads a room asks who is in it, since the others only speak up when someone comes or goes.
+
+The channel is a hint, never the record: a room's news goes out through an outbox that the room does not
+wait on, and a process cut off from the channel goes on serving its rooms (their leases are in the
+database) while its news is dropped; it subscribes again when the channel is back (docs/deploy.md)."""
 
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ import contextlib
 import logging
 import time
 import uuid
+from collections import deque
 from collections.abc import AsyncIterator
 from typing import Any, Protocol, cast
 
@@ -96,10 +101,22 @@ of them (bench/README.md, "Two processes ... at 76a860f"). One room being loaded
 own share."""
 
 
+OUTBOX_LIMIT = 10_000
+"""News waiting to go out; past it the oldest is dropped (a room's news only says "read me again")."""
+
+STOP_SECONDS = 1.0
+"""How long a stopping process tries to send the news it still has queued."""
+
+RESUBSCRIBE_SECONDS = (0.5, 5.0)
+"""The first and the longest wait between attempts to subscribe again to a lost channel."""
+
+
 class Subscription(Protocol):
     def listen(self) -> AsyncIterator[dict[str, Any]]:
         """The channel's messages as Redis' pub/sub gives them (``{"type": "message", "data": bytes}``)."""
         ...
+
+    async def aclose(self) -> None: ...
 
 
 class PubSubBus:
@@ -124,6 +141,8 @@ class PubSubBus:
         """Each room's news not handled yet, oldest first; a room is in here while a task works through it."""
         self._workers: set[asyncio.Task[None]] = set()
         self._handling = asyncio.Semaphore(NEWS_AT_ONCE)
+        self._outbox: deque[bytes] = deque(maxlen=OUTBOX_LIMIT)
+        self._outbox_filled = asyncio.Event()
 
     async def _subscribe(self) -> Subscription:
         raise NotImplementedError
@@ -137,16 +156,26 @@ class PubSubBus:
     async def start(self, rooms: Rooms) -> None:
         self._rooms = rooms
         subscription = await self._subscribe()
-        self._tasks = [asyncio.create_task(self._listen(subscription)), asyncio.create_task(self._heartbeat())]
+        self._tasks = [
+            asyncio.create_task(self._listen_while_running(subscription)),
+            asyncio.create_task(self._heartbeat()),
+            asyncio.create_task(self._send_outbox()),
+        ]
 
     async def stop(self) -> None:
         for task in [*self._tasks, *self._workers]:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._flush_outbox(), STOP_SECONDS)
         with contextlib.suppress(Exception):  # the others drop this process' players now, not in 15 s
             await self._publish({"kind": "gone"})
         await self._close()
+
+    async def _flush_outbox(self) -> None:
+        while self._outbox:
+            await self._send(self._outbox.popleft())
 
     async def _heartbeat(self) -> None:
         assert self._rooms is not None
@@ -169,21 +198,70 @@ class PubSubBus:
         message["origin"] = self.origin
         await self._send(orjson.dumps(message))
 
+    def _announce(self, message: dict[str, Any]) -> None:
+        """Queue news for the other processes, in order. A room holds its lock while it announces, so it
+        must not wait on the channel: a channel that is slow or gone would stall the room's moves."""
+        message["origin"] = self.origin
+        self._outbox.append(orjson.dumps(message))
+        self._outbox_filled.set()
+
+    async def _send_outbox(self) -> None:
+        unreachable = False
+        while True:
+            await self._outbox_filled.wait()
+            self._outbox_filled.clear()
+            while self._outbox:
+                data = self._outbox.popleft()
+                try:
+                    await self._send(data)
+                except Exception:
+                    # News is a hint to read the database again: what is dropped here, the others learn
+                    # when they load the room or hear this process again (they then ask who is here).
+                    if not unreachable:
+                        log.warning("the bus channel is unreachable: news to other processes is dropped", exc_info=True)
+                    unreachable = True
+                    self._outbox.clear()
+                else:
+                    if unreachable:
+                        log.warning("the bus channel is reachable again")
+                    unreachable = False
+
     async def room_changed(self, code: str) -> None:
-        await self._publish({"kind": "room", "room": code})
+        self._announce({"kind": "room", "room": code})
 
     async def chat(self, code: str) -> None:
-        await self._publish({"kind": "chat", "room": code})
+        self._announce({"kind": "chat", "room": code})
 
     async def presence(self, code: str) -> None:
         assert self._rooms is not None
-        await self._publish({"kind": "presence", "room": code, "players": sorted(self._rooms.local_players(code))})
+        self._announce({"kind": "presence", "room": code, "players": sorted(self._rooms.local_players(code))})
 
     async def ask_presence(self, codes: list[str]) -> None:
-        try:
-            await self._publish({"kind": "who", "rooms": codes})
-        except Exception:  # the channel away: the room still loads; presence comes as people come and go
-            log.warning("could not ask who is in rooms %s", codes, exc_info=True)
+        self._announce({"kind": "who", "rooms": codes})
+
+    async def _listen_while_running(self, subscription: Subscription) -> None:
+        """Listen; when the channel is lost, subscribe again (waiting longer after each failed attempt), and
+        ask who is in this process' rooms: presence news sent meanwhile was missed."""
+        assert self._rooms is not None
+        while True:
+            try:
+                await self._listen(subscription)
+            except Exception:
+                log.warning("lost the bus channel: subscribing again", exc_info=True)
+            with contextlib.suppress(Exception):
+                await subscription.aclose()
+            wait, longest = RESUBSCRIBE_SECONDS
+            while True:
+                await asyncio.sleep(wait)
+                try:
+                    subscription = await self._subscribe()
+                    break
+                except Exception:
+                    wait = min(wait * 2, longest)
+            log.warning("subscribed to the bus channel again")
+            served = self._rooms.served()
+            if served:
+                await self.ask_presence(served)
 
     async def _listen(self, subscription: Subscription) -> None:
         assert self._rooms is not None
@@ -306,6 +384,9 @@ class InProcessSubscription:
     async def listen(self) -> AsyncIterator[dict[str, Any]]:
         while True:
             yield await self.queue.get()
+
+    async def aclose(self) -> None:
+        self.switchboard.leave(self)
 
 
 class InProcessBus(PubSubBus):

@@ -1,16 +1,19 @@
-"""The Redis bus' listener: one room's slow news does not hold up another room's, and only a few rooms'
-news is handled at once (no Redis needed: the listener is fed a fake subscription, and nothing here
-publishes)."""
+"""The bus: one room's slow news does not hold up another room's, only a few rooms' news is handled at
+once, news goes out without the room waiting on the channel, and a lost channel is subscribed to again (no
+Redis needed: the listener is fed fake subscriptions, and what would be published is recorded)."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
 import orjson
+import pytest
 
-from app.live.bus import NEWS_AT_ONCE, RedisBus
+from app.live import bus as bus_module
+from app.live.bus import NEWS_AT_ONCE, PubSubBus, RedisBus, Subscription
 
 
 class FakeHub:
@@ -53,7 +56,17 @@ class FakeSubscription:
 
     async def listen(self) -> AsyncIterator[dict[str, Any]]:
         while True:
-            yield await self.queue.get()
+            item = await self.queue.get()
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+
+    def lose(self) -> None:
+        """The channel drops: the listener's next read fails."""
+        self.queue.put_nowait(ConnectionError("the channel dropped"))  # type: ignore[arg-type]
+
+    async def aclose(self) -> None:
+        self.closed = True
 
 
 async def until(condition: Any, seconds: float = 2.0) -> None:
@@ -164,12 +177,15 @@ async def test_who_is_asked_for_every_room_in_one_message_and_answered_room_by_r
     bus._rooms = hub
     published: list[dict[str, Any]] = []
 
-    async def publish(message: dict[str, Any]) -> None:
+    async def send(data: bytes) -> None:
+        message = orjson.loads(data)
+        del message["origin"]
         published.append(message)
 
-    bus._publish = publish  # type: ignore[method-assign]
+    bus._send = send  # type: ignore[method-assign]
     feed = FakeSubscription()
     listener = asyncio.create_task(bus._listen(feed))
+    sender = asyncio.create_task(bus._send_outbox())
     try:
         feed.say(kind="who", rooms=["R1", "R2", "R3", "UNKNOWN"])
         await until(lambda: len(published) == 2 and not bus._news)
@@ -184,4 +200,96 @@ async def test_who_is_asked_for_every_room_in_one_message_and_answered_room_by_r
         assert published == [{"kind": "who", "rooms": ["R1", "R2", "R3"]}]
     finally:
         listener.cancel()
+        sender.cancel()
         await bus.redis.aclose()
+
+
+class ScriptedBus(PubSubBus):
+    """A bus over a channel the test controls: each subscription is the next of ``feeds`` (an exception in
+    its place fails that attempt), and ``_send`` records, waits on ``sending`` and fails while ``down``."""
+
+    def __init__(self, feeds: list[FakeSubscription | Exception]) -> None:
+        super().__init__(heartbeat_seconds=60)
+        self.feeds = feeds
+        self.sent: list[dict[str, Any]] = []
+        self.sending = asyncio.Event()
+        self.sending.set()
+        self.down = False
+
+    async def _subscribe(self) -> Subscription:
+        feed = self.feeds.pop(0)
+        if isinstance(feed, Exception):
+            raise feed
+        return feed
+
+    async def _send(self, data: bytes) -> None:
+        await self.sending.wait()
+        if self.down:
+            raise ConnectionError("the channel is away")
+        message = orjson.loads(data)
+        if message["kind"] != "alive":
+            self.sent.append({k: v for k, v in message.items() if k != "origin"})
+
+    async def _close(self) -> None:
+        return None
+
+
+async def test_a_room_announces_without_waiting_on_the_channel_and_news_goes_out_in_order(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A room announces under its lock: a channel that hangs or is away must not hold it up. News waits in
+    the outbox and goes out in order; while the channel is away it is dropped (the others read the database
+    when they need the room), and what is announced after it is back goes out."""
+    hub = FakeHub()
+    hub.players = {"R1": {1}}
+    bus = ScriptedBus([FakeSubscription()])
+    await bus.start(hub)
+    try:
+        bus.sending.clear()  # the channel hangs
+        async with asyncio.timeout(1):  # a bound, not a pause: each call returns at once
+            await bus.room_changed("R1")
+            await bus.chat("R1")
+            await bus.presence("R1")
+        assert bus.sent == []
+        bus.sending.set()
+        await until(lambda: len(bus.sent) == 3)
+        assert bus.sent == [
+            {"kind": "room", "room": "R1"},
+            {"kind": "chat", "room": "R1"},
+            {"kind": "presence", "room": "R1", "players": [1]},
+        ]
+
+        bus.down = True
+        with caplog.at_level(logging.WARNING, logger="threefold.bus"):
+            await bus.room_changed("R1")
+            await until(lambda: "unreachable" in caplog.text and not bus._outbox)
+        bus.down = False
+        await bus.chat("R2")
+        await until(lambda: len(bus.sent) == 4)
+        assert bus.sent[3] == {"kind": "chat", "room": "R2"}
+        assert "reachable again" in caplog.text
+    finally:
+        await bus.stop()
+    assert bus.sent[-1] == {"kind": "gone"}
+
+
+async def test_a_lost_channel_is_subscribed_to_again_and_asks_who_is_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The listener outlives its channel: when the subscription fails it subscribes again (a failed attempt
+    is tried again later), asks who is in the rooms it serves (presence said meanwhile was missed), and
+    hears the news on the new subscription."""
+    monkeypatch.setattr(bus_module, "RESUBSCRIBE_SECONDS", (0.001, 0.002))
+    hub = FakeHub()
+    hub.players = {"R1": {1}, "R2": set()}
+    first, second = FakeSubscription(), FakeSubscription()
+    bus = ScriptedBus([first, ConnectionError("still away"), second])
+    await bus.start(hub)
+    try:
+        first.say(kind="room", room="R1")
+        await until(lambda: hub.calls == [("room", "R1")])
+        first.lose()
+        await until(lambda: {"kind": "who", "rooms": ["R1", "R2"]} in bus.sent)
+        assert bus.feeds == [] and getattr(first, "closed", False)
+        second.say(kind="chat", room="R2")
+        await until(lambda: ("chat", "R2") in hub.calls)
+    finally:
+        await bus.stop()

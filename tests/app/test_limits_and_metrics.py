@@ -112,3 +112,19 @@ async def test_the_guessing_budget_is_shared_by_every_process() -> None:
         finally:
             one.stop()
             two.stop()
+
+
+async def test_without_redis_each_process_counts_guesses_on_its_own() -> None:
+    """Every socket's connect asks the limiter: with Redis away it must answer from this process' own count,
+    not fail the connect (nothing listens on port 1)."""
+    from app.limits import RedisAttemptLimiter
+
+    limiter = RedisAttemptLimiter("redis://127.0.0.1:1/0", limit=2)
+    try:
+        assert not await limiter.blocked("client-a")
+        await limiter.failed("client-a")
+        await limiter.failed("client-a")
+        assert await limiter.blocked("client-a")
+        assert not await limiter.blocked("client-b")
+    finally:
+        await limiter.close()

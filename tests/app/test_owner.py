@@ -9,6 +9,7 @@ import dataclasses
 import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -22,7 +23,7 @@ from app.live.leases import Elsewhere
 from app.live.postgres_store import PostgresStore
 from app.live.records import LeaseLost, MoveWrite, NewGame, NewRoom, RoomRecord, VersionConflict
 from app.models import Player
-from tests.app.test_scale_out import cluster
+from tests.app.test_scale_out import Cluster, cluster
 from tests.app.test_ws_tri_tac import empty_cells
 from tests.support.nginx import nginx_in_front
 from tests.support.server import ServerProcess, alembic_upgrade, free_port
@@ -436,12 +437,48 @@ class CuttableLink:
 
         await asyncio.gather(copy(reader, up_writer), copy(up_reader, writer))
 
+    def in_front_of(self, url: str) -> str:
+        """``url`` (of the service this link leads to) through the link."""
+        through = url.replace(f"127.0.0.1:{self.target_port}", f"127.0.0.1:{self.port}")
+        assert through != url, url
+        return through
+
     async def cut(self) -> None:
         assert self._server is not None
         self._server.close()
         for writer in self._writers:
             writer.transport.abort()
         self._writers.clear()
+
+
+async def one_behind_the_link_and_another(servers: Cluster, one: ServerProcess) -> tuple[ServerProcess, ServerProcess]:
+    """``one`` started (off the loop: the link runs on it) and a second process of the cluster, reaching
+    everything directly."""
+    started = await asyncio.to_thread(one.start)
+    servers.processes.append(started)
+    return started, await asyncio.to_thread(servers.start)
+
+
+@dataclasses.dataclass
+class Table:
+    ann: ThreefoldClient
+    ben: ThreefoldClient
+    code: str
+    socks: dict[int, RoomSocket]
+    """By seat: Ann's in 0, Ben's in 1."""
+    state: Message
+    """The game's first state."""
+
+
+@contextlib.asynccontextmanager
+async def tri_tac_under_way(url: str, size: int) -> AsyncIterator[Table]:
+    """Ann and Ben at a Tri-Tac table on ``url``, its game started."""
+    async with ThreefoldClient(url) as ann, ThreefoldClient(url) as ben:
+        await ann.set_name("Ann")
+        await ben.set_name("Ben")
+        code = await ann.create_room("tri-tac", {"size": size})
+        async with ann.connect(code) as sa, ben.connect(code) as sb:
+            yield Table(ann, ben, code, {0: sa, 1: sb}, await sit_and_start(sa, sb))
 
 
 async def test_a_process_cut_off_from_postgresql_stops_serving_its_rooms() -> None:
@@ -451,38 +488,71 @@ async def test_a_process_cut_off_from_postgresql_stops_serving_its_rooms() -> No
     link = CuttableLink()
     await link.start()
     with cluster() as servers:
-        direct = servers.database_url
-        through_link = direct.replace("127.0.0.1:5432", f"127.0.0.1:{link.port}")
-        assert through_link != direct
-        # Started off the loop: the link runs on it, and the process reaches PostgreSQL only through the link.
-        one = await asyncio.to_thread(ServerProcess(through_link, redis_url=servers.redis_url).start)
-        servers.processes.append(one)
-        two = await asyncio.to_thread(servers.start)
-        async with ThreefoldClient(one.url) as ann, ThreefoldClient(one.url) as ben:
-            await ann.set_name("Ann")
-            await ben.set_name("Ben")
-            code = await ann.create_room("tri-tac", {"size": 4})
-            async with ann.connect(code) as sa, ben.connect(code) as sb:
-                state = await sit_and_start(sa, sb)
-                socks = {0: sa, 1: sb}
-                for _ in range(3):
-                    state = await move(socks[state["to_act"][0]], state)
-                    await sa.wait_state(lambda s, v=state["version"]: s["version"] == v)
-                cut_at = time.monotonic()
-                await link.cut()
-                await asyncio.wait_for(asyncio.gather(sa.closed.wait(), sb.closed.wait()), 5)
-                assert (sa.close_code, sb.close_code) == (1012, 1012)
-                print(f"partition: sockets closed {time.monotonic() - cut_at:.2f} s after the cut")
-            assert await loaded_rooms(one) == 0
+        one, two = await one_behind_the_link_and_another(
+            servers, ServerProcess(link.in_front_of(servers.database_url), redis_url=servers.redis_url)
+        )
+        async with tri_tac_under_way(one.url, 4) as table:
+            sa, sb = table.socks[0], table.socks[1]
+            state = table.state
+            for _ in range(3):
+                state = await move(table.socks[state["to_act"][0]], state)
+                await sa.wait_state(lambda s, v=state["version"]: s["version"] == v)
+            cut_at = time.monotonic()
+            await link.cut()
+            await asyncio.wait_for(asyncio.gather(sa.closed.wait(), sb.closed.wait()), 5)
+            assert (sa.close_code, sb.close_code) == (1012, 1012)
+            print(f"partition: sockets closed {time.monotonic() - cut_at:.2f} s after the cut")
+        assert await loaded_rooms(one) == 0
 
-            ann_two, ben_two = ThreefoldClient(two.url, token=ann.token), ThreefoldClient(two.url, token=ben.token)
+        ann_two = ThreefoldClient(two.url, token=table.ann.token)
+        ben_two = ThreefoldClient(two.url, token=table.ben.token)
+        try:
+            async with ann_two.connect(table.code) as sa, ben_two.connect(table.code) as sb:
+                state = await sa.wait_state(timeout=10)
+                assert state["version"] == 3
+                socks = {0: sa, 1: sb}
+                state = await move(socks[state["to_act"][0]], state)
+                assert state["version"] == 4
+        finally:
+            await ann_two.http.aclose()
+            await ben_two.http.aclose()
+
+
+async def test_a_process_cut_off_from_redis_keeps_serving_its_rooms_with_one_history() -> None:
+    """Process one reaches Redis through a link the test cuts mid-game. Redis carries no moves and no leases
+    (those are in PostgreSQL), so the owner goes on serving the room: moves, a chat line, a new socket to it
+    and a game's end all work without Redis, and process two, asked for the room, relays the socket to the
+    owner instead of taking the room over, so the room keeps one history."""
+    with cluster() as servers:
+        link = CuttableLink(target_port=urlsplit(servers.redis_url).port or 6379)
+        await link.start()
+        one, two = await one_behind_the_link_and_another(
+            servers, ServerProcess(servers.database_url, redis_url=link.in_front_of(servers.redis_url))
+        )
+        async with tri_tac_under_way(one.url, 3) as table:
+            sa, sb = table.socks[0], table.socks[1]
+            state = await move(table.socks[table.state["to_act"][0]], table.state)
+            await link.cut()
+
+            state = await move(table.socks[state["to_act"][0]], state)  # the owner still applies moves
+            await sa.send({"type": "chat", "text": "still here"})
+            await sb.next(lambda m: m["type"] == "chat" and m.get("text") == "still here")
+            async with ThreefoldClient(one.url) as cara:  # a new socket, past the join limiter
+                await cara.set_name("Cara")
+                async with cara.connect(table.code) as sc:
+                    assert (await sc.wait_state())["version"] == state["version"]
+
+            ann_two = ThreefoldClient(two.url, token=table.ann.token)
             try:
-                async with ann_two.connect(code) as sa, ben_two.connect(code) as sb:
-                    state = await sa.wait_state(timeout=10)
-                    assert state["version"] == 3
-                    socks = {0: sa, 1: sb}
-                    state = await move(socks[state["to_act"][0]], state)
-                    assert state["version"] == 4
+                async with ann_two.connect(table.code) as relayed:  # two relays to the owner, not a takeover
+                    assert (await relayed.wait_state())["version"] == state["version"]
+                    while state["outcome"] is None:
+                        sock = relayed if state["to_act"][0] == 0 else sb
+                        state = await move(sock, state)
+                        await sb.wait_state(lambda s, v=state["version"]: s["version"] == v)
             finally:
                 await ann_two.http.aclose()
-                await ben_two.http.aclose()
+            assert not sa.closed.is_set() and not sb.closed.is_set()
+            assert await loaded_rooms(one) == 1
+            assert await loaded_rooms(two) == 0
+            assert await relayed_sockets(two) >= 1

@@ -1,5 +1,5 @@
-"""A burst of Redis commands (every socket of a busy process closing at once announces its presence) waits
-for a pooled connection instead of failing."""
+"""A burst of Redis commands (every socket of a busy process connecting at once asks the join limiter, and
+the bus publishes beside them) waits for a pooled connection instead of failing."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ async def test_a_burst_of_publishes_waits_for_the_pool_instead_of_failing() -> N
     bus = RedisBus(require_redis())
     try:
         burst = 5 * MAX_CONNECTIONS  # the default redis-py pool refuses anything past 100 at once
-        await asyncio.gather(*(bus.room_changed(f"BURST{i}") for i in range(burst)))
+        await asyncio.gather(*(bus._publish({"kind": "room", "room": f"BURST{i}"}) for i in range(burst)))
         assert bus.redis.connection_pool.max_connections == MAX_CONNECTIONS
     finally:
         await bus.redis.aclose()
