@@ -99,6 +99,8 @@ async def test_host_screen_and_three_phones_play_a_turn(new_player: NewPlayer) -
     await cy.locator("#board .ttt-lock").click()
     await expect(cy.locator("#board .ttt-own")).to_contain_text("Your grid is locked")
     await expect(screen.locator(".ttt-writer.is-finished")).to_have_count(3)  # the bot finished too
+    # The bot is named with its level, as in every other game (seat 4, the normal level by default).
+    await expect(screen.locator(".ttt-writer .ttt-seat-name").filter(has_text="Bot 4")).to_have_text("Bot 4 (normal)")
     # The shared screen shows progress only: no grid, no word placement.
     assert await screen.locator(".ttt-grid").count() == 0
 

@@ -2,7 +2,7 @@
 // keyed section starts from.
 
 import { h as el } from "../../dom.js";
-import { seatLabel } from "../../i18n.js";
+import { playerName, seatLabel } from "../../i18n.js";
 import { SEAT_GLYPHS } from "./bits.js";
 
 /** The seat itself in the page's language ("Player 2"), phrased from the room's seat data: the view only
@@ -11,7 +11,7 @@ export const seatWord = (g, seat) => seatLabel(g.ctx.room?.seats?.[seat] || { in
 
 export function nameOf(g, seat) {
   const p = g.ctx.room?.seats?.[seat]?.player;
-  if (p?.bot) return `${g.t("tic-tac-top.bot")} ${seat + 1}`;
+  if (p?.bot) return playerName(p); // "Bot 3 (strong)", as every other game names its bots
   if (p?.name) return p.name;
   return seatWord(g, seat);
 }
@@ -42,5 +42,6 @@ export function seatChip(g, seat) {
   return el("span", { class: ["ttt-seat", `ttt-c${seat % 7}`], title: seatWord(g, seat) },
     el("span", { class: "ttt-seat-glyph", "aria-hidden": "true" }, SEAT_GLYPHS[seat % 7]),
     el("span", { class: "ttt-seat-name" }, nameOf(g, seat)),
-    seat === g.view?.leader ? el("span", { class: "ttt-crown", title: g.t("tic-tac-top.leader"), "aria-label": `(${g.t("tic-tac-top.leader")})` }, "♛") : null);
+    seat === g.view?.leader ? el("span", { class: "ttt-crown", title: g.t("tic-tac-top.leader") },
+      el("span", { "aria-hidden": "true" }, "♛"), el("span", { class: "visually-hidden" }, `(${g.t("tic-tac-top.leader")})`)) : null);
 }
