@@ -117,12 +117,17 @@ NewPlayer = Callable[..., Awaitable[Page]]
 
 @pytest_asyncio.fixture(loop_scope="session")
 async def new_player(browser: Browser, sqlite_server: ServerProcess) -> AsyncIterator[NewPlayer]:
-    """A fresh browser context (its own cookies = its own player) on the live server, named ``name``."""
+    """A fresh browser context (its own cookies = its own player) on the live server, named ``name``. It
+    prefers reduced motion, as a test that checks motion says otherwise (``emulate_media``): an endless CSS
+    animation (the player to move, a legal cell) has Chromium draw frames for every open page as long as it is
+    open, and Chromium is most of the suite's CPU; the tests look at what is shown, not at how it moves."""
     contexts: list[BrowserContext] = []
     errors: list[str] = []
 
     async def make(name: str | None = None, viewport: dict[str, int] | None = None) -> Page:
-        context = await browser.new_context(viewport=viewport or LAPTOP, base_url=sqlite_server.url)
+        context = await browser.new_context(
+            viewport=viewport or LAPTOP, base_url=sqlite_server.url, reduced_motion="reduce"
+        )
         context.set_default_timeout(15_000)
         contexts.append(context)
         page = await context.new_page()
