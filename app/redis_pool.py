@@ -1,5 +1,5 @@
 """How the app opens Redis: a bounded pool that waits for a free connection instead of failing, and a Redis
-that is away fails a command in about a second instead of many.
+that is away fails a command within seconds (about one when the connection is refused), not tens of them.
 
 redis-py's default pool refuses the 101st concurrent command at once (``MaxConnectionsError``); a burst of
 sockets closing together (each announcing its presence) hit that in the two-process benchmark. A blocking

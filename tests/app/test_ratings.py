@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import inspect
 from pathlib import Path
 from typing import Any, cast
 
@@ -89,6 +90,13 @@ class MemorySql:
         return 1
 
 
+def _made_by_the_rating_code(obj: object) -> bool:
+    """A function or object of openskill's or the app's. Under xdist other tests' servers run in threads of
+    this process, and a connection one of them closes meanwhile is garbage of its own: not this test's."""
+    module = obj.__module__ if inspect.isfunction(obj) else type(obj).__module__
+    return (module or "").split(".")[0] in ("openskill", "app")
+
+
 def test_a_decisive_result_is_rated_as_ranked_and_leaves_no_garbage() -> None:
     """Without a tie the teams go to openskill in their order of places, not with ranks: the same ratings,
     and no reference cycle per game end (openskill's sorting closure leaves one, which only a collection
@@ -106,6 +114,6 @@ def test_a_decisive_result_is_rated_as_ranked_and_leaves_no_garbage() -> None:
     finally:
         gc.set_debug(0)
         gc.garbage.clear()
-    assert garbage == []
+    assert [obj for obj in garbage if _made_by_the_rating_code(obj)] == []
     for seat, player_id in enumerate((1, 2, 3)):
         assert sql.ratings[player_id] == pytest.approx((expected[seat][0].mu, expected[seat][0].sigma))
