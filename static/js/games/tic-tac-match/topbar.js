@@ -36,10 +36,11 @@ export function createTopbar(m) {
     const dbl = view.double;
     const parts = [el("span", { class: "ttm-match-no" }, t("tic-tac-match.match_of", { n: view.match }))];
     if (view.series > 1) parts.push(el("span", { class: "muted" }, ` · ${t("tic-tac-match.first_to", { n: view.series })}`));
-    const score = el("span", { class: "ttm-score", "aria-label": `${m.sideName(0)} ${view.sides[0].wins}, ${m.sideName(1)} ${view.sides[1].wins}` },
-      el("span", { class: "ttm-score-side" }, view.players === 4 ? "A" : m.nameOf(0)),
-      el("b", {}, `${view.sides[0].wins} – ${view.sides[1].wins}`),
-      el("span", { class: "ttm-score-side" }, view.players === 4 ? "B" : m.nameOf(1)));
+    const score = el("span", { class: "ttm-score" },
+      el("span", { class: "ttm-score-side", "aria-hidden": "true" }, view.players === 4 ? "A" : m.nameOf(0)),
+      el("b", { "aria-hidden": "true" }, `${view.sides[0].wins} – ${view.sides[1].wins}`),
+      el("span", { class: "ttm-score-side", "aria-hidden": "true" }, view.players === 4 ? "B" : m.nameOf(1)),
+      el("span", { class: "visually-hidden" }, `${m.sideName(0)} ${view.sides[0].wins}, ${m.sideName(1)} ${view.sides[1].wins}`));
     const pill = dbl && !view.over
       ? el("span", { class: "ttm-double-pill", role: "img", "aria-label": t("tic-tac-match.double_pill", { n: dbl.plays_left }) },
         el("span", { "aria-hidden": "true" }, "×2"),
