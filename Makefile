@@ -24,16 +24,20 @@ UVICORN_FLAGS := --ws app.ws_protocol:PreparedFramesProtocol --ws-per-message-de
 
 .PHONY: run install dev migrate test test-fast lint pytest screenshots bench clean
 
+# --no-compile: Python compiles what it imports when it first imports it; compiling every installed file up
+# front (pytest's, mypy's, Playwright's, ...) only lengthened the first `make test`.
+PIP_INSTALL := $(BIN)/pip install --quiet --no-compile --disable-pip-version-check
+
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e .
+	$(PIP_INSTALL) -e .
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(PIP_INSTALL) -e '.[dev]'
 	touch $@ $(VENV)/.installed
 
 install: $(VENV)/.installed
