@@ -194,15 +194,16 @@ class PubSubBus:
                         log.exception("dropping the players of process %s failed", origin)
             await asyncio.sleep(self.heartbeat_seconds)
 
+    def _signed(self, message: dict[str, Any]) -> bytes:
+        return orjson.dumps({**message, "origin": self.origin})
+
     async def _publish(self, message: dict[str, Any]) -> None:
-        message["origin"] = self.origin
-        await self._send(orjson.dumps(message))
+        await self._send(self._signed(message))
 
     def _announce(self, message: dict[str, Any]) -> None:
         """Queue news for the other processes, in order. A room holds its lock while it announces, so it
         must not wait on the channel: a channel that is slow or gone would stall the room's moves."""
-        message["origin"] = self.origin
-        self._outbox.append(orjson.dumps(message))
+        self._outbox.append(self._signed(message))
         self._outbox_filled.set()
 
     async def _send_outbox(self) -> None:
