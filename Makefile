@@ -24,6 +24,11 @@ UVICORN_FLAGS := --ws app.ws_protocol:PreparedFramesProtocol --ws-per-message-de
 
 .PHONY: run install dev migrate test test-fast lint pytest screenshots bench clean
 
+# Python keeps what it compiles (__pycache__/, ignored by git) even where the environment says not to: the
+# suite starts dozens of Python processes (xdist workers, servers, migrations), and each would otherwise compile
+# every module it imports again, pytest's rewritten tests included.
+unexport PYTHONDONTWRITEBYTECODE
+
 # --no-compile: Python compiles what it imports when it first imports it; compiling every installed file up
 # front (pytest's, mypy's, Playwright's, ...) only lengthened the first `make test`.
 PIP_INSTALL := $(BIN)/pip install --quiet --no-compile --disable-pip-version-check
