@@ -379,7 +379,17 @@ export class GameView {
       while (this.logEl.children.length > 200) this.logEl.firstElementChild.remove();
     }
     this.logLines = entries.slice();
-    this.logEl.scrollTop = this.logEl.scrollHeight;
+    this.scrollLogToEnd();
+  }
+
+  /** The log shows its newest line: scrolled once per frame, not once per update, since reading the log's
+   * height makes the browser lay out the whole page there and then. */
+  scrollLogToEnd() {
+    if (this.logScroll) return;
+    this.logScroll = requestAnimationFrame(() => {
+      this.logScroll = 0;
+      this.logEl.scrollTop = this.logEl.scrollHeight;
+    });
   }
 
   // ---- result --------------------------------------------------------------------------------

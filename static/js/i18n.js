@@ -30,6 +30,22 @@ function pickLanguage() {
 }
 
 let current = typeof document !== "undefined" ? pickLanguage() : "en";
+
+const LIST = { style: "long", type: "conjunction" };
+const formatters = new Map();
+
+/** One Intl formatter per kind, language and options, made once: making one costs far more than using it, and
+ * a page formats every number and name of every log line on every update. */
+function intl(Kind, options = undefined) {
+  const key = `${Kind.name} ${current} ${options === undefined ? "" : JSON.stringify(options)}`;
+  let made = formatters.get(key);
+  if (!made) {
+    made = new Kind(current, options);
+    formatters.set(key, made);
+  }
+  return made;
+}
+
 CATALOGS[current] = await loadCatalogue();
 
 /** The page's catalogue (every module importing this one waits for it). Unreachable, the page still works
@@ -88,7 +104,7 @@ function fill(text, params, format) {
     if (!has(name)) return m;
     const n = Number(params[name]);
     const forms = Object.fromEntries([...branches.matchAll(BRANCH)].map((b) => [b[1], b[2]]));
-    const form = forms[`=${n}`] ?? forms[new Intl.PluralRules(current).select(n)] ?? forms.other ?? "";
+    const form = forms[`=${n}`] ?? forms[intl(Intl.PluralRules).select(n)] ?? forms.other ?? "";
     return form.replaceAll("#", formatValue(n));
   });
   return plural.replace(/\{(\w+)\}/g, (m, name) => (has(name) ? format(params[name], name) : m));
@@ -150,23 +166,23 @@ export function apiErrorText(data) {
 /** Words joined as the language joins them: "Ada, Bob and Léa", « Ada, Bob et Léa ». */
 export function joinList(items) {
   if (typeof Intl.ListFormat !== "function") return items.join(", ");
-  return new Intl.ListFormat(current, { style: "long", type: "conjunction" }).format(items.map(String));
+  return intl(Intl.ListFormat, LIST).format(items.map(String));
 }
 
 /** Numbers follow the language (e.g. 1,5 in French). */
 export function formatValue(value) {
-  if (typeof value === "number") return new Intl.NumberFormat(current).format(value);
+  if (typeof value === "number") return intl(Intl.NumberFormat).format(value);
   return String(value);
 }
 
 /** A number in the page's language. */
 export function formatNumber(value, options) {
-  return new Intl.NumberFormat(current, options).format(value);
+  return intl(Intl.NumberFormat, options).format(value);
 }
 
 /** A date and/or time in the page's language (options as for Intl.DateTimeFormat). */
 export function formatDate(value, options = { dateStyle: "medium", timeStyle: "short" }) {
-  return new Intl.DateTimeFormat(current, options).format(value instanceof Date ? value : new Date(value));
+  return intl(Intl.DateTimeFormat, options).format(value instanceof Date ? value : new Date(value));
 }
 
 /** Does the catalogue know this key? (used for optional strings such as game blurbs) */
