@@ -6,14 +6,17 @@ lease raises its ``epoch`` (the fencing token); every write of the room checks t
 even before it has noticed, and a takeover waits for a write in flight instead of passing it. Expiry is
 compared on the database server's clock only, so the processes' clocks need not agree.
 
-The owner renews all its leases in one statement every third of ``seconds``; one that cannot renew for two
-thirds of it lets its rooms go before anyone may take them (it would be refused anyway).
+The owner renews all its leases in one statement every third of ``seconds``, on a connection of its own (a
+burst of moves and loads holding every pooled connection must not make it miss its turn); one that cannot renew
+for two thirds of it lets its rooms go before anyone may take them (it would be refused anyway).
 """
 
 from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+
+import asyncpg
 
 from app.live.pg_moves import PostgresMoves
 
@@ -55,13 +58,15 @@ class Elsewhere:
 
 class Leases:
     def __init__(self, database: PostgresMoves, address: str, seconds: float = 3.0, owner: str | None = None) -> None:
-        """On the per-move writer's connections: a renewal a second is nothing beside the moves."""
+        """Taking and releasing leases goes through the per-move writer's pool; renewing, through a connection
+        of its own."""
         self.owner = owner or uuid.uuid4().hex
         self.address = address
         self.seconds = seconds
         self.epochs: dict[int, int] = {}
         """The rooms this process owns: room id → the epoch it took the lease at."""
         self._database = database
+        self._renewer: asyncpg.Connection | None = None
 
     async def acquire(self, code: str) -> int | Elsewhere | None:
         """Take the room's lease if it is free, expired or already ours: the room id (its epoch is then in
@@ -81,14 +86,25 @@ class Leases:
     async def renew(self) -> set[int]:
         """Extend every lease of this process; the rooms it no longer owns (taken over by another)."""
         before = dict(self.epochs)  # a room taken while the statement runs is not lost
-        pool = await self._database.connections()
-        rows = await pool.fetch(_RENEW, self.owner, self.seconds)
+        if self._renewer is None or self._renewer.is_closed():
+            self._renewer = await self._database.connect_alone()
+        try:
+            rows = await self._renewer.fetch(_RENEW, self.owner, self.seconds)
+        except BaseException:  # cut off or cancelled mid-statement: the next renewal starts on a new connection
+            renewer, self._renewer = self._renewer, None
+            renewer.terminate()
+            raise
         held = {row[0]: row[1] for row in rows}
         return {
             room_id
             for room_id, epoch in before.items()
             if held.get(room_id) != epoch and self.epochs.get(room_id) == epoch
         }
+
+    async def close(self) -> None:
+        renewer, self._renewer = self._renewer, None
+        if renewer is not None and not renewer.is_closed():
+            await renewer.close()
 
     async def release(self, room_ids: list[int]) -> None:
         """Give the rooms up at once (unloaded, or this process stops): the next process need not wait."""

@@ -170,6 +170,10 @@ class PostgresMoves:
                     )
         return self._pool
 
+    async def connect_alone(self) -> asyncpg.Connection:
+        """A connection outside the pool, for work that must not queue behind the moves."""
+        return await asyncpg.connect(self._dsn)
+
     async def record(self, move: MoveWrite, epoch: int | None = None) -> None:
         """Store one applied action, with the other moves asked for meanwhile; returns once it is committed.
         VersionConflict if the game is no longer at ``move.version - 1``. With ``epoch``, only while the

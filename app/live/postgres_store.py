@@ -19,7 +19,8 @@ T = TypeVar("T")
 
 class PostgresStore(SqlStore):
     def __init__(self, sessions: async_sessionmaker[AsyncSession], dsn: str, move_connections: int = 10) -> None:
-        """The per-move path on asyncpg, at most ``move_connections`` connections (the leases share them)."""
+        """The per-move path on asyncpg, at most ``move_connections`` connections (taking and releasing leases
+        share them; renewing has one of its own)."""
         super().__init__(sessions)
         self._pg = PostgresMoves(dsn, move_connections)
 
@@ -29,6 +30,8 @@ class PostgresStore(SqlStore):
         return self.leases
 
     async def close(self) -> None:
+        if self.leases is not None:
+            await self.leases.close()
         await self._pg.close()
 
     async def _write(self, work: Callable[[Sql], T]) -> T:

@@ -992,6 +992,7 @@ async def test_rate_limit_with_default_settings(sqlite_server: ServerProcess) ->
         # 100 pings as fast as the replies come back (in chunks of 20, so the 64-deep send queue never overflows),
         # and a valid move in the same write as the last chunk: the bucket is empty by then, so it is refused too.
         flood, replies = 100, []
+        started = asyncio.get_running_loop().time()
         for chunk in range(flood // 20):
             for _ in range(20):
                 await mover.send({"type": "ping"})
@@ -999,9 +1000,12 @@ async def test_rate_limit_with_default_settings(sqlite_server: ServerProcess) ->
                 await mover.send({"type": "act", "action": {"type": "place", "cell": [0, 0]}, "version": 0})
             for _ in range(20 + (chunk == flood // 20 - 1)):
                 replies.append(await mover.next(lambda m: m["type"] in ("pong", "error", "ack"), timeout=5))
+        elapsed = asyncio.get_running_loop().time() - started
         pongs = sum(m["type"] == "pong" for m in replies)
         limited = [m for m in replies if m["type"] == "error" and m["code"] == "rate_limited"]
-        assert 40 <= pongs <= 44, pongs
+        # The burst of 40, and no more than the 20 a second the bucket refilled while the flood went on (the
+        # server saw it within the client's window): a fast machine is done in a fraction of a second.
+        assert 40 <= pongs <= 40 + 20 * elapsed + 1, (pongs, elapsed)
         assert len(limited) == flood + 1 - pongs, replies
         assert replies[-1]["type"] == "error" and replies[-1]["code"] == "rate_limited", replies[-1]
         assert all(m["message"] for m in limited)
