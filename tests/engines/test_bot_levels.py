@@ -178,7 +178,7 @@ def test_search_stops_at_its_deadline_however_slow_the_clock(game: str) -> None:
     assert isinstance(bot, SearchBot)
     state = _advance(engine, engine.new_game(engine.parse_options({}), 11), 2, 11)
     seat = min(engine.to_act(state))
-    for step in (0.001, 0.05, 0.3, 2.0):  # each clock read costs this long: from a fast machine to a crawl
+    for step in (0.01, 0.05, 0.3, 2.0):  # each clock read costs this long: from a fast machine to a crawl
         clock = StepClock(step)
         deadline = Deadline.after(bot.budget, clock)
         action = bot.choose_until(state, seat, random.Random(3), deadline)
