@@ -44,6 +44,7 @@ export class GameView {
     this.rendererKey = "";
     this.loadingKey = "";
     this.logLines = [];
+    this.logScroll = 0; // the frame that will scroll the log to its end, if one is asked for
     this.deadlineTimer = 0;
     this.deadlineTotal = new Map(); // deadline -> total ms when first seen
     this.resultShownFor = "";
