@@ -316,17 +316,22 @@ async def test_two_processes_race_for_a_free_room_one_wins_and_the_loser_cannot_
         codes = [f"R{i:04d}" for i in range(20)]
         for code in codes:
             await one.create_room(NewRoom(code, 1, "tri-tac", {"size": 3}, 2, None))
+        # The race is taken with long leases: on a loaded machine the second of a pair can start more than
+        # 0.5 s after the first won, and would then take an expired lease, rightly.
+        one.leases.seconds = two.leases.seconds = 60.0
         results = await asyncio.gather(
             *(asyncio.gather(one.leases.acquire(code), two.leases.acquire(code)) for code in codes)
         )
         for first, second in results:
             assert [isinstance(r, Elsewhere) for r in (first, second)].count(True) == 1, (first, second)
+        one.leases.seconds = two.leases.seconds = 0.5
 
         code = codes[0]
         room = await one.load_room(code)
         assert room is not None
         owner, other = (one, two) if room.id in one.leases.epochs else (two, one)
         assert owner.leases is not None and other.leases is not None
+        assert await owner.leases.acquire(code) == room.id  # its own lease again, now for 0.5 s
         game_id = await owner.create_game(NewGame(room.id, 1, "tri-tac", {"size": 3}, 1, [{}, {}], {}, None, None))
         await owner.record_action(_move(game_id, 1, room.id))
 
