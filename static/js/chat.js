@@ -1,7 +1,7 @@
 // Room chat (and team chat in team games). Messages are plain text, always inserted as text, never markup.
 
 import { h } from "./dom.js";
-import { language, t } from "./i18n.js";
+import { formatDate, t } from "./i18n.js";
 import { play } from "./sound.js";
 
 const OPENED = Date.now();
@@ -58,7 +58,7 @@ export class Chat {
     this.list.querySelector(".chat-empty")?.remove();
     const mine = msg.from?.id === this.S.myId();
     const time = typeof msg.at === "number"
-      ? new Intl.DateTimeFormat(language(), { hour: "2-digit", minute: "2-digit" }).format(new Date(msg.at))
+      ? formatDate(msg.at, { hour: "2-digit", minute: "2-digit" })
       : "";
     const item = h("li", { class: ["chat-msg", mine && "chat-mine", msg.team !== null && msg.team !== undefined && "chat-team"] },
       h("span", { class: "chat-meta" },
