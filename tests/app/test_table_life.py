@@ -202,7 +202,11 @@ async def test_room_turn_timer_plays_the_default_action(quick_server: ServerProc
 
 
 async def _chat_lines(sock: RoomSocket) -> list[str]:
-    await asyncio.sleep(0.5)
+    """The chat lines ``sock`` holds once everything sent to it before now has arrived: its pong comes after
+    them (a socket's messages arrive in the order they were queued, and a chat request's ack follows its
+    fan-out)."""
+    await sock.send({"type": "ping"})
+    await sock.next(lambda m: m["type"] == "pong")
     return [m["text"] for m in sock.history if m["type"] == "chat"]
 
 
@@ -212,9 +216,9 @@ async def test_room_and_team_chat(quick_server: ServerProcess) -> None:
         socks = {s.you["seat"]: s for s in table.sockets}  # type: ignore[index]
         watcher = table.spectator
         assert watcher is not None
-        await socks[0].send({"type": "chat", "text": "  hello   <b>all</b> "})
-        await socks[0].send({"type": "chat", "text": "team zero only", "team": True})
-        await socks[1].send({"type": "chat", "text": "team one only", "team": True})
+        await socks[0].request({"type": "chat", "text": "  hello   <b>all</b> "})
+        await socks[0].request({"type": "chat", "text": "team zero only", "team": True})
+        await socks[1].request({"type": "chat", "text": "team one only", "team": True})
         for seat, sock in socks.items():
             lines = await _chat_lines(sock)
             assert "hello <b>all</b>" in lines  # plain text, verbatim: clients never render it as markup
