@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from engines.base import Bot
-from engines.bots import Level, level_bot
+from engines.bots import Level, level_bot, parse_level
 from engines.bots.search import Deadline, SearchBot
 from engines.registry import get_engine
 
@@ -201,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     pairings: list[tuple[Level, Level]] = []
     for pairing in args.pairings.split(","):
         first, second = pairing.split("-")
-        pairings.append((first, second))  # type: ignore[arg-type]
+        pairings.append((parse_level(first), parse_level(second)))
     print("| mode | pairing | games | decided | first wins | 95 % CI | fair share | think p50 ms | think p99 ms |")
     print("|---|---|---|---|---|---|---|---|---|")
     results: list[Result] = []
