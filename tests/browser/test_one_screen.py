@@ -226,3 +226,23 @@ async def test_a_phone_sees_the_reveal(new_player: NewPlayer, sqlite_server: Ser
         await phone.set_viewport_size({"width": width, "height": height})
         await expect(board.locator(".ttt")).to_have_attribute("data-phase", "reveal")
         await assert_one_screen(phone, f"the reveal at {width}x{height}", [".ttt-announce", ".ttt-reveal-grids"])
+
+
+async def test_a_big_tables_scoring_keeps_its_pace_in_view(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
+    """Seven players on a laptop: the turn's scoring (ten rows) is whole on screen, and beside it the pacing
+    ("Next in…", and the host's Next button when they may step) is in view without scrolling the column."""
+    page = await new_player("Ada", viewport={"width": 1366, "height": 768})
+    await page.emulate_media(reduced_motion="reduce")
+    options = {"players": 7, "reveal_pause": 1, "score_pause": 60}
+    await open_table(page, sqlite_server.url, "tic-tac-top", options, seat=1)
+    board = page.locator("#board")
+    lock = board.locator(".ttt-lock")
+    await lock.click()  # a grid with blanks asks for a second tap
+    await lock.click()
+    await expect(board.locator(".ttt")).to_have_attribute("data-phase", "score", timeout=60_000)
+    for width, height in VIEWPORTS[:2]:
+        await page.set_viewport_size({"width": width, "height": height})
+        await settled(page)
+        await expect(board.locator(".ttt-scoring")).to_be_in_viewport(ratio=1)
+        await expect(board.locator(".ttt-controls")).to_be_in_viewport(ratio=1)
+        await assert_one_screen(page, f"the scoring at {width}x{height}", [".ttt-scoring", ".ttt-controls"])
