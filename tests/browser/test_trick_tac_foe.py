@@ -38,8 +38,11 @@ async def test_host_adds_two_bots_and_plays_a_trick_set(new_player: NewPlayer) -
 
     # North (Red) is the host; East (Red) is the partner; South and West (Black) are bots.
     await expect_in_first_seat(host, "Ada")
+    # Each add re-renders the seats: wait for it, or the next click can land on a button being replaced.
     await host.get_by_role("button", name="Add a bot: South").click()
+    await expect(host.get_by_role("button", name="Add a bot: South")).to_have_count(0)
     await host.get_by_role("button", name="Add a bot: West").click()
+    await expect(host.get_by_role("button", name="Add a bot: West")).to_have_count(0)
     await partner.goto(f"/r/{code}")
     await expect(partner.locator("#conn")).to_have_attribute("data-status", "online")
     await partner.get_by_role("button", name="Sit here: East").click()
