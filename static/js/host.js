@@ -86,11 +86,8 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
-/**
- * The host's "⋯" menu for one person: make host, remove from room, and (lobby, seated) swap seats.
- * person = {id, name}; seatIndex = their seat or null.
- */
-export function personMenu(S, send, person, seatIndex) {
+/** The items of the host's menu for one person, from the room as it is now. */
+function personMenuItems(S, send, person, seatIndex) {
   const room = S.room;
   const items = [];
   const lobby = room.status !== "playing";
@@ -119,15 +116,27 @@ export function personMenu(S, send, person, seatIndex) {
       }, t("host.kick")),
     );
   }
+  return items;
+}
+
+/**
+ * The host's "⋯" menu for one person: make host, remove from room, and (lobby, seated) swap seats.
+ * person = {id, name}; seatIndex = their seat or null. Its items are built again each time it opens (the
+ * swaps name the other seats' players), so the row holding it need not be redrawn when another seat changes.
+ */
+export function personMenu(S, send, person, seatIndex) {
+  const items = personMenuItems(S, send, person, seatIndex);
   if (!items.length) return null;
+  const list = h("div", { class: "menu-list", role: "menu" }, items);
   const details = h(
     "details",
     { class: "menu" },
     h("summary", { class: "btn btn-ghost btn-sm menu-button", "aria-label": t("host.actions_for", { name: person?.name || "" }), title: t("host.actions") }, "⋯"),
-    h("div", { class: "menu-list", role: "menu" }, items),
+    list,
   );
   details.addEventListener("toggle", () => {
     if (details.open) {
+      list.replaceChildren(...personMenuItems(S, send, person, seatIndex));
       if (openMenu && openMenu !== details) openMenu.open = false;
       openMenu = details;
       details.querySelector(".menu-list button")?.focus();

@@ -1,7 +1,7 @@
 // The lobby: seats, spectators, the host's game picker and options form, the Start button.
 // Also the standings table, shared with the game view.
 
-import { $, h } from "./dom.js";
+import { $, h, patchList } from "./dom.js";
 import { formatNumber, has, language, playerName, seatLabel, t, teamName } from "./i18n.js";
 import { personMenu, renderRemoved, roomSettingsForm, roomSettingsNotes } from "./host.js";
 import { optionsForm, optionsSummary } from "./schema-form.js";
@@ -151,80 +151,80 @@ export class Lobby {
 
   renderSeats() {
     const { room } = this.S;
-    const sig = JSON.stringify([room.seats, room.host, room.status, this.S.isHost(), this.S.canSit(), this.S.myId()]);
-    if (sig === this.seatsSig) return; // unchanged: keep focus and any open menu
-    this.seatsSig = sig;
     const myId = this.S.myId();
-    const mySeat = this.S.mySeat();
+    const isHost = this.S.isHost();
+    const canSit = this.S.canSit();
+    // A row depends on its own seat and on who is looking; the host's menu reads the other seats when it
+    // opens. So a bot taking one seat leaves every other row, and a button being pressed on it, alone.
+    const shared = [room.host, room.status, room.seats.length, room.game, isHost, canSit, myId];
+    patchList(this.seatList, room.seats.map((seat) => ({
+      sig: JSON.stringify([seat, ...shared]),
+      build: () => this.seatRow(seat, { myId, isHost, canSit }),
+    })));
+  }
+
+  seatRow(seat, { myId, isHost, canSit }) {
+    const { room } = this.S;
+    const p = seat.player;
+    const mine = p && p.id === myId;
+    const host = p && p.id === room.host;
+    const label = [seatLabel(seat), teamName(seat.team, room.game)].filter(Boolean).join(" · ");
     const lobby = room.status !== "playing"; // seats can change before a game and between games
-    const items = room.seats.map((seat) => {
-      const p = seat.player;
-      const mine = p && p.id === myId;
-      const host = p && p.id === room.host;
-      const label = [seatLabel(seat), teamName(seat.team, room.game)].filter(Boolean).join(" · ");
-      const actions = [];
-      const isHost = this.S.isHost();
-      if (lobby && !p && this.S.canSit()) {
-        actions.push(h("button", { type: "button", class: "btn btn-primary btn-sm", onclick: () => this.send({ type: "sit", seat: seat.index }),
-          "aria-label": `${t("room.sit")}: ${seatLabel(seat)}` }, t("room.sit")));
-        if (isHost) {
-          actions.push(h("button", { type: "button", class: "btn btn-ghost btn-sm", onclick: () => this.send({ type: "add_bot", seat: seat.index }),
-            "aria-label": `${t("room.add_bot")}: ${seatLabel(seat)}`, title: t("room.add_bot") }, botIcon(), h("span", { class: "btn-text-sm" }, t("room.bot"))));
-        }
-      } else if (lobby && mine) {
-        actions.push(h("button", { type: "button", class: "btn btn-ghost btn-sm", onclick: () => this.send({ type: "stand" }) }, t("room.stand")));
-      } else if (lobby && p && p.bot && isHost && this.S.canSit()) {
-        actions.push(levelSelect(p, (level) => this.send({ type: "add_bot", seat: seat.index, level }), seatLabel(seat)));
-        actions.push(h("button", { type: "button", class: "btn btn-ghost btn-sm", onclick: () => this.send({ type: "remove_bot", seat: seat.index }),
-          "aria-label": `${t("room.remove_bot")}: ${seatLabel(seat)}` }, t("room.remove_bot")));
+    const actions = [];
+    if (lobby && !p && canSit) {
+      actions.push(h("button", { type: "button", class: "btn btn-primary btn-sm", onclick: () => this.send({ type: "sit", seat: seat.index }),
+        "aria-label": `${t("room.sit")}: ${seatLabel(seat)}` }, t("room.sit")));
+      if (isHost) {
+        actions.push(h("button", { type: "button", class: "btn btn-ghost btn-sm", onclick: () => this.send({ type: "add_bot", seat: seat.index }),
+          "aria-label": `${t("room.add_bot")}: ${seatLabel(seat)}`, title: t("room.add_bot") }, botIcon(), h("span", { class: "btn-text-sm" }, t("room.bot"))));
       }
-      if (isHost && this.S.canSit()) {
-        const menu = personMenu(this.S, this.send, p, seat.index);
-        if (menu) actions.push(menu);
-      }
-      const action = actions.length ? h("div", { class: "seat-actions" }, actions) : null;
-      return h(
-        "li",
-        { class: ["seat-card", p ? "seat-taken" : "seat-empty", mine && "seat-mine"], dataset: { team: seat.team ?? "" } },
-        avatar(p),
-        h("div", { class: "seat-info" },
-          h("span", { class: "seat-label" }, label),
-          p
-            ? h("span", { class: "seat-player" },
-              h("span", { class: "seat-name" }, playerName(p)),
-              mine ? h("span", { class: "tag tag-you" }, t("room.you")) : null,
-              host ? h("span", { class: "tag tag-host" }, t("room.host")) : null,
-              p.bot ? h("span", { class: "tag" }, t("room.bot")) : null)
-            : h("span", { class: "seat-player seat-player-empty" }, t("room.seat_empty")),
-          presence(p)),
-        action,
-      );
-    });
-    this.seatList.replaceChildren(...items);
-    void mySeat;
+    } else if (lobby && mine) {
+      actions.push(h("button", { type: "button", class: "btn btn-ghost btn-sm", onclick: () => this.send({ type: "stand" }) }, t("room.stand")));
+    } else if (lobby && p && p.bot && isHost && canSit) {
+      actions.push(levelSelect(p, (level) => this.send({ type: "add_bot", seat: seat.index, level }), seatLabel(seat)));
+      actions.push(h("button", { type: "button", class: "btn btn-ghost btn-sm", onclick: () => this.send({ type: "remove_bot", seat: seat.index }),
+        "aria-label": `${t("room.remove_bot")}: ${seatLabel(seat)}` }, t("room.remove_bot")));
+    }
+    if (isHost && canSit) {
+      const menu = personMenu(this.S, this.send, p, seat.index);
+      if (menu) actions.push(menu);
+    }
+    return h(
+      "li",
+      { class: ["seat-card", p ? "seat-taken" : "seat-empty", mine && "seat-mine"], dataset: { team: seat.team ?? "" } },
+      avatar(p),
+      h("div", { class: "seat-info" },
+        h("span", { class: "seat-label" }, label),
+        p
+          ? h("span", { class: "seat-player" },
+            h("span", { class: "seat-name" }, playerName(p)),
+            mine ? h("span", { class: "tag tag-you" }, t("room.you")) : null,
+            host ? h("span", { class: "tag tag-host" }, t("room.host")) : null,
+            p.bot ? h("span", { class: "tag" }, t("room.bot")) : null)
+          : h("span", { class: "seat-player seat-player-empty" }, t("room.seat_empty")),
+        presence(p)),
+      h("div", { class: "seat-actions" }, actions),
+    );
   }
 
   renderSpectators() {
     const { room } = this.S;
-    const sig = JSON.stringify([room.spectators, room.host, this.S.isHost(), this.S.myId()]);
-    if (sig === this.spectatorsSig) return;
-    this.spectatorsSig = sig;
     const myId = this.S.myId();
+    const isHost = this.S.isHost();
     const list = room.spectators || [];
     if (!list.length) {
-      this.spectatorList.replaceChildren(h("li", { class: "muted small" }, t("room.no_spectators")));
+      patchList(this.spectatorList, [{ sig: "none", build: () => h("li", { class: "muted small" }, t("room.no_spectators")) }]);
       return;
     }
-    this.spectatorList.replaceChildren(
-      ...list.map((p) =>
-        h("li", { class: "spectator" }, avatar(p, "avatar-sm"),
-          h("span", { class: "seat-name" }, p.name),
-          p.id === myId ? h("span", { class: "tag tag-you" }, t("room.you")) : null,
-          p.id === room.host ? h("span", { class: "tag tag-host" }, t("room.host")) : null,
-          presence(p),
-          this.S.isHost() ? personMenu(this.S, this.send, p, null) : null),
-      ),
-    );
+    patchList(this.spectatorList, list.map((p) => ({
+      sig: JSON.stringify([p, room.host, isHost, myId]),
+      build: () => h("li", { class: "spectator" }, avatar(p, "avatar-sm"),
+        h("span", { class: "seat-name" }, p.name),
+        p.id === myId ? h("span", { class: "tag tag-you" }, t("room.you")) : null,
+        p.id === room.host ? h("span", { class: "tag tag-host" }, t("room.host")) : null,
+        presence(p),
+        isHost ? personMenu(this.S, this.send, p, null) : null),
+    })));
   }
 
   renderSetup() {

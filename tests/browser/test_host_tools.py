@@ -8,6 +8,7 @@ from playwright.async_api import expect
 
 from app.client import ThreefoldClient
 from tests.browser.conftest import NewPlayer
+from tests.browser.tables import expect_in_first_seat
 from tests.support.server import ServerProcess
 
 
@@ -37,3 +38,29 @@ async def test_host_lets_a_removed_player_back_in(new_player: NewPlayer, sqlite_
         async with guest.connect(code) as again:
             first = await again.next(lambda m: m["type"] in ("welcome", "error"))
             assert first["type"] == "welcome"
+
+
+async def test_a_press_on_one_seat_survives_another_seat_changing(new_player: NewPlayer) -> None:
+    """The host presses "Add a bot" on West; before the press is released, a friend sits down on East. The
+    seat list redraws East only and every card keeps its height, so the release still lands on West's button
+    and the bot sits there."""
+    host = await new_player("Ada")
+    friend = await new_player("Bob")
+    response = await host.context.request.post("/api/rooms", data={"game": "trick-tac-foe", "options": {"players": 4}})
+    assert response.ok, await response.text()
+    code = (await response.json())["code"]
+    await host.goto(f"/r/{code}")
+    await expect(host.locator("#conn")).to_have_attribute("data-status", "online")
+    await expect_in_first_seat(host, "Ada")
+    add_west = host.get_by_role("button", name="Add a bot: West")
+    box = await add_west.bounding_box()
+    assert box is not None
+    await host.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    await host.mouse.down()
+    await friend.goto(f"/r/{code}")
+    await friend.get_by_role("button", name="Sit here: East").click()
+    seats = host.locator("#seat-list")
+    await expect(seats).to_contain_text("Bob")
+    await host.mouse.up()
+    await expect(add_west).to_have_count(0)
+    await expect(seats.locator(".seat-card").nth(3)).to_contain_text("Bot")
