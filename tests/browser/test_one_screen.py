@@ -117,26 +117,45 @@ async def test_a_game_in_play_fits_one_screen(
         await page.close()
 
 
-async def test_tic_tac_top_tv_mode_through_a_turn(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
-    """The host's TV: before the game the code and QR fill it; every phase of a bot turn fits 1920x1080 and
-    1280x720, its buttons and "Next in…" line included, with the code in the corner."""
+async def assert_inside(page: Page, where: str, inner: str, outer: str) -> None:
+    """The last of ``inner`` lies inside ``outer``'s box: a panel that clips its overflow cuts nothing off."""
+    boxes = await page.evaluate(
+        """([inner, outer]) => [inner, outer].map((sel) => {
+          const all = document.querySelectorAll(sel);
+          const r = all[all.length - 1].getBoundingClientRect();
+          return [Math.round(r.top), Math.round(r.bottom)];
+        })""",
+        [inner, outer],
+    )
+    (top, bottom), (outer_top, outer_bottom) = boxes
+    assert outer_top <= top and bottom <= outer_bottom + 1, f"{where}: {inner} at {top}-{bottom} px is cut off by {outer} at {outer_top}-{outer_bottom} px"
+
+
+@pytest.mark.parametrize("players", [3, 7])
+async def test_tic_tac_top_tv_mode_through_a_turn(
+    new_player: NewPlayer, sqlite_server: ServerProcess, players: int
+) -> None:
+    """The host's TV: before the game the code and QR fill it beside every seat; every phase of a bot turn
+    fits 1920x1080 and 1280x720, its buttons and "Next in…" line included, with the code in the corner; at
+    seven players too, every scoring row and standing whole."""
     tv = await new_player("Host", viewport={"width": 1280, "height": 720})
     await tv.emulate_media(reduced_motion="reduce")
     # Paced slowly enough to measure each phase at two sizes before the show moves on.
-    options = {"players": 3, "reveal_pause": 3, "score_pause": 8}
+    options = {"players": players, "reveal_pause": 3, "score_pause": 8}
     async with ThreefoldClient(sqlite_server.url, token=await token_of(tv)) as me:
         code = await me.create_room("tic-tac-top", options, seed=7)
         async with me.connect(code) as sock:
             await sock.next(lambda m: m["type"] == "room")
             await sock.request({"type": "stand"})  # the TV leaves the seat it took creating the room to a bot
-            for seat in range(3):
+            for seat in range(players):
                 await sock.send({"type": "add_bot", "seat": seat})
-            await sock.wait_room(lambda r: sum(1 for s in r["seats"] if s["player"]) == 3)
+            await sock.wait_room(lambda r: sum(1 for s in r["seats"] if s["player"]) == players)
             await tv.goto(f"/r/{code}?tv=1")
             await expect(tv.locator("body")).to_have_class(re.compile(r"\btv-mode\b"))
             await expect(tv.locator(".site-header")).to_be_hidden()
-            await expect(tv.locator("#seat-list .seat-card")).to_have_count(3)
-            await assert_one_screen(tv, "TV lobby", [".room-code", ".qr img", "#start-btn"])
+            await expect(tv.locator("#seat-list .seat-card")).to_have_count(players)
+            await assert_one_screen(tv, "TV lobby", [".room-code", ".qr img", "#start-btn", "#seat-list .seat-card:last-child"])
+            await assert_inside(tv, "TV lobby", "#seat-list .seat-card", ".seats-panel")
             code_box = await tv.locator(".room-code").bounding_box()
             qr_box = await tv.locator(".qr img").bounding_box()
             assert code_box and qr_box and code_box["height"] >= 70 and qr_box["height"] >= 280, (code_box, qr_box)
@@ -160,6 +179,9 @@ async def test_tic_tac_top_tv_mode_through_a_turn(new_player: NewPlayer, sqlite_
                     await tv.set_viewport_size({"width": width, "height": height})
                     where = f"TV, {phase} phase, {width}x{height}"
                     await assert_one_screen(tv, where, ["#players", ".ttt-head", "#tv-corner", *parts])
+                    if phase == "score":
+                        await assert_inside(tv, where, ".ttt-score-row", ".ttt-scoring")
+                        await assert_inside(tv, where, ".ttt-standing", ".ttt-standings")
                 await expect(tv.locator("#tv-corner")).to_contain_text(code)
             await expect(screen.locator(".ttt-turn")).to_have_text(re.compile("Turn 2"), timeout=30_000)
             await assert_one_screen(tv, "TV, second turn", ["#players", ".ttt-main", ".ttt-head", "#tv-corner"])
