@@ -53,6 +53,17 @@ async def say(room: Room, socket: Socket, message: dict[str, Any]) -> None:
     await room.handle(socket.conn, parse(orjson.dumps(message), 4096))
 
 
+async def hosted(hub: Hub, store: MemoryStore, game: str, options: dict[str, Any]) -> tuple[Room, Socket]:
+    """A room of ``game`` on ``hub`` that Ann created and is connected to."""
+    ann = store.add_player("Ann")
+    code = await hub.create_room(ann, game, options, seed=4)
+    room = await hub.room(code)
+    assert room is not None
+    socket = Socket(ann)
+    assert await room.connect(socket.conn, "Ann")
+    return room, socket
+
+
 async def table(store: MemoryStore, hub: Hub) -> tuple[Room, Socket, Socket]:
     """A Tri-Tac room on ``hub`` with Ann and Ben seated and the game started."""
     ann, ben = store.add_player("Ann"), store.add_player("Ben")
@@ -113,12 +124,7 @@ async def test_a_move_that_cannot_be_stored_is_not_played() -> None:
 async def test_a_bot_moves_through_the_same_apply() -> None:
     store = MemoryStore()
     hub = Hub(store, SETTINGS, LocalBus(), "http://test")
-    ann = store.add_player("Ann")
-    code = await hub.create_room(ann, "tri-tac", {"size": 3}, seed=4)
-    room = await hub.room(code)
-    assert room is not None
-    socket = Socket(ann)
-    assert await room.connect(socket.conn, "Ann")
+    room, socket = await hosted(hub, store, "tri-tac", {"size": 3})
     await say(room, socket, {"type": "sit", "seat": 0})
     await say(room, socket, {"type": "add_bot", "seat": 1})
     await say(room, socket, {"type": "start"})
@@ -170,12 +176,7 @@ async def test_bots_on_a_simultaneous_step_move_side_by_side() -> None:
     waiting for the ones before it in seat order, and the Leader's slower drafting holds none of them back."""
     store = MemoryStore()
     hub = Hub(store, Settings(testing=True, bot_pace=0.25), LocalBus(), "http://test")
-    ann = store.add_player("Ann")
-    code = await hub.create_room(ann, "tic-tac-top", {"players": 7}, seed=4)
-    room = await hub.room(code)
-    assert room is not None
-    socket = Socket(ann)
-    assert await room.connect(socket.conn, "Ann")
+    room, socket = await hosted(hub, store, "tic-tac-top", {"players": 7})
     await say(room, socket, {"type": "stand"})  # Ann hosts from the shared screen
     for seat in range(7):
         await say(room, socket, {"type": "add_bot", "seat": seat})

@@ -128,7 +128,9 @@ async def assert_inside(page: Page, where: str, inner: str, outer: str) -> None:
         [inner, outer],
     )
     (top, bottom), (outer_top, outer_bottom) = boxes
-    assert outer_top <= top and bottom <= outer_bottom + 1, f"{where}: {inner} at {top}-{bottom} px is cut off by {outer} at {outer_top}-{outer_bottom} px"
+    assert outer_top <= top and bottom <= outer_bottom + 1, (
+        f"{where}: {inner} at {top}-{bottom} px is cut off by {outer} at {outer_top}-{outer_bottom} px"
+    )
 
 
 @pytest.mark.parametrize("players", [3, 7])
@@ -154,7 +156,9 @@ async def test_tic_tac_top_tv_mode_through_a_turn(
             await expect(tv.locator("body")).to_have_class(re.compile(r"\btv-mode\b"))
             await expect(tv.locator(".site-header")).to_be_hidden()
             await expect(tv.locator("#seat-list .seat-card")).to_have_count(players)
-            await assert_one_screen(tv, "TV lobby", [".room-code", ".qr img", "#start-btn", "#seat-list .seat-card:last-child"])
+            await assert_one_screen(
+                tv, "TV lobby", [".room-code", ".qr img", "#start-btn", "#seat-list .seat-card:last-child"]
+            )
             await assert_inside(tv, "TV lobby", "#seat-list .seat-card", ".seats-panel")
             code_box = await tv.locator(".room-code").bounding_box()
             qr_box = await tv.locator(".qr img").bounding_box()
