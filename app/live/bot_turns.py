@@ -58,10 +58,7 @@ class BotRoom(Protocol):
 
 
 class BotTurns:
-    """The room's bot and stand-in moves. Each seat that is to act keeps its own due time, a pause after it
-    last moved (or began to wait), so that on a simultaneous step every bot moves at its own pace, as people
-    do: a bot Leader's slow ranking does not hold the writers back, a bot seat later in the order is not
-    starved, and another seat's move does not restart a bot's pause. One task waits for the earliest."""
+    """The room's one armed bot turn: at most one bot or stand-in move waits at a time."""
 
     def __init__(self, room: BotRoom, settings: Settings, thinker: Thinker) -> None:
         self.room = room
@@ -70,9 +67,6 @@ class BotTurns:
         self.task: asyncio.Task[None] | None = None
         self.version: int | None = None
         """The game version ``task`` was armed at."""
-        self.game_id: int | None = None
-        self.due: dict[Seat, float] = {}
-        """When (``time.monotonic()``) each bot or stand-in seat of game ``game_id`` that is to act moves."""
 
     def pending(self) -> bool:
         return self.task is not None and not self.task.done()
@@ -87,49 +81,50 @@ class BotTurns:
             self.thinker.start()
 
     def arm(self, game: LiveGame) -> None:
-        """Let the bots and stand-ins of the seats ``game`` waits on move, each after its pause."""
+        """Let the bots and stand-ins of the seats ``game`` waits on move, after their pause."""
         if self.task is not None and not self.task.done():
             if self.version == game.version or self.task is asyncio.current_task():
                 return
-            # Armed for an earlier position: the seats due may have changed (someone moved meanwhile).
+            # Armed for an earlier position (say, a stand-in for a player who has come back and moved since,
+            # with a bot to move now): wait for this one instead.
             self.task.cancel()
-        if self.game_id != game.id:
-            self.game_id, self.due = game.id, {}
-        now = time.monotonic()
-        due: dict[Seat, float] = {}
+        now = time.time()
+        waits = []
         for seat in sorted(game.to_act):
             if game.seats[seat].get("bot"):
-                due[seat] = self.due.get(seat) or now + self._pause(game, seat)
+                waits.append(self._pause(game))
             elif (ready := self.room.stand_in_from(seat)) is not None:
-                stand_in_at = now + max(0.0, ready - time.time())
-                due[seat] = self.due.get(seat) or max(stand_in_at, now + self._pause(game, seat))
-        self.due = due  # a seat no longer to act starts a fresh pause when it is again
-        if due:
-            seat = min(due, key=lambda s: (due[s], s))
-            self.task = asyncio.create_task(self._move(game.id, seat, due[seat] - now))
+                waits.append(max(ready - now, self._pause(game)))
+        if waits:
+            self.task = asyncio.create_task(self._move(game.id, min(waits)))
             self.version = game.version
 
-    def _pause(self, game: LiveGame, seat: Seat) -> float:
-        """A human-like pause: the game's own hint for this seat's step, else the default, jittered."""
+    def _pause(self, game: LiveGame) -> float:
+        """A human-like pause: the game's own hint for this step, else the default, jittered."""
         bot = get_bot(game.engine.name)
-        hint = bot.delay(game.state, seat) if bot is not None else None
+        hint = None
+        for seat in sorted(game.to_act):
+            if bot is not None and game.seats[seat].get("bot"):
+                hint = bot.delay(game.state, seat)
+                break
         settings = self.settings
         base = settings.bot_delay_seconds if hint is None else hint
         return base * settings.bot_pace * (0.75 + 0.5 * random.random())
 
-    async def _move(self, game_id: int, seat: Seat, wait: float) -> None:
-        """Play one move for ``seat``: a bot, or a person away longer than the grace period (a stand-in)."""
+    async def _move(self, game_id: int, wait: float) -> None:
+        """Play one move for a bot seat, or for a person away longer than the grace period (a stand-in)."""
         room = self.room
         started = time.monotonic()
-        thought = await self._think(game_id, seat, started + self._think_budget())
+        thought = await self._think(game_id, started + self._think_budget())
         await asyncio.sleep(max(0.0, wait - (time.monotonic() - started)))
         async with room.lock:
             game = room.playing(game_id)
             if game is None:
                 return
-            self.due.pop(seat, None)  # its next move waits a whole pause from now
-            is_bot = bool(game.seats[seat].get("bot"))
-            if seat in game.to_act and (is_bot or room.standing_in(seat)):
+            for seat in sorted(game.to_act):
+                is_bot = bool(game.seats[seat].get("bot"))
+                if not is_bot and not room.standing_in(seat):
+                    continue
                 level = parse_level(game.seats[seat].get("level", DEFAULT_LEVEL)) if is_bot else STAND_IN_LEVEL
                 if needs_worker(game.engine.name, level):
                     level = DEFAULT_LEVEL  # the worker's answer is late or stale: the normal bot answers at once
@@ -146,6 +141,7 @@ class BotTurns:
                     log.error("bot move refused in room %s: %s", room.code, err.message)
                 if not is_bot:
                     room.show_room()  # seats show "a bot is standing in"
+                break
         # apply() re-armed bots if they still have to move.
         if self.task is asyncio.current_task():
             self.task = None
@@ -155,18 +151,21 @@ class BotTurns:
         """A strong bot's search time per move: scaled like its pauses (tests run bots fast)."""
         return STRONG_BUDGET_SECONDS * min(1.0, self.settings.bot_pace)
 
-    async def _think(self, game_id: int, seat: Seat, deadline_at: float) -> Thought | None:
-        """The move of bot ``seat``, if its level searches: thought out in a worker."""
+    async def _think(self, game_id: int, deadline_at: float) -> Thought | None:
+        """The move of the first bot seat to act, if its level searches: thought out in a worker."""
         game = self.room.playing(game_id)
-        if game is None or seat not in game.to_act:
+        if game is None:
             return None
-        info = game.seats[seat]
-        if not info.get("bot"):
-            return None
-        level = parse_level(info.get("level", DEFAULT_LEVEL))
-        if not needs_worker(game.engine.name, level):
-            return None
-        version = game.version
-        dumped = game.engine.dump(game.state)
-        action = await self.thinker.choose(game.engine.name, level, dumped, seat, version * 31 + seat, deadline_at)
-        return None if action is None else Thought(game_id, version, seat, action)
+        for seat in sorted(game.to_act):
+            info = game.seats[seat]
+            if not info.get("bot"):
+                continue
+            level = parse_level(info.get("level", DEFAULT_LEVEL))
+            if not needs_worker(game.engine.name, level):
+                return None
+            version = game.version
+            dumped = game.engine.dump(game.state)
+            seed = version * 31 + seat
+            action = await self.thinker.choose(game.engine.name, level, dumped, seat, seed, deadline_at)
+            return None if action is None else Thought(game_id, version, seat, action)
+        return None

@@ -169,26 +169,3 @@ async def test_two_hubs_in_one_process_hear_each_other_through_the_in_process_bu
         await one.close()
         await two.close()
 
-
-async def test_bots_on_a_simultaneous_step_move_side_by_side() -> None:
-    """Tic Tac Top's writing: six bot writers and a bot Leader all wait on their own pause. Each writer places
-    its first word before any places its second (a pause is 0.75-1.25 of the default), so no bot is kept
-    waiting for the ones before it in seat order, and the Leader's slower drafting holds none of them back."""
-    store = MemoryStore()
-    hub = Hub(store, Settings(testing=True, bot_pace=0.25), LocalBus(), "http://test")
-    room, socket = await hosted(hub, store, "tic-tac-top", {"players": 7})
-    await say(room, socket, {"type": "stand"})  # Ann hosts from the shared screen
-    for seat in range(7):
-        await say(room, socket, {"type": "add_bot", "seat": seat})
-    await say(room, socket, {"type": "start"})
-    game = room.game
-    assert game is not None
-    assert not [m for m in socket.sent if m["type"] == "error"]
-
-    async def placements() -> list[int]:
-        return [seat for _v, seat, action, _actor in await store.actions(game.id) if action["type"] == "place"]
-
-    async with asyncio.timeout(10):
-        while len(seats := await placements()) < 6:
-            await asyncio.sleep(0.01)
-    assert sorted(seats[:6]) == [s for s in range(7) if s != game.state.leader], seats
