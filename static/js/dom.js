@@ -38,23 +38,6 @@ export function h(tag, attrs, ...children) {
   return el;
 }
 
-/**
- * Bring `list`'s children in line with `rows` ({sig, build}), in order, building again only a row whose
- * signature changed: an unchanged row keeps its element, so a click half-done on it (pressed, not yet
- * released) or the focus in it survives an update of another row.
- */
-export function patchList(list, rows) {
-  rows.forEach((row, i) => {
-    const current = list.children[i];
-    if (current && current.dataset.sig === row.sig) return;
-    const el = row.build();
-    el.dataset.sig = row.sig;
-    if (current) current.replaceWith(el);
-    else list.append(el);
-  });
-  while (list.children.length > rows.length) list.lastElementChild.remove();
-}
-
 /** s("circle", {cx: 1, cy: 2, r: 3}) — an SVG element. */
 export function s(tag, attrs, ...children) {
   const el = document.createElementNS(SVG_NS, tag);

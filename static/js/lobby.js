@@ -1,7 +1,8 @@
 // The lobby: seats, spectators, the host's game picker and options form, the Start button.
 // Also the standings table, shared with the game view.
 
-import { $, h, patchList } from "./dom.js";
+import { $, h } from "./dom.js";
+import { Keyed, reconcile } from "./keyed.js";
 import { formatNumber, has, language, playerName, seatLabel, t, teamName } from "./i18n.js";
 import { personMenu, renderRemoved, roomSettingsForm, roomSettingsNotes } from "./host.js";
 import { optionsForm, optionsSummary } from "./schema-form.js";
@@ -103,6 +104,8 @@ export class Lobby {
     this.form = null; // {el, setValues, game, schemaKey}
     this.setupKey = "";
     this.settingsForm = null;
+    this.rows = new Keyed(); // the seat rows, kept while their seat is unchanged
+    this.spectatorRows = new Keyed();
     this.shuffleBtn = $("#shuffle-btn");
     this.shuffleBtn?.addEventListener("click", () => this.send({ type: "shuffle" }));
     this.startBtn.addEventListener("click", () => {
@@ -157,10 +160,10 @@ export class Lobby {
     // A row depends on its own seat and on who is looking; the host's menu reads the other seats when it
     // opens. So a bot taking one seat leaves every other row, and a button being pressed on it, alone.
     const shared = [room.host, room.status, room.seats.length, room.game, isHost, canSit, myId];
-    patchList(this.seatList, room.seats.map((seat) => ({
-      sig: JSON.stringify([seat, ...shared]),
-      build: () => this.seatRow(seat, { myId, isHost, canSit }),
-    })));
+    this.rows.begin();
+    reconcile(this.seatList, room.seats.map((seat) =>
+      this.rows.part(`seat-${seat.index}`, JSON.stringify([seat, ...shared]), () => this.seatRow(seat, { myId, isHost, canSit }))));
+    this.rows.sweep();
   }
 
   seatRow(seat, { myId, isHost, canSit }) {
@@ -212,19 +215,17 @@ export class Lobby {
     const myId = this.S.myId();
     const isHost = this.S.isHost();
     const list = room.spectators || [];
-    if (!list.length) {
-      patchList(this.spectatorList, [{ sig: "none", build: () => h("li", { class: "muted small" }, t("room.no_spectators")) }]);
-      return;
-    }
-    patchList(this.spectatorList, list.map((p) => ({
-      sig: JSON.stringify([p, room.host, isHost, myId]),
-      build: () => h("li", { class: "spectator" }, avatar(p, "avatar-sm"),
-        h("span", { class: "seat-name" }, p.name),
-        p.id === myId ? h("span", { class: "tag tag-you" }, t("room.you")) : null,
-        p.id === room.host ? h("span", { class: "tag tag-host" }, t("room.host")) : null,
-        presence(p),
-        isHost ? personMenu(this.S, this.send, p, null) : null),
-    })));
+    this.spectatorRows.begin();
+    reconcile(this.spectatorList, list.length
+      ? list.map((p) => this.spectatorRows.part(`spectator-${p.id}`, JSON.stringify([p, room.host, isHost, myId]), () =>
+        h("li", { class: "spectator" }, avatar(p, "avatar-sm"),
+          h("span", { class: "seat-name" }, p.name),
+          p.id === myId ? h("span", { class: "tag tag-you" }, t("room.you")) : null,
+          p.id === room.host ? h("span", { class: "tag tag-host" }, t("room.host")) : null,
+          presence(p),
+          isHost ? personMenu(this.S, this.send, p, null) : null)))
+      : [this.spectatorRows.part("none", "", () => h("li", { class: "muted small" }, t("room.no_spectators")))]);
+    this.spectatorRows.sweep();
   }
 
   renderSetup() {

@@ -53,17 +53,6 @@ async def say(room: Room, socket: Socket, message: dict[str, Any]) -> None:
     await room.handle(socket.conn, parse(orjson.dumps(message), 4096))
 
 
-async def hosted(hub: Hub, store: MemoryStore, game: str, options: dict[str, Any]) -> tuple[Room, Socket]:
-    """A room of ``game`` on ``hub`` that Ann created and is connected to."""
-    ann = store.add_player("Ann")
-    code = await hub.create_room(ann, game, options, seed=4)
-    room = await hub.room(code)
-    assert room is not None
-    socket = Socket(ann)
-    assert await room.connect(socket.conn, "Ann")
-    return room, socket
-
-
 async def table(store: MemoryStore, hub: Hub) -> tuple[Room, Socket, Socket]:
     """A Tri-Tac room on ``hub`` with Ann and Ben seated and the game started."""
     ann, ben = store.add_player("Ann"), store.add_player("Ben")
@@ -124,7 +113,12 @@ async def test_a_move_that_cannot_be_stored_is_not_played() -> None:
 async def test_a_bot_moves_through_the_same_apply() -> None:
     store = MemoryStore()
     hub = Hub(store, SETTINGS, LocalBus(), "http://test")
-    room, socket = await hosted(hub, store, "tri-tac", {"size": 3})
+    ann = store.add_player("Ann")
+    code = await hub.create_room(ann, "tri-tac", {"size": 3}, seed=4)
+    room = await hub.room(code)
+    assert room is not None
+    socket = Socket(ann)
+    assert await room.connect(socket.conn, "Ann")
     await say(room, socket, {"type": "sit", "seat": 0})
     await say(room, socket, {"type": "add_bot", "seat": 1})
     await say(room, socket, {"type": "start"})
@@ -168,4 +162,3 @@ async def test_two_hubs_in_one_process_hear_each_other_through_the_in_process_bu
         await one.bus.stop()
         await one.close()
         await two.close()
-

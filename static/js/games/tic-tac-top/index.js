@@ -16,7 +16,7 @@ import { seatBadge, repaintBadges } from "./badges.js";
 import { reducedMotion } from "./bits.js";
 import { describe, onNewState } from "./callouts.js";
 import { tickClocks } from "./clocks.js";
-import { reconcile } from "./keyed.js";
+import { reconcile } from "../../keyed.js";
 import { renderHead } from "./panels.js";
 import { renderLeaderWrite } from "./ranking.js";
 import { renderReveal } from "./reveal.js";

@@ -4,7 +4,7 @@
 import { h as el } from "../../dom.js";
 import { CELLS, lockIcon } from "./bits.js";
 import { clock } from "./clocks.js";
-import { reconcile } from "./keyed.js";
+import { reconcile } from "../../keyed.js";
 import { baseSig, isHostViewer, isLeader, nameOf, seatChip } from "./seats.js";
 
 export function renderHead(g, head) {

@@ -1,7 +1,7 @@
 // One mount's state (the latest view, what the player is doing, what was already animated) and the
 // queue that sends actions one at a time, so each carries the version its predecessor produced.
 
-import { Keyed } from "./keyed.js";
+import { Keyed } from "../../keyed.js";
 
 export function createState(ctx) {
   const mySeat = Number.isInteger(ctx.seat) ? ctx.seat : null;

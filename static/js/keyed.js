@@ -1,16 +1,19 @@
-// Keyed sections: a section whose signature did not change keeps its DOM node, so its animations do not
-// replay, a tap in progress is not lost and focus stays put.
+// Keyed sections (the lobby's rows, Tic Tac Top's phases): a section whose signature did not change keeps
+// its DOM node, so its animations do not replay, a tap in progress is not lost and focus stays put.
 
-import { h as el } from "../../dom.js";
+import { h as el } from "./dom.js";
 
-/** Make `parent`'s children exactly `nodes` (nested arrays and nulls allowed), moving only what moved. */
+/** Make `parent`'s children exactly `nodes` (nested arrays and nulls allowed), moving only what moved.
+ * Nodes that go are removed first, so a node rebuilt in place does not shift the kept ones after it: a
+ * kept node taken out and put back, even at its old place, would lose a press in progress. */
 export function reconcile(parent, nodes) {
   const list = nodes.flat(Infinity).filter(Boolean);
+  const keep = new Set(list);
+  for (const child of [...parent.children]) if (!keep.has(child)) child.remove();
   list.forEach((node, i) => {
     const current = parent.children[i];
     if (current !== node) parent.insertBefore(node, current || null);
   });
-  while (parent.children.length > list.length) parent.lastElementChild.remove();
 }
 
 export class Keyed {
