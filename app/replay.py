@@ -26,7 +26,7 @@ class ReplayError(ValueError):
 
 @dataclass
 class Replay:
-    engine: Engine[Any, Any]
+    engine: Engine[Any, Any, Any]
     states: list[Any]
     """The state before the first action, then after each action."""
     log: list[list[dict[str, JSON]]]
@@ -68,13 +68,14 @@ def replay(engine_name: str, options: dict[str, Any], seed: int, actions: list[d
             raise ReplayError(f"action {index + 1}: {engine.title} has no seat {seat}", "action.no_seat", index + 1)
         actor = entry.get("actor")
         try:
-            result = engine.apply(state, seat, action)
+            typed = engine.parse_action(action)
+            result = engine.apply(state, seat, typed)
         except IllegalAction as err:
             raise ReplayError(f"action {index + 1} is refused: {err}", err.code, index + 1, err.reason()) from None
         except EngineError as err:
             raise ReplayError(f"action {index + 1} is refused: {err}", "import.bad_action", index + 1) from None
         log.append(
-            log_entries(engine, state, seat, action, actor if isinstance(actor, str) else "player", index + 1, result)
+            log_entries(engine, state, seat, typed, actor if isinstance(actor, str) else "player", index + 1, result)
         )
         state = result[0]
         states.append(state)

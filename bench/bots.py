@@ -27,9 +27,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from engines.base import Bot
-from engines.bots import Level, level_bot, parse_level
-from engines.bots.search import Deadline, SearchBot
+from engines.levels import Level, level_bot, parse_level
 from engines.registry import get_engine
+from engines.search import Deadline, SearchBot
 
 NEVER = Deadline(float("inf"))
 

@@ -20,8 +20,8 @@ from random import Random
 
 from bench.bots import main
 from engines.base import Seat
-from engines.bots.tic_tac_match import TicTacMatchModel
-from engines.tic_tac_match import DECK_SIZE, TicTacMatchState
+from engines.tic_tac_match.rules import DECK_SIZE, TicTacMatchState
+from engines.tic_tac_match.strong import TicTacMatchModel
 
 SEEN_OFFSETS = {"all": (1, 2, 3), "partner": (2,), "opponents": (1, 3)}
 """Seats seen, counted clockwise from the bot's own (with 2 players, offset 1 is the opponent)."""

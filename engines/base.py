@@ -5,10 +5,11 @@ Engines are pure: no I/O, no clock, no global randomness. All randomness comes f
 later), so ``seed + action log`` replays any game exactly.
 
 Seats are small integers ``0 .. n-1``. ``None`` as a seat means a spectator (public information only).
-Actions and views are JSON-compatible ``dict``s: they are the public protocol (docs/protocol.md). Actions
-cross an engine's edge as that JSON, both ways: ``apply`` and ``log_entries`` take it, and ``legal_actions``,
-``timeout_action`` and bots return it (it is what the app stores and replays). Inside, each engine parses it
-once with its ``Actions`` (a discriminated union of ``ActionModel``s) and its rules see only typed values.
+Views are JSON-compatible ``dict``s: they are the public protocol (docs/protocol.md). Actions are typed
+values, each game's ``ActionModel``s: ``apply`` and ``log_entries`` take them, and ``legal_actions``,
+``timeout_action`` and bots return them. Their JSON (what a client sends, what the app stores and replays)
+exists only at the app's edge: ``Engine.parse_action`` reads it once, ``ActionModel.to_json`` writes it.
+States are frozen dataclasses (``FrozenState``) that dump and load through one shared codec.
 """
 
 from __future__ import annotations
@@ -19,14 +20,23 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Annotated, Any, ClassVar, Generic, Self, TypeVar, Union, get_args, get_origin
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict, TypeAdapter, ValidationError, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    Strict,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
 from pydantic.fields import FieldInfo
 
 JSON = Any
 """A JSON-compatible value: dict / list / str / int / float / bool / None."""
 
 Seat = int
-Action = dict[str, Any]
 
 
 class EngineError(ValueError):
@@ -153,7 +163,26 @@ def _is_tuple(field: FieldInfo) -> bool:
 
 class FrozenState:
     """Base of an engine's immutable state (a frozen dataclass): ``changed`` derives a state with some fields
-    new and shares the rest."""
+    new and shares the rest; ``dump`` and ``load`` are the one codec every game's state goes through.
+
+    The codec is pydantic's, driven by the dataclass' own field types: tuples and lists dump as arrays,
+    nested dataclasses and options as objects, a ``SortedSet`` as a sorted array. A field that is derived
+    from the others is declared ``field(init=False)`` and set in ``__post_init__``: it is left out of the
+    dump and computed again on load."""
+
+    def dump(self) -> dict[str, JSON]:
+        """Canonical JSON of the whole state (secrets included: for persistence only, never a view)."""
+        dumped: dict[str, JSON] = _codec(type(self)).dump_python(self, mode="json")
+        return dumped
+
+    @classmethod
+    def load(cls, data: Mapping[str, JSON]) -> Self:
+        """Inverse of ``dump``; ``InvalidState`` when ``data`` is not a state of this kind."""
+        try:
+            state: Self = _codec(cls).validate_python(data)
+        except ValidationError as err:
+            raise InvalidState(f"not a {cls.__name__}: {err}") from None
+        return state
 
     def changed(self, **changes: Any) -> Self:
         """``dataclasses.replace`` without running ``__init__`` again: the strong bots derive states by the
@@ -165,6 +194,16 @@ class FrozenState:
         fields.update(self.__dict__)
         fields.update(changes)
         return new
+
+
+@functools.cache
+def _codec(cls: type) -> TypeAdapter[Any]:
+    return TypeAdapter(cls)
+
+
+T = TypeVar("T")
+SortedSet = Annotated[frozenset[T], PlainSerializer(sorted, return_type=list)]
+"""A set field that dumps as a sorted array: its dump is the same whatever order the set iterates in."""
 
 
 @functools.cache
@@ -288,7 +327,7 @@ class ActionModel(BaseModel):
 
     type: str
 
-    def to_json(self) -> Action:
+    def to_json(self) -> dict[str, JSON]:
         """The action as the protocol carries it (tuples as arrays)."""
         return self.model_dump(mode="json")
 
@@ -308,6 +347,8 @@ Pair = Annotated[tuple[Annotated[int, Strict()], Annotated[int, Strict()]], Stri
 """A JSON array of two integers (a cell's ``[row, column]``) as a tuple; its items are never coerced."""
 
 A = TypeVar("A", bound=ActionModel)
+Action = ActionModel
+"""Any game's action, where the game is not known (the app's side of the engine's edge)."""
 
 
 class Actions(Generic[A]):
@@ -328,11 +369,14 @@ class Actions(Generic[A]):
             kind: {name: _refusal_of(model, name) for name in self.fields[kind]} for kind, model in self.kinds.items()
         }
         self.missing_fields = missing_fields
+        self._models: frozenset[type[ActionModel]] = frozenset(models)
         union: Any = Union[models] if len(models) > 1 else models[0]  # noqa: UP007 (built at run time)
         self._adapter: TypeAdapter[A] = TypeAdapter(Annotated[union, Field(discriminator="type")])
 
     def parse(self, raw: object) -> A:
         """``raw`` (the action's JSON) as its typed value, or ``IllegalAction`` saying what is wrong."""
+        if isinstance(raw, ActionModel) and type(raw) in self._models:
+            return raw  # type: ignore[return-value]  # already one of ours: parsed at the edge
         try:
             return self._adapter.validate_python(raw)
         except ValidationError as err:
@@ -401,7 +445,7 @@ S = TypeVar("S")
 OptionsT = TypeVar("OptionsT", bound=GameOptions)
 
 
-class Engine(ABC, Generic[S, OptionsT]):
+class Engine(ABC, Generic[S, OptionsT, A]):
     """One game's rules. Subclasses are stateless singletons registered in ``engines.registry``.
 
     ``apply`` never mutates its input state: states are immutable values, and it returns a new one.
@@ -412,6 +456,10 @@ class Engine(ABC, Generic[S, OptionsT]):
     title: ClassVar[str]
     """Display name, e.g. ``"Tri-Tac"``."""
     options_model: ClassVar[type[GameOptions]]
+    actions: ClassVar[Actions[Any]]
+    """The game's action models: ``parse_action`` reads an action's JSON with it."""
+    state_type: ClassVar[type[FrozenState]]
+    """The game's state class: ``dump`` and ``load`` go through its codec."""
     host_actions: ClassVar[frozenset[str]] = frozenset()
     """Action types the room's host may trigger for whichever seat must act, even without a seat of their
     own (Tic Tac Top's ``next``: the host paces the reveal from the shared screen)."""
@@ -431,6 +479,12 @@ class Engine(ABC, Generic[S, OptionsT]):
 
     # ---- playing -----------------------------------------------------------------------------
 
+    def parse_action(self, raw: object) -> A:
+        """An action's JSON as this game's typed action (``IllegalAction`` when it is malformed): the one
+        place where a plain dict becomes an action."""
+        action: A = self.actions.parse(raw)
+        return action
+
     @abstractmethod
     def new_game(self, options: OptionsT, seed: int) -> S:
         """A fresh game; everything random is drawn from ``seed``."""
@@ -440,7 +494,7 @@ class Engine(ABC, Generic[S, OptionsT]):
         """Seats that may act now: several on simultaneous steps, empty when the game is over."""
 
     @abstractmethod
-    def legal_actions(self, state: S, seat: Seat) -> list[Action]:
+    def legal_actions(self, state: S, seat: Seat) -> list[A]:
         """Every legal action of ``seat`` now (empty if it may not act).
 
         Games whose action space is too large to list may return a representative sample and document
@@ -448,7 +502,7 @@ class Engine(ABC, Generic[S, OptionsT]):
         """
 
     @abstractmethod
-    def apply(self, state: S, seat: Seat, action: Action) -> tuple[S, list[Event]]:
+    def apply(self, state: S, seat: Seat, action: A) -> tuple[S, list[Event]]:
         """Apply one action; raise ``IllegalAction`` (leaving ``state`` untouched) if it is not allowed.
 
         Automatic follow-ups (an automa's play, a deal, a reveal) happen inside the same call and are
@@ -466,7 +520,7 @@ class Engine(ABC, Generic[S, OptionsT]):
         return False
 
     @abstractmethod
-    def timeout_action(self, state: S, seat: Seat) -> Action:
+    def timeout_action(self, state: S, seat: Seat) -> A:
         """The default action applied for ``seat`` when its time runs out (each game's page in docs/games/)."""
 
     def timer(self, state: S) -> Timer | None:
@@ -490,9 +544,10 @@ class Engine(ABC, Generic[S, OptionsT]):
 
     # ---- serialisation -----------------------------------------------------------------------
 
-    @abstractmethod
     def dump(self, state: S) -> dict[str, JSON]:
         """Canonical JSON of the full state (secrets included: for persistence only, never a view)."""
+        assert isinstance(state, FrozenState), type(state)
+        return state.dump()
 
     def load(self, data: Mapping[str, JSON]) -> S:
         """Inverse of ``dump``: ``dump(load(dump(s))) == dump(s)``; ``InvalidState`` if ``data`` is not one."""
@@ -503,18 +558,16 @@ class Engine(ABC, Generic[S, OptionsT]):
         except (KeyError, IndexError, TypeError, ValueError) as err:
             raise InvalidState(f"not a {self.title} state: {err!r}") from None
 
-    @abstractmethod
     def read_state(self, data: Mapping[str, JSON]) -> S:
         """``load`` without its error handling: any KeyError, IndexError, TypeError or ValueError raised
         here (a key missing, a value of the wrong kind) becomes ``InvalidState``."""
+        state: S = self.state_type.load(data)  # type: ignore[assignment]
+        return state
 
     # ---- helpers shared by every game --------------------------------------------------------
 
-    def is_over(self, state: S) -> bool:
-        return self.outcome(state) is not None
-
     @abstractmethod
-    def log_entries(self, state: S, seat: Seat, action: Action, result: tuple[S, list[Event]]) -> list[LogEntry]:
+    def log_entries(self, state: S, seat: Seat, action: A, result: tuple[S, list[Event]]) -> list[LogEntry]:
         """The public log entries of an action, shown to EVERYONE (spectators too): only public facts (a
         committed card is "South committed a card"). ``state`` is the state before the action, ``result``
         what ``apply`` returned for it: entries are derived from its events, so that a fact is told once.

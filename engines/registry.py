@@ -1,51 +1,61 @@
-"""Every game engine, by name. Import engines here and nowhere else in the app.
+"""Every game, by name: the one list of games. Import games here and nowhere else in the app.
 
-``GAMES`` is the one list of games: a game is playable once its module is listed here, and a listed module
-that cannot be imported is an error at start-up (never a game silently missing from the lobby).
+A game is playable once its package's ``GAME`` is listed in ``GAMES``; a listed package that cannot be
+imported is an error at start-up (never a game silently missing from the lobby). ``register`` adds a game
+that is not served (the example game of docs/adding-a-game.md, which the test suite registers): everything
+that lists games asks this module when it needs the list, so a registered game is in it from then on.
 """
 
 from __future__ import annotations
 
-from types import ModuleType
 from typing import Any
 
 from engines import tic_tac_match, tic_tac_top, tri_tac, trick_tac_foe, tricky_tactics
 from engines.base import Bot, Engine, EngineError
+from engines.game import Game
 
 
 class UnknownGame(EngineError):
     """No engine has that name."""
 
 
-GAMES: tuple[ModuleType, ...] = (tri_tac, trick_tac_foe, tic_tac_match, tricky_tactics, tic_tac_top)
-"""Each game's module, in the lobby's order: it defines ``ENGINE`` and its normal ``BOT``."""
+GAMES: tuple[Game, ...] = (tri_tac.GAME, trick_tac_foe.GAME, tic_tac_match.GAME, tricky_tactics.GAME, tic_tac_top.GAME)
+"""The served games, in the lobby's order."""
+
+_GAMES: dict[str, Game] = {}
 
 
-def _by_name(games: tuple[ModuleType, ...]) -> tuple[dict[str, Engine[Any, Any]], dict[str, Bot[Any]]]:
-    engines: dict[str, Engine[Any, Any]] = {}
-    bots: dict[str, Bot[Any]] = {}
-    for module in games:
-        engine: Engine[Any, Any] = module.ENGINE
-        if engine.name in engines:
-            raise RuntimeError(f"two games are named {engine.name!r}")
-        engines[engine.name] = engine
-        bots[engine.name] = module.BOT
-    return engines, bots
+def register(game: Game) -> None:
+    """Add ``game`` to the list (after the others); a second game of the same name is an error."""
+    if game.name in _GAMES and _GAMES[game.name] is not game:
+        raise RuntimeError(f"two games are named {game.name!r}")
+    _GAMES[game.name] = game
 
 
-_ENGINES, _BOTS = _by_name(GAMES)
+for _game in GAMES:
+    register(_game)
 
 
-def get_engine(name: str) -> Engine[Any, Any]:
+def games() -> list[Game]:
+    """Every game, in the lobby's order."""
+    return list(_GAMES.values())
+
+
+def get_game(name: str) -> Game:
     try:
-        return _ENGINES[name]
+        return _GAMES[name]
     except KeyError:
-        raise UnknownGame(f"unknown game {name!r}; known: {', '.join(sorted(_ENGINES))}") from None
+        raise UnknownGame(f"unknown game {name!r}; known: {', '.join(sorted(_GAMES))}") from None
+
+
+def get_engine(name: str) -> Engine[Any, Any, Any]:
+    return get_game(name).engine
 
 
 def get_bot(name: str) -> Bot[Any] | None:
-    return _BOTS.get(name)
+    game = _GAMES.get(name)
+    return None if game is None else game.bot
 
 
-def all_engines() -> list[Engine[Any, Any]]:
-    return list(_ENGINES.values())
+def all_engines() -> list[Engine[Any, Any, Any]]:
+    return [game.engine for game in _GAMES.values()]

@@ -17,8 +17,8 @@ from app.live.game import LiveGame
 from app.live.messages import ProtocolError
 from app.live.thinking import Thinker, Thought, needs_worker
 from app.settings import Settings
-from engines.base import Seat
-from engines.bots import DEFAULT_LEVEL, STAND_IN_LEVEL, STRONG_BUDGET_SECONDS, level_bot, parse_level
+from engines.base import Action, Seat
+from engines.levels import DEFAULT_LEVEL, STAND_IN_LEVEL, STRONG_BUDGET_SECONDS, level_bot, parse_level
 from engines.registry import get_bot
 
 log = logging.getLogger("threefold.room")
@@ -44,7 +44,7 @@ class BotRoom(Protocol):
         """When (``time.time()``) a bot starts standing in for the seat's person, if they are away."""
         ...
 
-    async def apply(self, seat: Seat, action: dict[str, Any], actor: str) -> None:
+    async def apply(self, seat: Seat, action: Action, actor: str) -> None:
         """Must be called with the lock held."""
         ...
 

@@ -14,14 +14,14 @@ from typing import Any, NamedTuple
 
 from app.live.messages import encode
 from app.live.records import GameRecord
-from engines.base import Engine, Event, Seat
+from engines.base import Action, Engine, Event, Seat
 from engines.registry import get_engine
 
 LOG_LINES = 60
 """Log entries a full ``state`` message carries (a socket that has the previous version gets only the new ones)."""
 
 StoredAction = tuple[int, Seat, dict[str, Any], str]
-"""An action as stored: the version it made, the seat, the action and who acted (``log_entries``)."""
+"""An action as stored: the version it made, the seat, the action's JSON and who acted (``log_entries``)."""
 
 
 class Played(NamedTuple):
@@ -39,7 +39,7 @@ class Played(NamedTuple):
 class LiveGame:
     id: int
     number: int
-    engine: Engine[Any, Any]
+    engine: Engine[Any, Any, Any]
     state: Any
     version: int
     seats: list[dict[str, Any]]
@@ -69,7 +69,7 @@ class LiveGame:
     def mark_since(self, before: frozenset[Seat], actor: Seat | None) -> None:
         _advance_since(self.since, before, self.to_act, actor, self.version)
 
-    def play(self, seat: Seat, action: dict[str, Any], actor: str) -> Played:
+    def play(self, seat: Seat, action: Action, actor: str) -> Played:
         """Apply one action (IllegalAction, and nothing changed, if the rules refuse it): the next version,
         and when each seat was asked. The timer is the room's to set, the log the caller's to extend."""
         engine, state = self.engine, self.state
@@ -136,7 +136,13 @@ class LiveGame:
 
     @classmethod
     def new(
-        cls, engine: Engine[Any, Any], options: Any, seed: int, game_id: int, number: int, seats: list[dict[str, Any]]
+        cls,
+        engine: Engine[Any, Any, Any],
+        options: Any,
+        seed: int,
+        game_id: int,
+        number: int,
+        seats: list[dict[str, Any]],
     ) -> LiveGame:
         """The game at version 0, every seat to act asked at it."""
         game = cls(game_id, number, engine, engine.new_game(options, seed), 0, seats, None, None)
@@ -155,7 +161,7 @@ class LiveGame:
         game = cls.new(engine, options, record.seed, record.id, record.number, record.seats)
         try:
             for version, seat, action, actor in actions:
-                game.log.extend(game.play(seat, action, actor).entries)
+                game.log.extend(game.play(seat, engine.parse_action(action), actor).entries)
                 if game.version != version:
                     raise ValueError(f"game {record.id}: action {version} stored as version {game.version}")
         except Exception:
@@ -171,7 +177,7 @@ class LiveGame:
         state = self.engine.load(record.snapshot)
         for version, seat, action, _actor in actions:
             if version > record.snapshot_version:
-                state, _ = self.engine.apply(state, seat, action)
+                state, _ = self.engine.apply(state, seat, self.engine.parse_action(action))
         self.state, self.version = state, record.version
         self.since = {seat: record.version for seat in self.to_act}
 
@@ -190,10 +196,10 @@ def _advance_since(
 
 
 def log_entries(
-    engine: Engine[Any, Any],
+    engine: Engine[Any, Any, Any],
     state: Any,
     seat: Seat,
-    action: dict[str, Any],
+    action: Action,
     actor: str,
     version: int,
     result: tuple[Any, list[Event]],

@@ -33,7 +33,7 @@ from app.live.records import SeatRecord
 from app.live.room_settings import RoomSettings
 from app.live.room_state import LiveRoom, bot_name
 from engines.base import EngineError, InvalidOptions, invalid_options
-from engines.bots import DEFAULT_LEVEL, STAND_IN_LEVEL, Level
+from engines.levels import DEFAULT_LEVEL, STAND_IN_LEVEL, Level
 from engines.registry import get_bot, get_engine
 
 LobbyMessage = (

@@ -47,8 +47,8 @@ from app.live.thinking import Thinker
 from app.live.timer import Timer, set_deadline
 from app.metrics import Metrics
 from app.settings import Settings
-from engines.base import IllegalAction, Seat
-from engines.bots import DEFAULT_LEVEL
+from engines.base import Action, IllegalAction, Seat
+from engines.levels import DEFAULT_LEVEL
 
 log = logging.getLogger("threefold.room")
 
@@ -427,9 +427,13 @@ class Room(LiveRoom):
         game = self.game
         if game is None or self.record.status != "playing":
             raise ProtocolError("not_playing", "no game is in progress", msg.id)
+        try:
+            action = game.engine.parse_action(msg.action)
+        except IllegalAction as err:
+            raise ProtocolError("illegal", str(err), msg.id, err.reason()) from None
         seat = self.seat_of_socket(conn)
         actor = "player"
-        if seat is None and self._is_host_action(conn, msg.action):
+        if seat is None and self._is_host_action(conn, action):
             # The host paces the show from the shared screen: act for the seat the game is waiting on.
             seat, actor = min(game.to_act), "host"
         if seat is None:
@@ -445,23 +449,23 @@ class Room(LiveRoom):
                 f"your view is at version {msg.version} but the game is at {game.version}; resynced",
                 msg.id,
             )
-        await self.apply(seat, msg.action, actor, msg.id, mover=conn)
+        await self.apply(seat, action, actor, msg.id, mover=conn)
         if msg.id is not None:
             conn.remember_id(msg.id)  # only what was applied: a refused move may be corrected and resent
 
-    def _is_host_action(self, conn: Connection, action: dict[str, Any]) -> bool:
+    def _is_host_action(self, conn: Connection, action: Action) -> bool:
         game = self.game
         return (
             game is not None
             and conn.player_id == self.record.host_id
-            and action.get("type") in game.engine.host_actions
+            and action.type in game.engine.host_actions
             and len(game.to_act) == 1
         )
 
     async def apply(
         self,
         seat: Seat,
-        action: dict[str, Any],
+        action: Action,
         actor: str,
         msg_id: str | None = None,
         mover: Connection | None = None,
@@ -486,7 +490,16 @@ class Room(LiveRoom):
         # The full state every SNAPSHOT_EVERY moves and at the end.
         snapshot = engine.dump(game.state) if outcome is not None or game.version % SNAPSHOT_EVERY == 0 else None
         move = MoveWrite(
-            game.id, game.version, seat, action, actor, snapshot, game.timer_key, game.deadline, outcome, self.record.id
+            game.id,
+            game.version,
+            seat,
+            action.to_json(),
+            actor,
+            snapshot,
+            game.timer_key,
+            game.deadline,
+            outcome,
+            self.record.id,
         )
         standings: list[dict[str, Any]] | None = None
         try:

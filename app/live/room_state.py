@@ -16,7 +16,7 @@ from app.live.game import LiveGame
 from app.live.records import RoomRecord
 from app.live.room_settings import RoomSettings
 from engines.base import Engine, Seat
-from engines.bots import DEFAULT_LEVEL
+from engines.levels import DEFAULT_LEVEL
 from engines.registry import get_engine
 
 CHAT_LINES = 50
@@ -87,7 +87,7 @@ class LiveRoom:
         return self.record.code
 
     @property
-    def engine(self) -> Engine[Any, Any]:
+    def engine(self) -> Engine[Any, Any, Any]:
         return get_engine(self.record.game)
 
     def local_players(self) -> set[int]:

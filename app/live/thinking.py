@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engines.base import Action
-from engines.bots import Level, level_bot
-from engines.bots.search import Deadline, SearchBot
+from engines.levels import Level, level_bot
 from engines.registry import all_engines, get_engine
+from engines.search import Deadline, SearchBot
 
 if TYPE_CHECKING:
     from app.live.game import LiveGame
@@ -69,7 +69,7 @@ def think(game: str, level: Level, dumped: dict[str, Any], seat: int, seed: int,
 
 
 def _warm() -> None:
-    """Build every game's strong bot in the worker (imported with engines.bots) before a move needs it."""
+    """Build every game's strong bot in the worker (engines.levels) before a move needs it."""
     for engine in all_engines():
         level_bot(engine.name, "strong")
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any, Protocol
+from typing import Protocol
 
 from app.live.game import LiveGame
 from app.live.messages import ProtocolError
-from engines.base import Seat
+from engines.base import Action, Seat
 
 log = logging.getLogger("threefold.room")
 
@@ -30,7 +30,7 @@ class TimedRoom(Protocol):
         """The game ``game_id`` if it is still being played."""
         ...
 
-    async def apply(self, seat: Seat, action: dict[str, Any], actor: str) -> None:
+    async def apply(self, seat: Seat, action: Action, actor: str) -> None:
         """Must be called with the lock held."""
         ...
 

@@ -56,7 +56,7 @@ RARE = {
 that produces it and checks its entry."""
 
 
-def option_sets(engine: Engine[Any, Any]) -> Iterator[dict[str, Any]]:
+def option_sets(engine: Engine[Any, Any, Any]) -> Iterator[dict[str, Any]]:
     """Every combination of the options' booleans and choices (seat counts included), the smallest boards."""
     choices: dict[str, list[Any]] = {}
     for name, field in engine.options_model.model_json_schema()["properties"].items():
@@ -78,7 +78,7 @@ def option_sets(engine: Engine[Any, Any]) -> Iterator[dict[str, Any]]:
 
 
 def wrong_moves(
-    engine: Engine[Any, Any], state: Any, rng: random.Random, stale: list[Any], kinds: set[str]
+    engine: Engine[Any, Any, Any], state: Any, rng: random.Random, stale: list[Any], kinds: set[str]
 ) -> Iterator[tuple[int, Any]]:
     """Moves the rules should refuse now (some may be legal after all: the caller just tries them).
     ``kinds`` are the action types met so far in this game's plays: each move is tried as each of them."""
@@ -114,7 +114,7 @@ def wrong_moves(
     yield next(iter(to_act), 0), {"type": "no-such-move"}
 
 
-def play(engine: Engine[Any, Any], options: dict[str, Any], seed: int, kinds: set[str]) -> set[str]:
+def play(engine: Engine[Any, Any, Any], options: dict[str, Any], seed: int, kinds: set[str]) -> set[str]:
     """The keys one random game produces."""
     keys: set[str] = set()
     state = engine.new_game(engine.parse_options(options), seed)

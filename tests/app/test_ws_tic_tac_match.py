@@ -20,7 +20,7 @@ import pytest
 
 from app.client import ClientError, RoomSocket
 from engines.base import Event
-from engines.tic_tac_match import ENGINE, TicTacMatchOptions, TicTacMatchState, card_kind
+from engines.tic_tac_match.rules import ENGINE, TicTacMatchOptions, TicTacMatchState, card_kind
 from tests.app.helpers import Table, open_table, wait_all
 from tests.support.server import ServerProcess
 

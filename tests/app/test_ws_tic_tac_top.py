@@ -18,7 +18,7 @@ import orjson
 import pytest
 
 from app.client import ClientError, RoomSocket, ThreefoldClient
-from engines.tic_tac_top import score_turn
+from engines.tic_tac_top.rules import score_turn
 from tests.support.server import ServerProcess
 
 PLAYERS = 4

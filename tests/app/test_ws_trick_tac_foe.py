@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from app.client import ClientError, RoomSocket, ThreefoldClient
-from engines.trick_tac_foe import CARD_SET, ENGINE, TrickTacFoeState, card_text, labels_for, sort_cards
+from engines.trick_tac_foe.rules import CARD_SET, ENGINE, TrickTacFoeState, card_text, labels_for, sort_cards
 from tests.app.helpers import Table, open_table
 from tests.support.server import ServerProcess
 

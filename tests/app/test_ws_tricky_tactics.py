@@ -23,7 +23,7 @@ import orjson
 import pytest
 
 from app.client import ClientError, RoomSocket
-from engines.tricky_tactics import ENGINE, card_suit
+from engines.tricky_tactics.rules import ENGINE, card_suit
 from tests.app.helpers import Table, open_table, wait_all
 from tests.support.server import ServerProcess
 

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from engines.base import Action, Bot, Engine
-from engines.bots import LEVELS, Level, level_bot, parse_level
-from engines.bots.search import Deadline, SearchBot
+from engines.levels import LEVELS, Level, level_bot, parse_level
 from engines.registry import get_engine
+from engines.search import Deadline, SearchBot
 
 MODES: list[tuple[str, dict[str, Any]]] = [
     ("tri-tac", {"size": 4}),
@@ -53,7 +53,7 @@ def decide(bot: Bot[Any], state: Any, seat: int, rng: random.Random, reads: int 
     return bot.choose(state, seat, rng)
 
 
-def play(engine: Engine[Any, Any], options: dict[str, Any], seed: int, levels: list[Level]) -> Any:
+def play(engine: Engine[Any, Any, Any], options: dict[str, Any], seed: int, levels: list[Level]) -> Any:
     state = engine.new_game(engine.parse_options(options), seed)
     rng = random.Random(seed)
     for _ in range(MAX_STEPS):
@@ -88,7 +88,7 @@ def test_levels_parse_and_only_known_levels() -> None:
 # ---- never uses what its seat cannot see -------------------------------------------------------------
 
 
-def _advance(engine: Engine[Any, Any], state: Any, moves: int, seed: int) -> Any:
+def _advance(engine: Engine[Any, Any, Any], state: Any, moves: int, seed: int) -> Any:
     """``moves`` moves of normal bots on, or the last position before the game ends."""
     rng = random.Random(seed)
     normal = level_bot(engine.name, "normal")
@@ -122,7 +122,7 @@ def _tic_tac_match_twin(state: Any, seat: int) -> Any:
 
 
 def _tricky_tactics_twin(state: Any, seat: int) -> Any:
-    from engines.tricky_tactics import sort_hand
+    from engines.tricky_tactics.rules import sort_hand
 
     other = next(p for p in range(state.n) if p != seat and p != state.automa)
     hand, deck = state.hands[other], state.automa_deck

@@ -17,12 +17,12 @@ SEEDS = range(12)
 MAX_STEPS = 5000
 
 
-def _ids(engine: Engine[Any, Any]) -> str:
+def _ids(engine: Engine[Any, Any, Any]) -> str:
     return engine.name
 
 
 def play_random(
-    engine: Engine[Any, Any], seed: int, options: Any = None
+    engine: Engine[Any, Any, Any], seed: int, options: Any = None
 ) -> tuple[Any, list[tuple[int, dict[str, Any]]]]:
     """Random legal play to the end; returns the final state and the action log."""
     rng = random.Random(seed * 7919 + 1)
@@ -44,7 +44,7 @@ def play_random(
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=_ids)
-def test_random_play_reaches_an_outcome(engine: Engine[Any, Any]) -> None:
+def test_random_play_reaches_an_outcome(engine: Engine[Any, Any, Any]) -> None:
     for seed in SEEDS:
         state, _ = play_random(engine, seed)
         outcome = engine.outcome(state)
@@ -53,7 +53,7 @@ def test_random_play_reaches_an_outcome(engine: Engine[Any, Any]) -> None:
         assert engine.to_act(state) == frozenset()
 
 
-def _every_switch_on(engine: Engine[Any, Any]) -> Any:
+def _every_switch_on(engine: Engine[Any, Any, Any]) -> Any:
     """The engine's options with every on/off rule turned on (None if that combination is not valid)."""
     fields = engine.options_model.model_fields
     switches = {name: True for name, field in fields.items() if field.annotation in (bool, "bool")}
@@ -64,7 +64,7 @@ def _every_switch_on(engine: Engine[Any, Any]) -> Any:
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=_ids)
-def test_apply_leaves_its_input_untouched(engine: Engine[Any, Any]) -> None:
+def test_apply_leaves_its_input_untouched(engine: Engine[Any, Any, Any]) -> None:
     """Rules are pure: a legal action returns a new state and the old one still dumps and views the same
     (engines may share unchanged parts between the two, never change them)."""
     variants = [engine.parse_options({}), _every_switch_on(engine)]
@@ -90,7 +90,7 @@ def test_apply_leaves_its_input_untouched(engine: Engine[Any, Any]) -> None:
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=_ids)
-def test_replay_is_deterministic(engine: Engine[Any, Any]) -> None:
+def test_replay_is_deterministic(engine: Engine[Any, Any, Any]) -> None:
     for seed in SEEDS:
         final, log = play_random(engine, seed)
         state = engine.new_game(engine.parse_options({}), seed)
@@ -100,7 +100,7 @@ def test_replay_is_deterministic(engine: Engine[Any, Any]) -> None:
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=_ids)
-def test_dump_load_round_trip_at_every_step(engine: Engine[Any, Any]) -> None:
+def test_dump_load_round_trip_at_every_step(engine: Engine[Any, Any, Any]) -> None:
     rng = random.Random(5)
     state = engine.new_game(engine.parse_options({}), 99)
     while engine.to_act(state):
@@ -118,7 +118,7 @@ def test_dump_load_round_trip_at_every_step(engine: Engine[Any, Any]) -> None:
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=_ids)
-def test_load_refuses_what_is_not_a_state_with_invalid_state(engine: Engine[Any, Any]) -> None:
+def test_load_refuses_what_is_not_a_state_with_invalid_state(engine: Engine[Any, Any, Any]) -> None:
     dumped = engine.dump(engine.new_game(engine.parse_options({}), 1))
     first = next(iter(dumped))
     for data in [{}, {key: value for key, value in dumped.items() if key != first}]:
@@ -136,7 +136,7 @@ GARBAGE_ACTIONS: list[Any] = [
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=_ids)
-def test_illegal_actions_raise_and_leave_state_untouched(engine: Engine[Any, Any]) -> None:
+def test_illegal_actions_raise_and_leave_state_untouched(engine: Engine[Any, Any, Any]) -> None:
     rng = random.Random(11)
     state = engine.new_game(engine.parse_options({}), 3)
     for _ in range(40):
@@ -160,7 +160,7 @@ def test_illegal_actions_raise_and_leave_state_untouched(engine: Engine[Any, Any
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=_ids)
-def test_views_are_json_and_hold_no_seed(engine: Engine[Any, Any]) -> None:
+def test_views_are_json_and_hold_no_seed(engine: Engine[Any, Any, Any]) -> None:
     seed = 987654321987
     rng = random.Random(1)
     state = engine.new_game(engine.parse_options({}), seed)
@@ -180,7 +180,7 @@ def test_views_are_json_and_hold_no_seed(engine: Engine[Any, Any]) -> None:
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=_ids)
-def test_a_view_said_to_be_the_same_for_all_is(engine: Engine[Any, Any]) -> None:
+def test_a_view_said_to_be_the_same_for_all_is(engine: Engine[Any, Any, Any]) -> None:
     """The server builds one view for everyone when the engine says nothing is hidden at this step."""
     for seed in range(4):
         rng = random.Random(seed)
@@ -195,7 +195,7 @@ def test_a_view_said_to_be_the_same_for_all_is(engine: Engine[Any, Any]) -> None
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=_ids)
-def test_timeout_action_is_legal(engine: Engine[Any, Any]) -> None:
+def test_timeout_action_is_legal(engine: Engine[Any, Any, Any]) -> None:
     rng = random.Random(2)
     state = engine.new_game(engine.parse_options({}), 4)
     while engine.to_act(state):
@@ -206,7 +206,7 @@ def test_timeout_action_is_legal(engine: Engine[Any, Any]) -> None:
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=_ids)
-def test_bot_plays_legal_moves_to_the_end(engine: Engine[Any, Any]) -> None:
+def test_bot_plays_legal_moves_to_the_end(engine: Engine[Any, Any, Any]) -> None:
     bot = get_bot(engine.name)
     if bot is None:
         pytest.fail(f"{engine.name} has no bot registered")

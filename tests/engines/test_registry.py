@@ -11,7 +11,7 @@ import pytest
 
 import engines
 from engines import registry
-from engines.tri_tac import ENGINE as TRI_TAC
+from engines.tri_tac.rules import ENGINE as TRI_TAC
 
 
 def test_every_listed_game_has_its_engine_and_bot_in_order() -> None:

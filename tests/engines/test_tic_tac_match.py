@@ -12,9 +12,9 @@ from typing import Any
 import orjson
 import pytest
 
-import engines.tic_tac_match as ttm
+import engines.tic_tac_match.rules as ttm
 from engines.base import Event, IllegalAction, InvalidOptions, InvalidState, LogEntry
-from engines.tic_tac_match import (
+from engines.tic_tac_match.rules import (
     BOT,
     COLOURS,
     ENGINE,

@@ -11,9 +11,9 @@ from typing import Any
 import orjson
 import pytest
 
-import engines.tic_tac_top as ttt
+import engines.tic_tac_top.rules as ttt
 from engines.base import IllegalAction, InvalidOptions, LogEntry, Timer
-from engines.tic_tac_top import BOT, ENGINE, TicTacTopState, score_turn
+from engines.tic_tac_top.rules import BOT, ENGINE, TicTacTopState, score_turn
 
 LETTERS = list("ABCDEFGHIJKL")
 RANKING = list("ABCDEFG")  # the Leader's 7 words in scoring tests; H..L are never announced
@@ -76,7 +76,7 @@ def rows(scoring: dict[str, Any]) -> list[tuple[str, int, int]]:
 
 @pytest.fixture
 def fixture_deck(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A tiny deck (20 themes per language) standing in for engines/data/tic_tac_top/."""
+    """A tiny deck (20 themes per language) standing in for engines/tic_tac_top/decks/."""
     for lang in ("en", "fr"):
         themes = [{"name": f"{lang} {i}", "words": [f"{lang}{i}-{j}" for j in range(12)]} for i in range(20)]
         (tmp_path / f"{lang}.json").write_text(json.dumps(themes), encoding="utf-8")

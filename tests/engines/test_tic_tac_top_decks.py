@@ -1,4 +1,4 @@
-"""Validation of the Tic Tac Top theme decks (engines/data/tic_tac_top/*.json).
+"""Validation of the Tic Tac Top theme decks (engines/tic_tac_top/decks/*.json).
 
 Each deck is a JSON list of {"name": str, "words": [12 str]}. Rules (issue 6, docs/games/tic-tac-top.md):
 at least 120 themes per language, 12 distinct short words per theme, no duplicate theme

@@ -13,7 +13,7 @@ import pytest
 
 from engines.base import Event, IllegalAction, InvalidOptions, LogEntry, Timer
 from engines.registry import get_bot, get_engine
-from engines.tri_tac import BOT, ENGINE, TriTacState, special_count
+from engines.tri_tac.rules import BOT, ENGINE, TriTacState, special_count
 
 X, O = 0, 1  # noqa: E741
 Cell = tuple[int, int]

@@ -9,7 +9,7 @@ import random
 import orjson
 import pytest
 
-from engines.tri_tac import ENGINE, TriTacState
+from engines.tri_tac.rules import ENGINE, TriTacState
 
 
 def _games() -> list[TriTacState]:

@@ -12,7 +12,7 @@ import pytest
 
 from engines.base import IllegalAction, InvalidOptions, LogEntry
 from engines.registry import get_bot, get_engine
-from engines.trick_tac_foe import (
+from engines.trick_tac_foe.rules import (
     ALL_CARDS,
     BOT,
     ENGINE,
@@ -830,7 +830,7 @@ def test_bot_plays_four_player_games_to_the_end() -> None:
 def test_strong_bot_samples_worlds_its_seat_cannot_tell_apart(players: int) -> None:
     """A sampled world looks the same from the seat, holds every card once, and a hidden committed card in it
     is the one the normal rule picks from that seat's sampled hand with the card back in it."""
-    from engines.bots.trick_tac_foe import MODEL
+    from engines.trick_tac_foe.strong import MODEL
 
     guessed = 0
     for seed in range(8):

@@ -16,7 +16,7 @@ import orjson
 import pytest
 
 from engines.base import Event, IllegalAction, InvalidOptions, LogEntry
-from engines.tricky_tactics import (
+from engines.tricky_tactics.rules import (
     BOT,
     DECK,
     ENGINE,

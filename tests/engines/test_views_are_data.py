@@ -39,7 +39,7 @@ neutral themes of its own here, so that every string of its views is searched an
 engine's."""
 
 
-def option_sets(engine: Engine[Any, Any]) -> list[dict[str, Any]]:
+def option_sets(engine: Engine[Any, Any, Any]) -> list[dict[str, Any]]:
     """The default options, and the most seats the game allows (teams, in the games that have them)."""
     properties = engine.options_model.model_json_schema()["properties"]
     base = NEUTRAL_THEMES if "custom_themes" in properties else {}
@@ -49,7 +49,7 @@ def option_sets(engine: Engine[Any, Any]) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("engine", all_engines(), ids=lambda e: e.name)
-def test_views_hold_no_english_labels(engine: Engine[Any, Any]) -> None:
+def test_views_hold_no_english_labels(engine: Engine[Any, Any, Any]) -> None:
     for options in option_sets(engine):
         for seed in range(3):
             rng = random.Random(seed)

@@ -387,8 +387,10 @@ _ONLY = (frozenset({0}), frozenset({1}))  # to_act on a turn, made once
 _SEATS = (SeatInfo("Player 1"), SeatInfo("Player 2"))  # immutable: every call shares them
 
 
-class TriTacEngine(Engine[TriTacState, TriTacOptions]):
+class TriTacEngine(Engine[TriTacState, TriTacOptions, TriTacAction]):
     name = "tri-tac"
+    actions = ACTIONS
+    state_type = TriTacState
     title = "Tri-Tac"
     options_model = TriTacOptions
 

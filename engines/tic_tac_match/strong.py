@@ -16,8 +16,8 @@ from dataclasses import replace
 from random import Random
 
 from engines.base import Action, Seat
-from engines.bots.search import GameModel, squash, top_moves
-from engines.tic_tac_match import BOT, DECK_SIZE, ENGINE, SYMBOL_CARDS, TicTacMatchState, card_type, threats
+from engines.search import GameModel, squash, top_moves
+from engines.tic_tac_match.rules import BOT, DECK_SIZE, ENGINE, SYMBOL_CARDS, TicTacMatchState, card_type, threats
 
 CANDIDATES = 6
 """Root moves compared: the normal bot's best few (a hand often allows 30 plays)."""

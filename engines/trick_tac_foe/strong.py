@@ -12,8 +12,8 @@ from functools import lru_cache
 from random import Random
 
 from engines.base import Action, Seat
-from engines.bots.search import GameModel, squash
-from engines.trick_tac_foe import (
+from engines.search import GameModel, squash
+from engines.trick_tac_foe.rules import (
     ALL_CARDS,
     BOT,
     DIRECTIONS,

@@ -1,44 +1,23 @@
 """Bot levels for every game: ``easy`` (a beginner, with mistakes), ``normal`` (the game's greedy bot) and
 ``strong`` (a search over what its seat cannot see, or for Tic Tac Top a sharper writer and ranker).
 
-``level_bot(game, level)`` is the one way in; the game modules keep their normal bot and know nothing of
-levels. Each game's strong bot lives in ``engines.bots.<its module's name>``, for every module of
-``engines.registry.GAMES``: they are imported with this package, so a game without one is an error at
-start-up.
+``level_bot(game, level)`` is the one way in; each game's package hands the registry its normal bot and
+its strong bot (or the model the shared search plays it with) and knows nothing of levels.
 """
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
 from typing import Any, Literal, get_args
 
 from engines.base import Action, Bot, Seat
-from engines.bots.search import GameModel, SearchBot
-from engines.registry import GAMES, get_bot, get_engine
+from engines.registry import get_bot, get_engine, get_game
+from engines.search import GameModel, SearchBot
 
 Level = Literal["easy", "normal", "strong"]
 LEVELS: tuple[Level, ...] = get_args(Level)
 DEFAULT_LEVEL: Level = "normal"
 STAND_IN_LEVEL: Level = "normal"
 """A bot standing in for a player who dropped out plays like today's bot: it keeps their place, no more."""
-
-
-def _strong_modules(games: tuple[ModuleType, ...]) -> dict[str, ModuleType]:
-    """Each game's strong-bot module, by game name: ``engines.bots.tri_tac`` for ``engines.tri_tac``."""
-    modules: dict[str, ModuleType] = {}
-    for game in games:
-        name = f"{__name__}.{game.__name__.rpartition('.')[2]}"
-        try:
-            modules[game.ENGINE.name] = importlib.import_module(name)
-        except ModuleNotFoundError as err:
-            if err.name != name:
-                raise
-            raise ImportError(f"game {game.ENGINE.name!r} has no strong bot: no module {name}", name=name) from None
-    return modules
-
-
-_STRONG = _strong_modules(GAMES)
 
 
 def parse_level(value: object) -> Level:
@@ -106,8 +85,7 @@ def level_bot(game: str, level: Level) -> Bot[Any] | None:
     elif level == "easy":
         bot = EasyBot(game, normal, MISTAKE_RATES.get(game, DEFAULT_MISTAKE_RATE))
     else:
-        module = _STRONG[game]
-        strong = getattr(module, "STRONG", None)
-        bot = strong if strong is not None else StrongSearchBot(module.MODEL, normal, STRONG_BUDGET_SECONDS)
+        strong = get_game(game).strong
+        bot = StrongSearchBot(strong, normal, STRONG_BUDGET_SECONDS) if isinstance(strong, GameModel) else strong
     _cache[key] = bot
     return bot

@@ -7,7 +7,7 @@ Rules as implemented:
   any turn that leaves someone with at least 25 points.
 - **Choose.** The Leader is offered 2 themes (drawn from the seed when the game starts) and keeps one; both
   leave the pool. Custom themes typed in by the host are offered first (in a seeded order), then the
-  language deck (``engines/data/tic_tac_top/<language>.json``) fills the remaining offers. With
+  language deck (``engines/tic_tac_top/decks/<language>.json``) fills the remaining offers. With
   ``custom_only`` the deck is not used: there must be at least one custom theme per turn and, when there are
   fewer than two per turn, the first turns get pairs and the last turns a single theme.
 - **Write** (simultaneous). The Leader secretly ranks 7 distinct words of the 12 (``draft`` saves a partial
@@ -98,7 +98,7 @@ LEADER_BONUS = {3: 3, 4: 2, 5: 1}
 FIRST_LINE_BONUS = 2
 
 
-DECK_DIR = Path(__file__).parent / "data" / "tic_tac_top"
+DECK_DIR = Path(__file__).parent / "decks"
 """Where the theme decks live (``en.json``, ``fr.json``); tests may point it elsewhere."""
 
 # ---- themes and options -------------------------------------------------------------------------
@@ -458,8 +458,9 @@ PLAYER_WRITE = (PlaceWord, Clear, Done, Lock)
 # ---- the engine ---------------------------------------------------------------------------------
 
 
-class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions]):
+class TicTacTopEngine(Engine[TicTacTopState, TicTacTopOptions, TicTacTopAction]):
     name = "tic-tac-top"
+    actions = ACTIONS
     title = "Tic Tac Top"
     options_model = TicTacTopOptions
     host_actions = frozenset({"next"})

@@ -316,8 +316,10 @@ TicTacMatchAction = Play | Flip | Wipeout | Double | Discard | Forfeit
 ACTIONS = Actions[TicTacMatchAction](Play, Flip, Wipeout, Double, Discard, Forfeit)
 
 
-class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions]):
+class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions, TicTacMatchAction]):
     name = "tic-tac-match"
+    actions = ACTIONS
+    state_type = TicTacMatchState
     title = "Tic Tac Match"
     options_model = TicTacMatchOptions
 

@@ -434,8 +434,10 @@ _FIELDS = frozenset(f.name for f in fields(State))
 # ---- the engine ----------------------------------------------------------------------------------
 
 
-class TrickyTactics(Engine[State, TrickyTacticsOptions]):
+class TrickyTactics(Engine[State, TrickyTacticsOptions, TrickyTacticsAction]):
     name = "tricky-tactics"
+    actions = ACTIONS
+    state_type = State
     title = "Tricky Tactics"
     options_model = TrickyTacticsOptions
 

@@ -466,8 +466,10 @@ _RESOLVED: dict[tuple[bool, str], str] = {
 # ---- the engine -----------------------------------------------------------------------------------------
 
 
-class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions]):
+class TrickTacFoeEngine(Engine[TrickTacFoeState, TrickTacFoeOptions, TrickTacFoeAction]):
     name = "trick-tac-foe"
+    actions = ACTIONS
+    state_type = TrickTacFoeState
     title = "Trick-Tac-Foe"
     options_model = TrickTacFoeOptions
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engines.base import Seat
-from engines.tic_tac_top import ENGINE, RANK_SIZE, TicTacTopBot, centrality
+from engines.tic_tac_top.rules import ENGINE, RANK_SIZE, TicTacTopBot, centrality
 
 
 def consensus(theme_name: str, words: Sequence[str]) -> list[str]:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from random import Random
 
 from engines.base import Action, Seat
-from engines.bots.search import GameModel, squash, top_moves
-from engines.tri_tac import BOT, ENGINE, TriTacState, _gain
+from engines.search import GameModel, squash, top_moves
+from engines.tri_tac.rules import BOT, ENGINE, TriTacState, _gain
 
 CANDIDATES = 8
 """Root moves compared: the greedy bot's best few, so the budget is not spread over every empty cell."""

@@ -21,8 +21,8 @@ from random import Random
 from typing import Any
 
 from engines.base import Action, Outcome, Seat
-from engines.bots.search import GameModel, squash
-from engines.tricky_tactics import (
+from engines.search import GameModel, squash
+from engines.tricky_tactics.rules import (
     AUTOMA,
     BOT,
     DECK,

@@ -1,0 +1,7 @@
+"""Tic Tac Top: a party word game for 3 to 7 run by a Leader (docs/games/tic-tac-top.md)."""
+
+from engines.game import Game
+from engines.tic_tac_top.rules import BOT, ENGINE
+from engines.tic_tac_top.strong import STRONG
+
+GAME = Game(ENGINE, BOT, strong=STRONG, variants=({"players": 3}, {"players": 5}))

@@ -1,0 +1,7 @@
+"""Trick-Tac-Foe: simultaneous card reveals decide who claims a cell (docs/games/trick-tac-foe.md)."""
+
+from engines.game import Game
+from engines.trick_tac_foe.rules import BOT, ENGINE
+from engines.trick_tac_foe.strong import MODEL
+
+GAME = Game(ENGINE, BOT, strong=MODEL, variants=({"players": 2}, {"players": 4}, {"players": 2, "one_shot": True}))
