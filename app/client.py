@@ -224,9 +224,6 @@ class RoomSocket:
             version = int(self.state["version"])
         return await self.request({"type": "act", "action": action, "version": version}, timeout)
 
-    async def expect_error(self, code: str, timeout: float = 10) -> Message:
-        return await self.next(lambda m: m.get("type") == "error", timeout) | {"expected": code}
-
 
 @contextlib.asynccontextmanager
 async def player(base_url: str, name: str) -> AsyncIterator[ThreefoldClient]:

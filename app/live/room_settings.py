@@ -23,15 +23,3 @@ class RoomSettings(BaseModel):
     rematch_after: int | None = Field(
         default=None, description="The finished game (its id) those acceptances follow: a new game voids them."
     )
-
-
-class SettingsUpdate(BaseModel):
-    """The fields a host may change with a ``room_settings`` message."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    locked: bool | None = None
-    spectators: bool | None = None
-    turn_seconds: int | None = Field(default=None, ge=0, le=600)
-    """0 turns the timer off."""
-    grace_seconds: int | None = Field(default=None, ge=5, le=600)
