@@ -20,8 +20,8 @@ class Game:
     strong: Bot[Any] | GameModel[Any]
     """The strong bot, or the model the shared search plays it with (``engines.levels``)."""
     variants: tuple[Mapping[str, JSON], ...] = ({},)
-    """Option sets that between them cover the game's shapes (seat counts, modes, optional rules): every
-    test and bench that covers "every game" plays each of them."""
+    """Short games that between them cover the game's shapes (seat counts, modes, optional rules): the
+    generic tests play each of them, with bots at every level."""
 
     @property
     def name(self) -> str:

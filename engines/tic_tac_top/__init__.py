@@ -4,4 +4,4 @@ from engines.game import Game
 from engines.tic_tac_top.rules import BOT, ENGINE
 from engines.tic_tac_top.strong import STRONG
 
-GAME = Game(ENGINE, BOT, strong=STRONG, variants=({"players": 3}, {"players": 5}))
+GAME = Game(ENGINE, BOT, strong=STRONG, variants=({"players": 3},))

@@ -4,4 +4,9 @@ from engines.game import Game
 from engines.tri_tac.rules import BOT, ENGINE
 from engines.tri_tac.strong import MODEL
 
-GAME = Game(ENGINE, BOT, strong=MODEL, variants=({}, {"size": 7}))
+GAME = Game(
+    ENGINE,
+    BOT,
+    strong=MODEL,
+    variants=({"size": 4}, {"size": 3, "power_play": True, "dynamic_board": True, "special_squares": True}),
+)

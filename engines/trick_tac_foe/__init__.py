@@ -4,4 +4,4 @@ from engines.game import Game
 from engines.trick_tac_foe.rules import BOT, ENGINE
 from engines.trick_tac_foe.strong import MODEL
 
-GAME = Game(ENGINE, BOT, strong=MODEL, variants=({"players": 2}, {"players": 4}, {"players": 2, "one_shot": True}))
+GAME = Game(ENGINE, BOT, strong=MODEL, variants=({"players": 2, "one_shot": True}, {"players": 4, "one_shot": True}))

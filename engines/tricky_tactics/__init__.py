@@ -4,4 +4,9 @@ from engines.game import Game
 from engines.tricky_tactics.rules import BOT, ENGINE
 from engines.tricky_tactics.strong import MODEL
 
-GAME = Game(ENGINE, BOT, strong=MODEL, variants=({"mode": "automa"}, {"mode": "3p"}, {"mode": "4p"}))
+GAME = Game(
+    ENGINE,
+    BOT,
+    strong=MODEL,
+    variants=({"mode": "automa", "rounds": 1}, {"mode": "3p", "rounds": 1}, {"mode": "4p", "rounds": 1}),
+)

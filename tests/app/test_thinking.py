@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from app.live.thinking import Thinker, needs_worker, think
-from engines.registry import get_engine
+from engines.registry import games, get_engine
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +36,7 @@ def test_only_searching_levels_go_to_a_worker() -> None:
     assert not needs_worker("tic-tac-top", "strong")  # a sharper writer, no search: it answers at once
 
 
-@pytest.mark.parametrize("game", ["tri-tac", "trick-tac-foe", "tic-tac-match", "tricky-tactics"])
+@pytest.mark.parametrize("game", [game.name for game in games() if needs_worker(game.name, "strong")])
 def test_a_worker_past_its_deadline_still_answers_a_legal_move(game: str) -> None:
     dumped, seat = _position(game, 4)
     engine = get_engine(game)

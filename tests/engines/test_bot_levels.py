@@ -11,21 +11,10 @@ import pytest
 
 from engines.base import Action, Bot, Engine
 from engines.levels import LEVELS, Level, level_bot, parse_level
-from engines.registry import get_engine
+from engines.registry import games, get_engine
 from engines.search import Deadline, SearchBot
 
-MODES: list[tuple[str, dict[str, Any]]] = [
-    ("tri-tac", {"size": 4}),
-    ("tri-tac", {"size": 3, "power_play": True, "dynamic_board": True, "special_squares": True}),
-    ("trick-tac-foe", {"players": 2, "one_shot": True}),
-    ("trick-tac-foe", {"players": 4, "one_shot": True}),
-    ("tic-tac-match", {"players": 2}),
-    ("tic-tac-match", {"players": 4}),
-    ("tricky-tactics", {"mode": "automa", "rounds": 1}),
-    ("tricky-tactics", {"mode": "3p", "rounds": 1}),
-    ("tricky-tactics", {"mode": "4p", "rounds": 1}),
-    ("tic-tac-top", {"players": 3}),
-]
+MODES: list[tuple[str, dict[str, Any]]] = [(game.name, dict(options)) for game in games() for options in game.variants]
 SEEDS = {"easy": range(8), "normal": range(8), "strong": range(3)}
 MAX_STEPS = 3000
 
@@ -171,7 +160,10 @@ def test_strong_bot_decides_the_same_when_only_hidden_cards_differ(
 # ---- the budget holds on a slow machine --------------------------------------------------------------
 
 
-@pytest.mark.parametrize("game", ["tri-tac", "trick-tac-foe", "tic-tac-match", "tricky-tactics"])
+SEARCHING = [game.name for game in games() if isinstance(level_bot(game.name, "strong"), SearchBot)]
+
+
+@pytest.mark.parametrize("game", SEARCHING)
 def test_search_stops_at_its_deadline_however_slow_the_clock(game: str) -> None:
     engine = get_engine(game)
     bot = level_bot(game, "strong")
