@@ -30,7 +30,7 @@ from app.live.store import open_store
 from app.metrics import Metrics
 from app.network import public_base_url
 from app.origins import OriginCheck, OriginPolicy
-from app.routers import games, history, i18n, me, pages, ratings, rooms, ws
+from app.routers import games, history, i18n, learn, me, pages, ratings, rooms, ws
 from app.security_headers import SecurityHeaders
 from app.settings import Settings, get_settings
 
@@ -125,6 +125,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(me.router)
     app.include_router(games.router)
+    app.include_router(learn.router)
     app.include_router(rooms.router)
     app.include_router(history.router)
     app.include_router(ratings.router)

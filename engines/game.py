@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engines.base import JSON, Bot, Engine
+from engines.lesson import Lesson
 from engines.search import GameModel
 
 
@@ -22,6 +23,9 @@ class Game:
     variants: tuple[Mapping[str, JSON], ...] = ({},)
     """Short games that between them cover the game's shapes (seat counts, modes, optional rules): the
     generic tests play each of them, with bots at every level."""
+
+    lesson: Lesson | None = None
+    """The game's lesson (``engines/<game>/lesson.json``, read with ``engines.lesson.read_lesson``)."""
 
     @property
     def name(self) -> str:
