@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.bots                              # every mode, 200 games per pairing
     .venv/bin/python -m bench.bots --games 40 --budget 0.03 --only tri-tac
-    .venv/bin/python -m bench.bots --json bench/results/bots.json
+    .venv/bin/python -m bench.bots --json /tmp/bots.json     # rows for bench/results/bots-strength.json
 
 A pairing (say strong vs normal) plays ``--games`` games in one process, every decision on the caller's
 thread. In a two-sided mode the two levels hold the two sides (teams in 4-player games) and swap sides every

@@ -1,4 +1,4 @@
-"""A playing room's latency while many strong bots think at once (issue 26: "it never stalls a table").
+"""A playing room's latency while many strong bots think at once: thinking bots must never stall a table.
 
     .venv/bin/python -m bench.bots_load                  # 50 rooms of two strong bots, 30 s window
     .venv/bin/python -m bench.bots_load --rooms 0        # the same measurement without the bots

@@ -1,8 +1,8 @@
 """Fan-out benchmark: the project's live rooms against a bare FastAPI fan-out endpoint (bench/README.md).
 
     .venv/bin/python -m bench.fanout                      # both servers, both scenarios, 20 s windows
-    .venv/bin/python -m bench.fanout --duration 60 --repeat 3 --json bench/results.json
-    .venv/bin/python -m bench.fanout --servers cluster    # two app processes, PostgreSQL + Redis
+    .venv/bin/python -m bench.fanout --duration 60 --repeat 3 --json bench/results/project-bare.json
+    .venv/bin/python -m bench.fanout --servers routed,project   # two app processes, PostgreSQL + Redis
 
 Each run starts a fresh server process pinned to one core (``taskset -c 0``; the project on a fresh SQLite
 database, durable per move) and drives it from this process pinned to another core (``-c 1``), with this

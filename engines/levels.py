@@ -66,7 +66,7 @@ class StrongSearchBot(SearchBot[Any]):
 
 
 STRONG_BUDGET_SECONDS = 0.8
-"""Thinking time per move of a strong bot (the issue allows 1 s; the rest is margin for the worker)."""
+"""Thinking time per move of a strong bot (a move may take at most 1 s; the rest is margin for the worker)."""
 
 _cache: dict[tuple[str, Level], Bot[Any]] = {}
 

@@ -97,7 +97,7 @@ PEER_SILENCE_BEATS = 3
 NEWS_AT_ONCE = 4
 """Rooms whose news is handled at the same time. A room reloaded from the database reads through the same
 few connections this process' own moves are written through, and news for every room at once queued ahead
-of them (bench/README.md, "Two processes ... at 76a860f"). One room being loaded still holds up only its
+of them (bench/README.md, "Figures behind the code's choices"). One room being loaded still holds up only its
 own share."""
 
 

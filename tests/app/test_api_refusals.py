@@ -1,5 +1,5 @@
 """Every refusal of the HTTP API that a page shows carries a code and its params, which the page phrases in
-its own language: the English ``detail`` is a note for developers (issue 22)."""
+its own language: the English ``detail`` is a note for developers."""
 
 from __future__ import annotations
 

@@ -266,7 +266,7 @@ def test_proxy_upgrades_websockets_on_ws_path() -> None:
 
 
 def test_proxy_access_log_never_writes_a_query_string_or_credentials() -> None:
-    """The request line and the query string are where a careless client's ?token= would be (issue 21)."""
+    """The request line and the query string are where a careless client's ?token= would be."""
     http = nginx_block(NGINX_CONF.read_text(), "http")
     everything = re.sub(r"#[^\n]*", "", NGINX_CONF.read_text())
     formats = {

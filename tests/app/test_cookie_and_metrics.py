@@ -1,5 +1,5 @@
 """The player cookie is Secure when the site is served over HTTPS, without a setting by hand, and /metrics is
-for this machine unless a setting or a token opens it (issue 21, item 10)."""
+for this machine unless a setting or a token opens it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Game imports are bounded (body size, number of actions) and replayed off the event loop (issue 21, item 9)."""
+"""Game imports are bounded (body size, number of actions) and replayed off the event loop."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Only the site's own pages may use a player's cookie: the WebSocket handshake and every state-changing
-POST are checked against the site's origin (app/origins.py; issue 21, item 3)."""
+POST are checked against the site's origin (app/origins.py)."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ async def test_a_page_of_another_origin_cannot_open_the_socket_with_the_cookie(o
         url = f"ws://127.0.0.1:{origin_server.port}/ws/{code}"
         cookie = {"Cookie": f"tf_token={token}"}
         for foreign in (
-            f"http://127.0.0.1:{origin_server.port + 1}",  # another port of the same host: the issue's page
+            f"http://127.0.0.1:{origin_server.port + 1}",  # another port of the same host: another site
             f"http://localhost:{origin_server.port}",  # another name for it is another origin
             f"https://127.0.0.1:{origin_server.port + 1}",
             "null",

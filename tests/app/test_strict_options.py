@@ -1,5 +1,5 @@
 """Game options are as strict as the messages that carry them: no string or float passes for an integer,
-no number for a boolean (issue 21, item 7)."""
+no number for a boolean."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Host controls, stand-ins, room turn timers and chat (issue: table life)."""
+"""Host controls, stand-ins, room turn timers and chat: the life of a table."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Player tokens stay out of URLs and logs, and can be rotated (issue 21, item 5)."""
+"""Player tokens stay out of URLs and logs, and can be rotated."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One screen to play (issue 23): for every game and seat count, as a seated player and as a spectator, at two
+"""One screen to play: for every game and seat count, as a seated player and as a spectator, at two
 laptop and two phone sizes, a game in play does not scroll the page, and the board, the player's own hand and
 the prompt are inside the viewport. Tic Tac Top's TV mode fits 1280x720 through a whole turn with the room
 code in view, and a phone that did not lock its grid sees the reveal when the Leader submits.

@@ -1,5 +1,5 @@
 """Views hold data, never words for players: pages name seats, teams and sides in their own language
-(issue 22). Every view and event of random games, with teams where a game has them, is searched for English
+from that data. Every view and event of random games, with teams where a game has them, is searched for English
 labels."""
 
 from __future__ import annotations
