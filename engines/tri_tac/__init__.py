@@ -1,6 +1,9 @@
 """Tri-Tac: an N×N board where every new three-in-a-row scores (docs/games/tri-tac.md)."""
 
+from pathlib import Path
+
 from engines.game import Game
+from engines.lesson import read_lesson
 from engines.tri_tac.rules import BOT, ENGINE
 from engines.tri_tac.strong import MODEL
 
@@ -9,4 +12,5 @@ GAME = Game(
     BOT,
     strong=MODEL,
     variants=({"size": 4}, {"size": 3, "power_play": True, "dynamic_board": True, "special_squares": True}),
+    lesson=read_lesson(Path(__file__).parent / "lesson.json"),
 )
