@@ -1,7 +1,16 @@
 """Tic Tac Match: coloured X/O cards stacked on a grid (docs/games/tic-tac-match.md)."""
 
+from pathlib import Path
+
 from engines.game import Game
+from engines.lesson import read_lesson
 from engines.tic_tac_match.rules import BOT, ENGINE
 from engines.tic_tac_match.strong import MODEL
 
-GAME = Game(ENGINE, BOT, strong=MODEL, variants=({"players": 2}, {"players": 4}))
+GAME = Game(
+    ENGINE,
+    BOT,
+    strong=MODEL,
+    variants=({"players": 2}, {"players": 4}),
+    lesson=read_lesson(Path(__file__).parent / "lesson.json"),
+)
