@@ -57,6 +57,9 @@ class Step(_Data):
     """The moves that meet the step's point (the first is the one a hint shows)."""
     replies: tuple[Move, ...] = ()
     """The other seats' moves after the learner's, each played when the game waits on that seat."""
+    punish: tuple[Move, ...] | None = None
+    """The other seats' moves after a move that missed the point (the reply that shows why it was weak);
+    default: ``replies``, those of them still legal."""
     expect: tuple[str, ...] = ()
     """Log keys the asked move (with its replies) must produce: the result the step's text states."""
     seat: Seat | None = None
@@ -158,7 +161,9 @@ class LessonRunner:
             return Attempt("refused", err.reason())
         played = [(seat, action, after, events)]
         verdict: Verdict = "done" if action in self.asked(index) else "missed"
-        for move in self.step(index).replies:
+        step = self.step(index)
+        script = step.replies if verdict == "done" or step.punish is None else step.punish
+        for move in script:
             current = played[-1][2]
             if move.seat not in engine.to_act(current):
                 continue
@@ -167,7 +172,7 @@ class LessonRunner:
                 next_state, reply_events = engine.apply(current, move.seat, reply)
             except IllegalAction:
                 if verdict == "done":
-                    raise InvalidLesson(f"step {self.step(index).id!r}: a scripted reply is refused") from None
+                    raise InvalidLesson(f"step {step.id!r}: a scripted reply is refused") from None
                 continue  # after a miss the script may no longer fit: the miss shows what it did alone
             played.append((move.seat, reply, next_state, reply_events))
         return Attempt(verdict, None, tuple(played))

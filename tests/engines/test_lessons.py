@@ -76,3 +76,13 @@ def test_a_set_up_that_breaks_the_rules_is_an_invalid_lesson() -> None:
         LessonRunner(get_engine("tri-tac"), _tri_tac_lesson()).position(3)
     with pytest.raises(InvalidLesson, match="not 'tri-tac'"):
         LessonRunner(get_engine("tri-tac"), _tri_tac_lesson().model_copy(update={"game": "tic-tac-top"}))
+
+
+def test_a_miss_plays_the_punishing_reply_when_the_step_has_one() -> None:
+    punish = (Move(seat=1, action={"type": "place", "cell": [0, 2]}),)
+    runner = LessonRunner(get_engine("tri-tac"), _tri_tac_lesson(punish=punish))
+    missed = runner.attempt(0, {"type": "place", "cell": [1, 0]})
+    assert missed.verdict == "missed" and [seat for seat, *_ in missed.played] == [0, 1]
+    assert missed.played[1][1] == get_engine("tri-tac").parse_action(punish[0].action)
+    done = runner.attempt(0, {"type": "place", "cell": [0, 2]})
+    assert done.played[1][1] == get_engine("tri-tac").parse_action({"type": "place", "cell": [1, 1]})
