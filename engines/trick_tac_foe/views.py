@@ -11,9 +11,9 @@ from engines.trick_tac_foe.outcome import outcome_of
 from engines.trick_tac_foe.seats import COLOURS, ROTATION, cell_for, labels_for, numbering, team_of
 from engines.trick_tac_foe.state import FinalPosition, RoundPoints, Trick, TrickTacFoeState
 
-# The records a view shows read as they are stored: through the shared codec.
-_TRICKS: TypeAdapter[tuple[Trick, ...]] = TypeAdapter(tuple[Trick, ...])
-_HISTORY: TypeAdapter[tuple[RoundPoints, ...]] = TypeAdapter(tuple[RoundPoints, ...])
+Records = tuple[tuple[Trick, ...], tuple[Trick, ...], tuple[RoundPoints, ...]]
+"""The current and previous tricks and the rounds' points: a view shows them as they are stored."""
+_RECORDS: TypeAdapter[Records] = TypeAdapter(Records)  # one call of the shared codec for all three
 _LINES: TypeAdapter[tuple[Line, ...] | None] = TypeAdapter(tuple[Line, ...] | None)
 
 
@@ -73,6 +73,7 @@ def view(state: TrickTacFoeState, seat: Seat | None) -> dict[str, JSON]:
         v = state.grid[r][c]
         board.append({"number": k, "cell": [r, c], "token": None if v is None else COLOURS[v]})
     outcome = outcome_of(state)
+    current, previous, history = _RECORDS.dump_python((state.current, state.previous, state.history), mode="json")
     return {
         "players": n,
         "one_shot": state.options.one_shot,
@@ -98,10 +99,10 @@ def view(state: TrickTacFoeState, seat: Seat | None) -> dict[str, JSON]:
         "rotation": ROTATION[perspective],
         "numbers": numbering(perspective),
         "board": board,
-        "current": _TRICKS.dump_python(state.current, mode="json"),
-        "previous": _TRICKS.dump_python(state.previous, mode="json"),
+        "current": current,
+        "previous": previous,
         "discard": list(state.discard),
-        "history": _HISTORY.dump_python(state.history, mode="json"),
+        "history": history,
         "outcome": outcome.to_json() if outcome is not None else None,
         "final": None if state.final is None else coloured(state.final),
     }

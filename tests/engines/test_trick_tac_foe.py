@@ -10,7 +10,7 @@ from typing import Any
 import orjson
 import pytest
 
-from engines.base import IllegalAction, InvalidOptions, LogEntry
+from engines.base import IllegalAction, InvalidOptions, InvalidState, LogEntry
 from engines.registry import get_bot, get_engine
 from engines.trick_tac_foe.actions import Commit, TrickTacFoeAction, Wild
 from engines.trick_tac_foe.bots import BOT, _threat_cells
@@ -762,6 +762,25 @@ def test_four_player_replay_and_dump_round_trip() -> None:
         state, _ = ENGINE.apply(state, seat, action)
         assert ENGINE.dump(state) == ENGINE.dump(after)
     assert ENGINE.dump(state) == ENGINE.dump(final)
+
+
+def test_a_dump_loads_back_to_an_equal_state_and_a_damaged_one_is_refused() -> None:
+    final, steps = random_game(2, 12, one_shot=True)
+    for state in [*(before for before, *_rest in steps[::7]), final]:
+        assert ENGINE.load(orjson.loads(orjson.dumps(ENGINE.dump(state)))) == state
+    assert final.final is not None
+    older = {key: value for key, value in ENGINE.dump(final).items() if key != "final"}
+    assert ENGINE.load(older) == final.changed(final=None)  # stored before the final position was kept
+    dumped = ENGINE.dump(final)
+    for key, damaged in [
+        ("phase", "dealing"),
+        ("grid", [[None, None], [None, None]]),
+        ("current", [{"seats": [0, 1], "cards": ["AS"], "winner": 0, "card": "AS", "wild": False}]),
+        ("final", {"grid": [[None] * 3] * 2, "lines": None, "team": None}),
+        ("scores", [1, 2, 3]),
+    ]:
+        with pytest.raises(InvalidState):
+            ENGINE.load({**dumped, key: damaged})
 
 
 def test_four_player_timeouts_are_legal() -> None:
