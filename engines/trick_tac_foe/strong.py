@@ -11,26 +11,16 @@ from bisect import bisect_left
 from functools import lru_cache
 from random import Random
 
-from engines.base import Action, Seat
+from engines.base import Seat
 from engines.search import GameModel, squash
-from engines.trick_tac_foe.rules import (
-    ALL_CARDS,
-    BOT,
-    DIRECTIONS,
-    ENGINE,
-    Grid,
-    TrickTacFoeState,
-    _evaluate,
-    card_rank,
-    card_strength,
-    cell_for,
-    number_for,
-    opponent_of,
-    rounds_for,
-    sort_cards,
-    team_of,
-    unseen_cards,
-)
+from engines.trick_tac_foe.actions import COMMIT, WILD, TrickTacFoeAction
+from engines.trick_tac_foe.board import Grid
+from engines.trick_tac_foe.bots import BOT, evaluate_grid, unseen_cards
+from engines.trick_tac_foe.cards import ALL_CARDS, card_rank, card_strength, sort_cards
+from engines.trick_tac_foe.options import rounds_for
+from engines.trick_tac_foe.rules import ENGINE
+from engines.trick_tac_foe.seats import DIRECTIONS, cell_for, number_for, opponent_of, team_of
+from engines.trick_tac_foe.state import TrickTacFoeState
 
 CELLS = [(r, c) for r in range(3) for c in range(3)]
 _STRENGTH = {card: card_strength(card) for card in ALL_CARDS}
@@ -51,7 +41,7 @@ def _gains(grid: Grid, team: int) -> tuple[float, ...]:
 
 @lru_cache(maxsize=1 << 12)
 def _grid_value(grid: Grid, team: int) -> float:
-    return _evaluate(grid, team)
+    return evaluate_grid(grid, team)
 
 
 class TrickTacFoeModel(GameModel[TrickTacFoeState]):
@@ -101,7 +91,7 @@ class TrickTacFoeModel(GameModel[TrickTacFoeState]):
             deals.append(tuple(tuple(cards[s::n]) for s in range(n)))
         return state.changed(committed=tuple(committed), hands=tuple(hands), decks=decks, deals=tuple(deals))
 
-    def policy(self, state: TrickTacFoeState, seat: Seat, rng: Random) -> Action:
+    def policy(self, state: TrickTacFoeState, seat: Seat, rng: Random) -> TrickTacFoeAction:
         """The normal bot's rule (expected gain against the unseen cards), with its board values cached."""
         n = state.players
         label = ENGINE.label(state, seat)
@@ -110,8 +100,8 @@ class TrickTacFoeModel(GameModel[TrickTacFoeState]):
         mine = _gains(key, team)
         if state.phase == "wild":
             best = max(range(9), key=lambda i: (mine[i], -i))
-            return {"type": "wild", "number": number_for(label, CELLS[best])}
-        return {"type": "commit", "card": self._commit_choice(state, seat)}
+            return WILD[number_for(label, CELLS[best])]
+        return COMMIT[self._commit_choice(state, seat)]
 
     def _commit_choice(self, state: TrickTacFoeState, seat: Seat) -> str:
         """The normal bot's card (ties to the lowest), from lookup tables: it runs for every playout move."""

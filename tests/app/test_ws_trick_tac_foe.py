@@ -19,7 +19,10 @@ from typing import Any
 import pytest
 
 from app.client import ClientError, RoomSocket, ThreefoldClient
-from engines.trick_tac_foe.rules import CARD_SET, ENGINE, TrickTacFoeState, card_text, labels_for, sort_cards
+from engines.trick_tac_foe.cards import CARD_SET, card_text, sort_cards
+from engines.trick_tac_foe.rules import ENGINE
+from engines.trick_tac_foe.seats import labels_for
+from engines.trick_tac_foe.state import TrickTacFoeState
 from tests.app.helpers import Table, open_table
 from tests.support.server import ServerProcess
 
@@ -138,7 +141,7 @@ def check_wire(table: Table, seed: int, options: dict[str, Any], sockets: dict[i
     truth = [state]
     truth_events: list[list[Any]] = [[]]
     for seat, action in actions:
-        state, events = ENGINE.apply(state, seat, action)
+        state, events = ENGINE.apply(state, seat, ENGINE.parse_action(action))  # the wire's JSON
         truth.append(state)
         truth_events.append(events)
     assert ENGINE.outcome(state) is not None

@@ -145,8 +145,8 @@ def test_illegal_actions_raise_and_leave_state_untouched(engine: Engine[Any, Any
         before = copy.deepcopy(engine.dump(state))
         for bad in GARBAGE_ACTIONS:
             for seat in range(len(engine.seats_of(state))):
-                with pytest.raises(IllegalAction):
-                    engine.apply(state, seat, bad)
+                with pytest.raises(IllegalAction):  # refused as malformed JSON, or by the rules
+                    engine.apply(state, seat, engine.parse_action(bad))
                 assert engine.dump(state) == before
         # A legal action for a seat that is not to act is refused too.
         acting = sorted(engine.to_act(state))

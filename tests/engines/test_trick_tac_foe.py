@@ -10,19 +10,14 @@ from typing import Any
 import orjson
 import pytest
 
-from engines.base import IllegalAction, InvalidOptions, LogEntry
+from engines.base import IllegalAction, InvalidOptions, InvalidState, LogEntry
 from engines.registry import get_bot, get_engine
-from engines.trick_tac_foe.rules import (
-    ALL_CARDS,
-    BOT,
-    ENGINE,
-    TrickTacFoeState,
-    _threat_cells,
-    card_strength,
-    cell_for,
-    number_for,
-    numbering,
-)
+from engines.trick_tac_foe.actions import Commit, TrickTacFoeAction, Wild
+from engines.trick_tac_foe.bots import BOT, _threat_cells
+from engines.trick_tac_foe.cards import ALL_CARDS, card_strength
+from engines.trick_tac_foe.rules import ENGINE
+from engines.trick_tac_foe.seats import cell_for, number_for, numbering
+from engines.trick_tac_foe.state import TrickTacFoeState
 
 Grid = tuple[tuple[int | None, ...], ...]
 RED, BLACK = 0, 1
@@ -65,7 +60,7 @@ def scenario(
     return state
 
 
-def play(state: TrickTacFoeState, *moves: tuple[int, dict[str, Any]]) -> tuple[TrickTacFoeState, list[Any]]:
+def play(state: TrickTacFoeState, *moves: tuple[int, TrickTacFoeAction]) -> tuple[TrickTacFoeState, list[Any]]:
     events: list[Any] = []
     for seat, action in moves:
         state, evs = ENGINE.apply(state, seat, action)
@@ -73,12 +68,12 @@ def play(state: TrickTacFoeState, *moves: tuple[int, dict[str, Any]]) -> tuple[T
     return state, events
 
 
-def commit(seat: int, card: str) -> tuple[int, dict[str, Any]]:
-    return seat, {"type": "commit", "card": card}
+def commit(seat: int, card: str) -> tuple[int, TrickTacFoeAction]:
+    return seat, Commit(card=card)
 
 
-def wild(seat: int, number: int) -> tuple[int, dict[str, Any]]:
-    return seat, {"type": "wild", "number": number}
+def wild(seat: int, number: int) -> tuple[int, TrickTacFoeAction]:
+    return seat, Wild(number=number)
 
 
 def kinds(events: list[Any]) -> list[str]:
@@ -264,7 +259,7 @@ def test_wild_10_clubs() -> None:
     state, events = play(state, commit(S2, "10C"), commit(N2, "9S"))
     assert kinds(events)[-2:] == ["reveal", "wild_pending"]
     assert ENGINE.to_act(state) == frozenset({S2})
-    assert ENGINE.legal_actions(state, S2) == [{"type": "wild", "number": k} for k in range(1, 10)]
+    assert ENGINE.legal_actions(state, S2) == [Wild(number=k) for k in range(1, 10)]
     assert ENGINE.legal_actions(state, N2) == []
     view = ENGINE.view(state, N2)
     assert view["phase"] == "wild" and view["wild_seat"] == S2
@@ -361,7 +356,7 @@ def test_four_player_wild_in_first_pair_keeps_second_pair_hidden() -> None:
     assert b"7D" not in orjson.dumps(ENGINE.view(state, S4))  # ...nor South its teammate's
     # A committed card cannot change.
     with pytest.raises(IllegalAction):
-        ENGINE.apply(state, E4, {"type": "commit", "card": "9D"})
+        ENGINE.apply(state, E4, Commit(card="9D"))
     state, events = play(state, wild(N4, 5))
     assert kinds(events)[:3] == ["resolve", "reveal", "resolve"]
     assert state.grid == grid_of("B . . / . R . / . . .")
@@ -458,7 +453,7 @@ def test_round_and_game_end_two_players() -> None:
     outcome = ENGINE.outcome(state)
     assert outcome is not None and outcome.scores == [float(state.scores[BLACK]), float(state.scores[RED])]
     with pytest.raises(IllegalAction):
-        ENGINE.apply(state, 0, {"type": "commit", "card": "AC"})
+        ENGINE.apply(state, 0, Commit(card="AC"))
 
 
 def test_round_and_game_end_four_players_and_one_shot() -> None:
@@ -567,43 +562,50 @@ def test_starting_position_rotates_across_sets_and_rounds() -> None:
 # ---- actions ----------------------------------------------------------------------------------------------
 
 
+def refusal(state: TrickTacFoeState, seat: int, raw: Any) -> tuple[str, dict[str, Any]]:
+    """How an action's JSON is refused: malformed by ``parse_action``, else illegal now by ``apply``."""
+    with pytest.raises(IllegalAction) as refused:
+        ENGINE.apply(state, seat, ENGINE.parse_action(raw))
+    return refused.value.code, dict(refused.value.params)
+
+
 def test_illegal_actions_are_refused_with_state_untouched() -> None:
     state = scenario(2, [["10C", "2D"], ["9S", "3D"]])
     before = ENGINE.dump(state)
-    bad_moves: list[tuple[int, Any]] = [
-        (S2, {"type": "commit", "card": "9S"}),  # North's card
-        (S2, {"type": "commit", "card": "11S"}),
-        (S2, {"type": "commit", "card": "7s"}),
-        (S2, {"type": "commit", "card": 7}),
-        (S2, {"type": "commit"}),
-        (S2, {"type": "commit", "card": "10C", "extra": 1}),
-        (S2, {"type": "wild", "number": 3}),  # no wild pending
-        (S2, {"type": "pass"}),
-        (S2, ["commit"]),
-        (2, {"type": "commit", "card": "10C"}),
-        (-1, {"type": "commit", "card": "10C"}),
+    bad_card = ("trick-tac-foe.error.bad_card", {})
+    bad_moves: list[tuple[int, Any, tuple[str, dict[str, Any]]]] = [
+        (S2, {"type": "commit", "card": "9S"}, ("trick-tac-foe.error.not_in_hand", {"card": "9S"})),  # North's card
+        (S2, {"type": "commit", "card": "11S"}, bad_card),
+        (S2, {"type": "commit", "card": "7s"}, bad_card),
+        (S2, {"type": "commit", "card": 7}, bad_card),
+        (S2, {"type": "commit"}, bad_card),
+        (S2, {"type": "commit", "card": "10C", "extra": 1}, ("action.unexpected_fields", {"fields": ["extra"]})),
+        (S2, {"type": "wild", "number": 3}, ("trick-tac-foe.error.no_wild", {})),  # no wild pending
+        (S2, {"type": "pass"}, ("action.unknown_type", {"type": "pass", "expected": ["commit", "wild"]})),
+        (S2, ["commit"], ("action.not_object", {})),
+        (2, {"type": "commit", "card": "10C"}, ("action.no_seat", {})),
+        (-1, {"type": "commit", "card": "10C"}, ("action.no_seat", {})),
     ]
-    for seat, action in bad_moves:
-        with pytest.raises(IllegalAction):
-            ENGINE.apply(state, seat, action)
+    for seat, action, expected in bad_moves:
+        assert refusal(state, seat, action) == expected, action
         assert ENGINE.dump(state) == before
     state, _ = play(state, commit(S2, "10C"))
     with pytest.raises(IllegalAction, match="already committed"):
-        ENGINE.apply(state, S2, {"type": "commit", "card": "2D"})
+        ENGINE.apply(state, S2, Commit(card="2D"))
     state, _ = play(state, commit(N2, "9S"))
     before = ENGINE.dump(state)
-    wild_moves: list[tuple[int, Any]] = [
-        (N2, {"type": "wild", "number": 5}),  # not North's wild
-        (S2, {"type": "wild", "number": 0}),
-        (S2, {"type": "wild", "number": 10}),
-        (S2, {"type": "wild", "number": True}),
-        (S2, {"type": "wild", "number": "5"}),
-        (S2, {"type": "wild", "cell": [1, 1]}),
-        (S2, {"type": "commit", "card": "2D"}),  # wild pending
+    bad_number = ("trick-tac-foe.error.bad_number", {})
+    wild_moves: list[tuple[int, Any, tuple[str, dict[str, Any]]]] = [
+        (N2, {"type": "wild", "number": 5}, ("trick-tac-foe.error.wild_of", {"seat": S2})),  # not North's wild
+        (S2, {"type": "wild", "number": 0}, bad_number),
+        (S2, {"type": "wild", "number": 10}, bad_number),
+        (S2, {"type": "wild", "number": True}, bad_number),
+        (S2, {"type": "wild", "number": "5"}, bad_number),
+        (S2, {"type": "wild", "cell": [1, 1]}, ("action.unexpected_fields", {"fields": ["cell"]})),
+        (S2, {"type": "commit", "card": "2D"}, ("trick-tac-foe.error.wild_first", {"seat": S2})),  # wild pending
     ]
-    for seat, action in wild_moves:
-        with pytest.raises(IllegalAction):
-            ENGINE.apply(state, seat, action)
+    for seat, action, expected in wild_moves:
+        assert refusal(state, seat, action) == expected, action
         assert ENGINE.dump(state) == before
 
 
@@ -617,18 +619,18 @@ def test_apply_does_not_mutate_its_input() -> None:
 
 def test_timeout_actions() -> None:
     state = scenario(2, [["9S", "2D", "AH"], ["10H", "3D", "AS"]], grid="R R R / R . R / . . .")
-    assert ENGINE.timeout_action(state, S2) == {"type": "commit", "card": "AH"}
-    assert ENGINE.timeout_action(state, N2) == {"type": "commit", "card": "AS"}
+    assert ENGINE.timeout_action(state, S2) == Commit(card="AH")
+    assert ENGINE.timeout_action(state, N2) == Commit(card="AS")
     state, _ = play(state, commit(S2, "9S"), commit(N2, "10H"))
     # North reads the grid "9 8 7 / 6 5 4 / 3 2 1": its 1, 2, 3 are empty, so 1 changes the board.
-    assert ENGINE.timeout_action(state, N2) == {"type": "wild", "number": 1}
+    assert ENGINE.timeout_action(state, N2) == Wild(number=1)
     full = scenario(2, [["9S", "2D"], ["10H", "3D"]], grid="R R B / R R R / R R R")
     full, _ = play(full, commit(S2, "9S"), commit(N2, "10H"))
     # North's 1–6 are Red already; its 7 is the North-West corner, Black: the lowest number that changes.
-    assert ENGINE.timeout_action(full, N2) == {"type": "wild", "number": 7}
+    assert ENGINE.timeout_action(full, N2) == Wild(number=7)
     allred = scenario(2, [["9S", "2D"], ["10H", "3D"]], grid="R R R / R R R / R R R")
     allred, _ = play(allred, commit(S2, "9S"), commit(N2, "10H"))
-    assert ENGINE.timeout_action(allred, N2) == {"type": "wild", "number": 1}
+    assert ENGINE.timeout_action(allred, N2) == Wild(number=1)
 
 
 def test_timer_is_an_option_keyed_by_step() -> None:
@@ -644,7 +646,7 @@ def test_timer_is_an_option_keyed_by_step() -> None:
     assert ENGINE.timer(after) != timer
 
 
-def logged(state: TrickTacFoeState, seat: int, action: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+def logged(state: TrickTacFoeState, seat: int, action: TrickTacFoeAction) -> list[tuple[str, dict[str, Any]]]:
     """The log entries of an action, as (key, params)."""
     entries = ENGINE.log_entries(state, seat, action, ENGINE.apply(state, seat, action))
     return [(entry.key, dict(entry.params)) for entry in entries]
@@ -652,10 +654,10 @@ def logged(state: TrickTacFoeState, seat: int, action: dict[str, Any]) -> list[t
 
 def test_the_log_is_public() -> None:
     state = scenario(2, [["3H", "9S"], ["2S", "9C"]])
-    assert logged(state, S2, {"type": "commit", "card": "3H"}) == [("trick-tac-foe.log.committed", {"seat": S2})]
+    assert logged(state, S2, Commit(card="3H")) == [("trick-tac-foe.log.committed", {"seat": S2})]
     state, _ = play(state, commit(S2, "3H"))
     trick = {"first_seat": S2, "first_card": "3H", "second_seat": N2, "second_card": "2S", "winner_seat": S2}
-    assert logged(state, N2, {"type": "commit", "card": "2S"})[:3] == [
+    assert logged(state, N2, Commit(card="2S"))[:3] == [
         ("trick-tac-foe.log.committed", {"seat": N2}),
         ("trick-tac-foe.log.trick", trick),
         ("trick-tac-foe.log.placed", {"seat": S2, "number": 3, "cell": [0, 2], "team": 1}),
@@ -762,6 +764,25 @@ def test_four_player_replay_and_dump_round_trip() -> None:
     assert ENGINE.dump(state) == ENGINE.dump(final)
 
 
+def test_a_dump_loads_back_to_an_equal_state_and_a_damaged_one_is_refused() -> None:
+    final, steps = random_game(2, 12, one_shot=True)
+    for state in [*(before for before, *_rest in steps[::7]), final]:
+        assert ENGINE.load(orjson.loads(orjson.dumps(ENGINE.dump(state)))) == state
+    assert final.final is not None
+    older = {key: value for key, value in ENGINE.dump(final).items() if key != "final"}
+    assert ENGINE.load(older) == final.changed(final=None)  # stored before the final position was kept
+    dumped = ENGINE.dump(final)
+    for key, damaged in [
+        ("phase", "dealing"),
+        ("grid", [[None, None], [None, None]]),
+        ("current", [{"seats": [0, 1], "cards": ["AS"], "winner": 0, "card": "AS", "wild": False}]),
+        ("final", {"grid": [[None] * 3] * 2, "lines": None, "team": None}),
+        ("scores", [1, 2, 3]),
+    ]:
+        with pytest.raises(InvalidState):
+            ENGINE.load({**dumped, key: damaged})
+
+
 def test_four_player_timeouts_are_legal() -> None:
     _final, steps = random_game(4, 5)
     for before, *_rest in steps[::3]:
@@ -775,11 +796,12 @@ def test_four_player_timeouts_are_legal() -> None:
 def test_bot_wild_completes_its_line_or_blocks() -> None:
     state = scenario(2, [["10S", "2D"], ["9C", "3D"]], grid="B B . / R R . / . . .")
     state, _ = play(state, commit(S2, "10S"), commit(N2, "9C"))
-    assert BOT.choose(state, S2, random.Random(0)) == {"type": "wild", "number": 3}  # completes the top row
+    assert BOT.choose(state, S2, random.Random(0)) == Wild(number=3)  # completes the top row
     state = scenario(2, [["10S", "2D"], ["9C", "3D"]], grid="B . . / R R . / . . .")
     state, _ = play(state, commit(S2, "10S"), commit(N2, "9C"))
     action = BOT.choose(state, S2, random.Random(0))
-    r, _c = cell_for("South", action["number"])
+    assert isinstance(action, Wild)
+    r, _c = cell_for("South", action.number)
     assert r == 1  # on Red's threatened row: flipping a Red token or taking the empty cell stops it
     state, _ = play(state, (S2, action))
     assert not _threat_cells(state.grid, RED)
@@ -793,10 +815,10 @@ def test_bot_spends_a_strong_card_to_score_and_dumps_a_weak_one_otherwise() -> N
         decks=[[], ["8C", "9C", "10C"]],
         grid="B . . / . B . / . . .",
     )
-    assert BOT.choose(state, S2, random.Random(0)) == {"type": "commit", "card": "9S"}
+    assert BOT.choose(state, S2, random.Random(0)) == Commit(card="9S")
     # Nothing at stake for South's cards on an empty board: keep the 9♠, play the Ace.
     state = scenario(2, [["9S", "AC", "2C", "3C"], ["4C", "5C", "6C", "7C"]], decks=[[], ["8C", "9C", "10C"]])
-    assert BOT.choose(state, S2, random.Random(0)) == {"type": "commit", "card": "AC"}
+    assert BOT.choose(state, S2, random.Random(0)) == Commit(card="AC")
 
 
 def test_bot_beats_random_play() -> None:
@@ -856,7 +878,7 @@ def test_strong_bot_samples_worlds_its_seat_cannot_tell_apart(players: int) -> N
                     hands=tuple((*h, card) if i == s else h for i, h in enumerate(world.hands)),
                     committed=tuple(None if i == s else c for i, c in enumerate(world.committed)),
                 )
-                assert ENGINE.apply(before, s, {"type": "commit", "card": card})[0].committed == world.committed
-                assert MODEL.policy(before, s, rng) == {"type": "commit", "card": card}
+                assert ENGINE.apply(before, s, Commit(card=card))[0].committed == world.committed
+                assert MODEL.policy(before, s, rng) == Commit(card=card)
                 guessed += 1
     assert guessed >= 8
