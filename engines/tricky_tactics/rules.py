@@ -178,16 +178,6 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions, TrickyTacticsAction]):
         )
         return st
 
-    def _owner_index(self, st: State, owner: PlayerId) -> int | None:
-        """The player a Remove's ``owner`` names: ``"automa"`` or another human's seat (None: no such player)."""
-        if owner == AUTOMA and st.automa is not None:
-            return int(st.automa)
-        if isinstance(owner, int) and not isinstance(owner, bool) and 0 <= owner < st.n:
-            if owner == st.automa:
-                return None
-            return owner
-        return None
-
     # ---- the automatic flow ------------------------------------------------------------------
 
     def _run(self, st: State, events: list[Event]) -> State:
@@ -434,6 +424,16 @@ class TrickyTactics(Engine[State, TrickyTacticsOptions, TrickyTacticsAction]):
                 )
             st = self._record_action(st.with_cubes(loc, owner, -1), events, seat, "remove", loc, owner, None)
         return self._after_action(st, events)
+
+    def _owner_index(self, st: State, owner: PlayerId) -> int | None:
+        """The player a Remove's ``owner`` names: ``"automa"`` or another human's seat (None: no such player)."""
+        if owner == AUTOMA and st.automa is not None:
+            return int(st.automa)
+        if isinstance(owner, int) and not isinstance(owner, bool) and 0 <= owner < st.n:
+            if owner == st.automa:
+                return None
+            return owner
+        return None
 
     def view(self, state: State, seat: Seat | None) -> dict[str, JSON]:
         return views.view(state, seat, self.to_act(state))
