@@ -1,8 +1,11 @@
 """Tricky Tactics: tricks that place cubes on a map, with an automa (docs/games/tricky-tactics.md)."""
 
 from engines.game import Game
-from engines.tricky_tactics.rules import BOT, ENGINE
+from engines.tricky_tactics.bots import BOT
+from engines.tricky_tactics.rules import ENGINE
 from engines.tricky_tactics.strong import MODEL
+
+__all__ = ["BOT", "ENGINE", "GAME"]
 
 GAME = Game(
     ENGINE,

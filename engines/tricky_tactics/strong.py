@@ -20,26 +20,13 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any
 
-from engines.base import Action, Outcome, Seat
+from engines.base import Outcome, Seat
 from engines.search import GameModel, squash
-from engines.tricky_tactics.rules import (
-    AUTOMA,
-    BOT,
-    DECK,
-    ENGINE,
-    LOC_RANKS,
-    LOCATIONS,
-    SUITS,
-    Counts,
-    State,
-    TrickyTacticsBot,
-    _suit_worth,
-    _with,
-    answer_card,
-    card_suit,
-    lead_card,
-    sort_hand,
-)
+from engines.tricky_tactics.actions import PLAYS, Add, PlayCard, TrickyTacticsAction
+from engines.tricky_tactics.bots import BOT, TrickyTacticsBot, answer_card, lead_card, suit_worth
+from engines.tricky_tactics.cards import DECK, LOC_RANKS, LOCATIONS, SUITS, card_suit, sort_hand
+from engines.tricky_tactics.rules import ENGINE
+from engines.tricky_tactics.state import AUTOMA, Counts, State, with_delta
 
 SAMPLE_TRIES = 20
 """Shuffles tried for a deal that respects every void before the voids of one player are let go."""
@@ -110,7 +97,7 @@ class _Board:
         for lr in LOC_RANKS:
             c = self.board[f"{lr}{suit}"]
             if f"{lr}{suit}" == loc:
-                c = changed = _with(c, player, delta)
+                c = changed = with_delta(c, player, delta)
             counts.append(c)
         area = self.area(suit, counts)
         totals = [t - old + new for t, old, new in zip(self.totals, self.areas[s], area, strict=True)]
@@ -128,7 +115,7 @@ class _Board:
         return out
 
     def worth(self, suit: str, supply: int) -> int:
-        """``_suit_worth`` in tenths."""
+        """``suit_worth`` in tenths."""
         base = self.base()
         return max([0, *(self.after(*option) - base for option in self.options(suit, supply))])
 
@@ -160,35 +147,36 @@ class _Reading:
         return self._board
 
     def worth(self, suit: str) -> int:
-        """``_suit_worth`` in tenths."""
+        """``suit_worth`` in tenths."""
         key = (*self.key, suit)
         value = self.memo.get(key)
         if value is None:
             value = self.memo[key] = self.board.worth(suit, self.supply)
         return int(value)
 
-    def action(self, legal: list[Action]) -> Action:
+    def action(self, legal: list[TrickyTacticsAction]) -> TrickyTacticsAction:
         """The Action that leaves the map best (ties: an Add, then K, Q, J and the Areas in order)."""
         key = (*self.key, "action", self.state.owed.suit)
-        chosen = self.memo.get(key)
+        chosen: TrickyTacticsAction | None = self.memo.get(key)
         if chosen is None:
             board, seat, automa = self.board, self.seat, self.state.automa
 
-            def promise(a: Action) -> tuple[int, bool, int]:
-                loc = a["location"]
-                if a["type"] == "add":
+            def promise(a: TrickyTacticsAction) -> tuple[int, bool, int]:
+                assert not isinstance(a, PlayCard)
+                loc = a.location
+                if isinstance(a, Add):
                     after = board.after(loc, seat, 1)
                 else:
-                    owner = automa if a["owner"] == AUTOMA else a["owner"]
+                    owner = automa if a.owner == AUTOMA else a.owner
                     assert isinstance(owner, int)
                     after = board.after(loc, owner, -1)
-                return after, a["type"] == "add", -LOCATIONS.index(loc)
+                return after, isinstance(a, Add), -LOCATIONS.index(loc)
 
             chosen = self.memo[key] = max(legal, key=promise)
-        return dict(chosen)
+        return chosen
 
 
-def normal_move(state: State, seat: Seat, memo: Memo) -> Action:
+def normal_move(state: State, seat: Seat, memo: Memo) -> TrickyTacticsAction:
     """The normal bot's move (``TrickyTacticsBot.choose``) read off the state instead of a view: the same
     rules at a fraction of the cost, for the playouts. ``seat`` must be to act."""
     legal = ENGINE.legal_actions(state, seat)
@@ -199,13 +187,13 @@ def normal_move(state: State, seat: Seat, memo: Memo) -> Action:
         return reading.action(legal)
     worth = reading.worth
     threshold = 10 * TrickyTacticsBot.THRESHOLD
-    playable = [a["card"] for a in legal]
+    playable = [a.card for a in legal if isinstance(a, PlayCard)]
     trick = state.trick
     if not trick:
         played = {c for t in state.tricks for _p, c in t.cards}
-        return {"type": "play", "card": lead_card(played, state.hands[seat], playable, worth, threshold)}
+        return PLAYS[lead_card(played, state.hands[seat], playable, worth, threshold)]
     last = len(trick) == state.n - 1
-    return {"type": "play", "card": answer_card(playable, [c for _p, c in trick], worth, threshold, last)}
+    return PLAYS[answer_card(playable, [c for _p, c in trick], worth, threshold, last)]
 
 
 MEMO_SIZE = 50_000
@@ -222,7 +210,7 @@ class _Choice:
     trick: tuple[str, ...]  # the cards already in the trick, in order (empty: a lead)
     played: frozenset[str]  # the cards of the round's earlier tricks
     later: frozenset[str]  # the player's cards played from then on (this one included): in hand then
-    worth: tuple[float, ...]  # ``_suit_worth`` of each suit as the map stood (as the bot reckons, in floats)
+    worth: tuple[float, ...]  # ``suit_worth`` of each suit as the map stood (as the bot reckons, in floats)
     last: bool
 
     def fits(self, hand: Sequence[str]) -> bool:
@@ -255,14 +243,14 @@ def _choices(state: State, seat: Seat) -> list[_Choice]:
     before: list[tuple[dict[str, Counts], Counts]] = [(board, supply)] * len(tricks)
     for index in range(len(state.tricks) - 1, -1, -1):
         taken = state.tricks[index].action
-        if taken is not None and taken.location is not None and taken.kind != "skip":
-            owner_id = taken.player if taken.kind == "add" else taken.owner
+        if taken is not None and taken.location is not None and taken.type != "skip":
+            owner_id = taken.player if taken.type == "add" else taken.owner
             owner = state.automa if owner_id == AUTOMA else owner_id
             assert isinstance(owner, int)
-            delta = -1 if taken.kind == "add" else 1
+            delta = -1 if taken.type == "add" else 1
             board = dict(board)
-            board[taken.location] = _with(board[taken.location], owner, delta)
-            supply = _with(supply, owner, -delta)
+            board[taken.location] = with_delta(board[taken.location], owner, delta)
+            supply = with_delta(supply, owner, -delta)
         before[index] = (board, supply)
     out: list[_Choice] = []
     played: set[str] = set()
@@ -273,7 +261,7 @@ def _choices(state: State, seat: Seat) -> list[_Choice]:
             later = {c for t in tricks[index:] for p, c in t if p == player}
             board, supply = before[index]
             lists = {loc: list(c) for loc, c in board.items()}
-            worth = tuple(_suit_worth(lists, player, supply[player], suit, values, bonus) for suit in SUITS)
+            worth = tuple(suit_worth(lists, player, supply[player], suit, values, bonus) for suit in SUITS)
             trick = tuple(c for _p, c in cards[:position])
             last = position == state.n - 1
             out.append(_Choice(player, card, trick, frozenset(played), frozenset(later), worth, last))
@@ -359,10 +347,10 @@ class TrickyTacticsModel(GameModel[State]):
                 return hands
         raise AssertionError("an unconstrained deal always fits")  # pragma: no cover
 
-    def baseline(self, state: State, seat: Seat, rng: Random) -> Action:
+    def baseline(self, state: State, seat: Seat, rng: Random) -> TrickyTacticsAction:
         return BOT.choose(state, seat, rng)
 
-    def policy(self, state: State, seat: Seat, rng: Random) -> Action:
+    def policy(self, state: State, seat: Seat, rng: Random) -> TrickyTacticsAction:
         """The normal bot's move, read off the state (the players it meets play so)."""
         return normal_move(state, seat, self.memo)
 

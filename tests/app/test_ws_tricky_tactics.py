@@ -23,7 +23,8 @@ import orjson
 import pytest
 
 from app.client import ClientError, RoomSocket
-from engines.tricky_tactics.rules import ENGINE, card_suit
+from engines.tricky_tactics import ENGINE
+from engines.tricky_tactics.cards import card_suit
 from tests.app.helpers import Table, open_table, wait_all
 from tests.support.server import ServerProcess
 
@@ -151,7 +152,7 @@ def replay(options: Message, seed: int, actions: list[tuple[int, Message]]) -> t
     states = [state]
     events: list[list[Any]] = [[]]
     for seat, action in actions:
-        state, evs = ENGINE.apply(state, seat, action)
+        state, evs = ENGINE.apply(state, seat, ENGINE.parse_action(action))
         states.append(state)
         events.append(evs)
     return states, events

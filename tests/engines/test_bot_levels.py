@@ -111,7 +111,7 @@ def _tic_tac_match_twin(state: Any, seat: int) -> Any:
 
 
 def _tricky_tactics_twin(state: Any, seat: int) -> Any:
-    from engines.tricky_tactics.rules import sort_hand
+    from engines.tricky_tactics.cards import sort_hand
 
     other = next(p for p in range(state.n) if p != seat and p != state.automa)
     hand, deck = state.hands[other], state.automa_deck

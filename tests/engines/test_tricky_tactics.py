@@ -16,15 +16,11 @@ import orjson
 import pytest
 
 from engines.base import Event, IllegalAction, InvalidOptions, LogEntry
-from engines.tricky_tactics.rules import (
-    BOT,
-    DECK,
-    ENGINE,
-    LOCATIONS,
-    State,
-    automa_action_choice,
-    automa_choose,
-)
+from engines.tricky_tactics import BOT, ENGINE
+from engines.tricky_tactics.actions import Add, PlayCard, Remove, TrickyTacticsAction
+from engines.tricky_tactics.automa import automa_action_choice, automa_choose
+from engines.tricky_tactics.cards import DECK, LOCATIONS
+from engines.tricky_tactics.state import State
 
 AUTOMA = 2  # the automa's player index in a 2-human game
 
@@ -76,7 +72,7 @@ def scenario(
 
 
 def play(st: State, seat: int, card: str) -> tuple[State, list[Event]]:
-    return ENGINE.apply(st, seat, {"type": "play", "card": card})
+    return ENGINE.apply(st, seat, PlayCard(card=card))
 
 
 def kinds(events: list[Event]) -> list[str]:
@@ -165,7 +161,7 @@ def test_follow_suit_is_enforced_and_offered() -> None:
         hands=[["9H", "2C"], ["AS", "3H", "4D"], ["5D", "6C"], ["7S", "8S"]],
     )
     st, _ = play(st, 0, "9H")
-    assert ENGINE.legal_actions(st, 1) == [{"type": "play", "card": "3H"}]
+    assert ENGINE.legal_actions(st, 1) == [PlayCard(card="3H")]
     assert ENGINE.view(st, 1)["playable"] == ["3H"]
     before = ENGINE.dump(st)
     with refused("tricky-tactics.error.must_follow"):
@@ -173,11 +169,11 @@ def test_follow_suit_is_enforced_and_offered() -> None:
     with refused("tricky-tactics.error.not_in_hand"):
         play(st, 1, "5D")
     with refused("tricky-tactics.error.bad_card"):
-        play(st, 1, "KH")
+        ENGINE.apply(st, 1, ENGINE.parse_action({"type": "play", "card": "KH"}))
     assert ENGINE.dump(st) == before
     st, _ = play(st, 1, "3H")
     # Void in hearts: anything goes.
-    assert {a["card"] for a in ENGINE.legal_actions(st, 2)} == {"5D", "6C"}
+    assert set(ENGINE.legal_actions(st, 2)) == {PlayCard(card="5D"), PlayCard(card="6C")}
 
 
 def test_trick_winner_is_the_highest_card_of_the_led_suit_no_trumps() -> None:
@@ -194,7 +190,7 @@ def test_trick_winner_is_the_highest_card_of_the_led_suit_no_trumps() -> None:
     assert ENGINE.to_act(st) == frozenset({2})
     assert st.phase == "action"
     # After the Action the winner leads.
-    st, _ = ENGINE.apply(st, 2, {"type": "add", "location": "KH"})
+    st, _ = ENGINE.apply(st, 2, Add(location="KH"))
     assert ENGINE.to_act(st) == frozenset({2}) and st.phase == "play"
     assert ENGINE.view(st, None)["leader"] == 2
 
@@ -214,7 +210,7 @@ def test_only_the_player_to_act_may_play() -> None:
         play(st, 1, "9C")
     for bad in ({"type": "play"}, {"type": "play", "card": 7}, {"type": "play", "card": "AC", "x": 1}):
         with pytest.raises(IllegalAction):
-            ENGINE.apply(st, 0, bad)
+            ENGINE.apply(st, 0, ENGINE.parse_action(bad))
 
 
 # ---- Actions -------------------------------------------------------------------------------------
@@ -241,38 +237,38 @@ def test_add_and_remove_targets_are_in_the_led_suits_area() -> None:
     st = won_spades_trick(board)
     legal = ENGINE.legal_actions(st, 0)
     assert legal == [
-        {"type": "add", "location": "KS"},
-        {"type": "add", "location": "QS"},
-        {"type": "add", "location": "JS"},
-        {"type": "remove", "location": "QS", "owner": 1},
+        Add(location="KS"),
+        Add(location="QS"),
+        Add(location="JS"),
+        Remove(location="QS", owner=1),
     ]
     pending = ENGINE.view(st, 3)["pending_action"]
     assert pending == {"player": 0, "suit": "S", "add": ["KS", "QS", "JS"], "remove": [{"location": "QS", "owner": 1}]}
     before = ENGINE.dump(st)
     with refused("tricky-tactics.error.wrong_area"):
-        ENGINE.apply(st, 0, {"type": "add", "location": "KH"})
+        ENGINE.apply(st, 0, Add(location="KH"))
     with refused("tricky-tactics.error.wrong_area"):
-        ENGINE.apply(st, 0, {"type": "remove", "location": "KH", "owner": 1})
+        ENGINE.apply(st, 0, Remove(location="KH", owner=1))
     with refused("tricky-tactics.error.own_cube"):
-        ENGINE.apply(st, 0, {"type": "remove", "location": "QS", "owner": 0})
+        ENGINE.apply(st, 0, Remove(location="QS", owner=0))
     with refused("tricky-tactics.error.no_cube"):
-        ENGINE.apply(st, 0, {"type": "remove", "location": "QS", "owner": 2})
+        ENGINE.apply(st, 0, Remove(location="QS", owner=2))
     with refused("tricky-tactics.error.bad_owner"):
-        ENGINE.apply(st, 0, {"type": "remove", "location": "QS", "owner": "automa"})
+        ENGINE.apply(st, 0, Remove(location="QS", owner="automa"))
     with refused("tricky-tactics.error.bad_owner"):
-        ENGINE.apply(st, 0, {"type": "remove", "location": "QS", "owner": True})
+        ENGINE.apply(st, 0, ENGINE.parse_action({"type": "remove", "location": "QS", "owner": True}))
     with refused("tricky-tactics.error.bad_location"):
-        ENGINE.apply(st, 0, {"type": "add", "location": "AS"})
+        ENGINE.apply(st, 0, ENGINE.parse_action({"type": "add", "location": "AS"}))
     with refused("tricky-tactics.error.action_first"):
         play(st, 0, "2H")
     with pytest.raises(IllegalAction, match="not your turn"):
-        ENGINE.apply(st, 1, {"type": "add", "location": "KS"})
+        ENGINE.apply(st, 1, Add(location="KS"))
     assert ENGINE.dump(st) == before
 
 
 def test_add_moves_a_cube_from_supply_to_the_map() -> None:
     st = won_spades_trick()
-    st, events = ENGINE.apply(st, 0, {"type": "add", "location": "JS"})
+    st, events = ENGINE.apply(st, 0, Add(location="JS"))
     assert st.map["JS"] == (1, 0, 0, 0)
     assert st.supply == (9, 10, 10, 10)
     assert public(events, "action") == [{"kind": "action", "player": 0, "type": "add", "location": "JS"}]
@@ -293,7 +289,7 @@ def test_remove_returns_the_cube_to_its_owners_supply() -> None:
     board["KS"] = [0, 0, 2, 0]
     st = won_spades_trick(board)
     assert st.supply == (10, 10, 8, 10)
-    st, _ = ENGINE.apply(st, 0, {"type": "remove", "location": "KS", "owner": 2})
+    st, _ = ENGINE.apply(st, 0, Remove(location="KS", owner=2))
     assert st.map["KS"] == (0, 0, 1, 0)
     assert st.supply == (10, 10, 9, 10)
 
@@ -302,9 +298,9 @@ def test_with_an_empty_supply_only_remove_is_legal() -> None:
     board = empty_board(4)
     board["KS"] = [10, 1, 0, 0]
     st = won_spades_trick(board)
-    assert ENGINE.legal_actions(st, 0) == [{"type": "remove", "location": "KS", "owner": 1}]
+    assert ENGINE.legal_actions(st, 0) == [Remove(location="KS", owner=1)]
     with refused("tricky-tactics.error.no_supply"):
-        ENGINE.apply(st, 0, {"type": "add", "location": "QS"})
+        ENGINE.apply(st, 0, Add(location="QS"))
 
 
 def test_action_is_skipped_when_impossible() -> None:
@@ -323,7 +319,7 @@ def test_action_is_skipped_when_impossible() -> None:
     assert public(events, "action")[0]["type"] == "skip"
     assert st.phase == "play" and ENGINE.to_act(st) == frozenset({0})
     assert st.map == {loc: tuple(counts) for loc, counts in board.items()}
-    assert st.tricks[-1].action is not None and st.tricks[-1].action.kind == "skip"
+    assert st.tricks[-1].action is not None and st.tricks[-1].action.type == "skip"
 
 
 def test_human_may_remove_the_automas_cube() -> None:
@@ -334,12 +330,12 @@ def test_human_may_remove_the_automas_cube() -> None:
     st, events = play(st, 1, "3D")
     assert "reveal" in kinds(events)  # the automa played last
     assert ENGINE.to_act(st) == frozenset({0})
-    assert {"type": "remove", "location": "QD", "owner": "automa"} in ENGINE.legal_actions(st, 0)
-    assert logged(st, 0, {"type": "remove", "location": "QD", "owner": "automa"})[0] == (
+    assert Remove(location="QD", owner="automa") in ENGINE.legal_actions(st, 0)
+    assert logged(st, 0, Remove(location="QD", owner="automa"))[0] == (
         "tricky-tactics.log.removed",
         {"seat": 0, "location": "QD", "owner_seat": "automa"},
     )
-    st, _ = ENGINE.apply(st, 0, {"type": "remove", "location": "QD", "owner": "automa"})
+    st, _ = ENGINE.apply(st, 0, Remove(location="QD", owner="automa"))
     assert st.map["QD"] == (0, 1, 1)
     assert st.supply[AUTOMA] == 9
 
@@ -610,7 +606,7 @@ def test_reveal_only_on_the_automas_turn() -> None:
     assert public(events, "play")[-1]["card"] == "2H"
     assert ENGINE.view(st, 1)["automa"]["row"] == ["9C"]
     assert st.automa_deck == ("6D", "8S", "2S")
-    st, _ = ENGINE.apply(st, 0, {"type": "add", "location": "KH"})
+    st, _ = ENGINE.apply(st, 0, Add(location="KH"))
     st, events = play(st, 0, "2C")
     assert kinds(events) == ["play"]  # the automa plays after Player 2, nothing revealed yet
     assert ENGINE.view(st, 0)["automa"]["row"] == ["9C"]
@@ -745,7 +741,7 @@ def test_automa_unrevealed_cards_are_discarded_unseen_at_round_end() -> None:
     st, events = play(st, 1, "6D")
     assert public(events, "play")[-1]["card"] == "3S" and ENGINE.to_act(st) == frozenset({1})
     assert ENGINE.view(st, None)["automa"]["row"] == ["2S"]
-    st, events = ENGINE.apply(st, 1, {"type": "add", "location": "KD"})
+    st, events = ENGINE.apply(st, 1, Add(location="KD"))
     end = public(events, "round_end")[0]
     assert end == {"kind": "round_end", "round": 1, "discarded_unseen": 2, "carryover_discarded": ["2S"]}
     assert sorted(st.secret_discards) == ["9H", "AS"]
@@ -780,30 +776,30 @@ def test_automa_leading_at_the_start_shows_its_card_and_reason_in_the_view() -> 
 
 def test_timeout_plays_the_lowest_legal_card_and_adds_first() -> None:
     st = scenario(mode="4p", hands=[["AS", "2H", "3C"], ["3S", "9S", "2C"], ["4S", "4H"], ["5S", "5H"]])
-    assert ENGINE.timeout_action(st, 0) == {"type": "play", "card": "2H"}
+    assert ENGINE.timeout_action(st, 0) == PlayCard(card="2H")
     st, _ = play(st, 0, "AS")
-    assert ENGINE.timeout_action(st, 1) == {"type": "play", "card": "3S"}
+    assert ENGINE.timeout_action(st, 1) == PlayCard(card="3S")
     st = won_spades_trick()
-    assert ENGINE.timeout_action(st, 0) == {"type": "add", "location": "KS"}
+    assert ENGINE.timeout_action(st, 0) == Add(location="KS")
     board = empty_board(4)
     board["KH"] = [10, 0, 0, 0]
     board["JS"] = [0, 0, 1, 0]
     st = won_spades_trick(board)
-    assert ENGINE.timeout_action(st, 0) == {"type": "remove", "location": "JS", "owner": 2}
+    assert ENGINE.timeout_action(st, 0) == Remove(location="JS", owner=2)
     assert ENGINE.timer(st) is None
 
 
 def test_log_entries() -> None:
     st = scenario(mode="4p", hands=[["AS", "2H"], ["3S", "3H"], ["4S", "4H"], ["5S", "5H"]])
-    assert logged(st, 0, {"type": "play", "card": "AS"}) == [("tricky-tactics.log.led", {"seat": 0, "card": "AS"})]
+    assert logged(st, 0, PlayCard(card="AS")) == [("tricky-tactics.log.led", {"seat": 0, "card": "AS"})]
     st, _ = play(st, 0, "AS")
-    assert logged(st, 1, {"type": "play", "card": "3S"}) == [("tricky-tactics.log.played", {"seat": 1, "card": "3S"})]
+    assert logged(st, 1, PlayCard(card="3S")) == [("tricky-tactics.log.played", {"seat": 1, "card": "3S"})]
 
 
 def test_the_automa_plays_appear_in_the_log() -> None:
     st = scenario(hands=[["2H", "3D"], ["3H", "4D"]], automa_deck=["AH", "5C", "6C"])
     st, _ = play(st, 0, "2H")
-    entries = logged(st, 1, {"type": "play", "card": "3H"})
+    entries = logged(st, 1, PlayCard(card="3H"))
     assert entries[:4] == [
         ("tricky-tactics.log.played", {"seat": 1, "card": "3H"}),
         ("tricky-tactics.log.automa_revealed", {"cards": ["AH", "5C"]}),
@@ -816,7 +812,7 @@ def test_the_automa_plays_appear_in_the_log() -> None:
 REASON_FOLLOWED = [{"key": "tricky-tactics.reason.followed_only", "params": {"suit": "H", "card": "AH"}}]
 
 
-def logged(st: State, seat: int, action: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+def logged(st: State, seat: int, action: TrickyTacticsAction) -> list[tuple[str, dict[str, Any]]]:
     """The log entries of an action, as (key, params)."""
     entries = ENGINE.log_entries(st, seat, action, ENGINE.apply(st, seat, action))
     return [(entry.key, dict(entry.params)) for entry in entries]
@@ -931,7 +927,7 @@ def test_bot_wins_tricks_that_matter_and_ducks_otherwise() -> None:
     st = scenario(mode="4p", hands=[["9S", "2H"], ["10S", "3H"], ["4S", "4H"], ["AS", "5S", "5H"]])
     for seat, card in enumerate(["9S", "10S", "4S"]):
         st, _ = play(st, seat, card)
-    assert BOT.choose(st, 3, random.Random(0)) == {"type": "play", "card": "AS"}
+    assert BOT.choose(st, 3, random.Random(0)) == PlayCard(card="AS")
     # Nothing to do in ♠ (no supply, no opponent cube there): the bot ducks with its highest loser.
     board = empty_board(4)
     board["KH"] = [0, 0, 0, 10]
@@ -942,7 +938,7 @@ def test_bot_wins_tricks_that_matter_and_ducks_otherwise() -> None:
     )
     for seat, card in enumerate(["9S", "10S", "4S"]):
         st, _ = play(st, seat, card)
-    assert BOT.choose(st, 3, random.Random(0)) == {"type": "play", "card": "6S"}
+    assert BOT.choose(st, 3, random.Random(0)) == PlayCard(card="6S")
 
 
 def test_bot_takes_control_with_its_action() -> None:
@@ -950,7 +946,7 @@ def test_bot_takes_control_with_its_action() -> None:
     board["KS"] = [1, 1, 0, 0]
     board["QS"] = [0, 2, 0, 0]
     st = won_spades_trick(board)
-    assert BOT.choose(st, 0, random.Random(0)) == {"type": "add", "location": "KS"}
+    assert BOT.choose(st, 0, random.Random(0)) == Add(location="KS")
 
 
 def test_bot_beats_random_play() -> None:
