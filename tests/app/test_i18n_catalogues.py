@@ -43,7 +43,7 @@ SAME_IN_BOTH = {
     "room.score",  # Score
 }
 
-# A script's own string table: a second catalogue beside static/i18n, which is what this module forbids.
+# A script's own string table: a second catalogue beside the catalogues, which is what this module forbids.
 _SCRIPT_TABLE = re.compile(r"addStrings\(|\n(?:export )?const (?:EN|FR|en|fr) = \{")
 
 
