@@ -7,6 +7,7 @@ One server; one room per table and role, its page resized through the four viewp
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 from playwright.async_api import Page, expect
 
+from app import game_folders
 from app.client import ThreefoldClient
 from engines.registry import all_engines
 from tests.browser.conftest import NewPlayer
@@ -47,22 +49,20 @@ TABLES: list[tuple[str, dict[str, Any]]] = [
     ("tic-tac-top", {"players": 3}),
     ("tic-tac-top", {"players": 7}),
 ]
-# What the move needs, per game (its renderer's class names): the board (or trick), the seated player's hand
-# (None: no hand), the prompt.
-PARTS: dict[str, tuple[str, str | None, str]] = {
-    "tri-tac": (".tt-board", None, ".tt-toolbar"),
-    "trick-tac-foe": (".tf-table", ".tf-hand-panel", ".tf-status"),
-    "tic-tac-match": (".ttm-table", ".ttm-hand-area", ".ttm-status"),
-    "tricky-tactics": (".tk-felt", ".tk-hand-panel", ".tk-bar"),
-    "tic-tac-top": (".ttt-main", None, ".ttt-head"),
-}
+
+
+def parts(game: str) -> tuple[str, str | None, str]:
+    """What the move needs, from the game's folder (parts.json, the renderer's class names): the board (or
+    trick), the seated player's hand (None: no hand), the prompt."""
+    found = json.loads((game_folders.folder(game) / "parts.json").read_text())
+    return found["board"], found["hand"], found["prompt"]
 
 
 def test_every_game_has_its_tables() -> None:
     """A game of the registry missing here would be skipped by the layout tests below: fail instead."""
     games = {engine.name for engine in all_engines()}
     assert games <= {game for game, _ in TABLES}, "games without a table in TABLES"
-    assert games <= set(PARTS), "games without their parts in PARTS"
+    assert all((game_folders.folder(game) / "parts.json").is_file() for game in games), "games without parts.json"
 
 
 # The box of every element of `selectors` that is shown, the page's scroll height and the viewport.
@@ -116,7 +116,7 @@ async def in_play(page: Page, seat: int | None) -> None:
 async def test_a_game_in_play_fits_one_screen(
     new_player: NewPlayer, sqlite_server: ServerProcess, game: str, options: dict[str, Any]
 ) -> None:
-    board, hand, prompt = PARTS[game]
+    board, hand, prompt = parts(game)
     for role, seat in (("player", 1), ("spectator", None)):
         page = await new_player("Ada" if role == "player" else "Sam", viewport={"width": 1366, "height": 768})
         await page.emulate_media(reduced_motion="reduce")
