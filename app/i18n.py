@@ -1,7 +1,8 @@
 """The catalogues: every string a page or a script shows, one catalogue per language.
 
-A language's catalogue is all the files of its folder, ``static/i18n/<lang>/<area>.json``, merged: a key lives
-in exactly one file, and both languages have the same files and keys (tests/app/test_i18n_catalogues.py).
+A language's catalogue is the site's files, ``static/i18n/<lang>/<area>.json``, and each game's own,
+``static/games/<game>/i18n/<lang>.json`` (for every game of the registry), merged: a key lives in exactly one
+file, and both languages have the same files and keys (tests/app/test_i18n_catalogues.py).
 Templates phrase through ``t()`` (the ``i18n.t`` macro of templates/_i18n.html); the scripts fetch the same
 merged catalogue from ``/i18n/<lang>/<digest>.json`` (app/routers/i18n.py) and phrase with
 static/js/i18n.js.
@@ -19,6 +20,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
+from app import game_folders
 from app.typography import typography
 
 LANGUAGES = ("en", "fr")
@@ -32,35 +34,62 @@ class DuplicateKey(ValueError):
     """A key written in two files of one language."""
 
 
+def parts(lang: str, games: tuple[str, ...] | None = None) -> dict[str, Path]:
+    """The files of a language's catalogue, by part: each site file by its name (``site``, ``room``…), then
+    each game (of the registry unless given) by its name: the game's folder holds its texts."""
+    found = {path.stem: path for path in sorted((FOLDER / lang).glob("*.json"))}
+    for game in game_folders.names() if games is None else games:
+        path = game_folders.catalogue_file(game, lang)
+        if not path.is_file():
+            continue  # a game without texts: tests/app/test_i18n_catalogues.py fails on it, pages still work
+        if game in found:
+            raise DuplicateKey(f"{lang}: {found[game]} is named like the game {game!r}")
+        found[game] = path
+    return found
+
+
 def files(lang: str) -> list[Path]:
     """The files of a language's catalogue, in a fixed order."""
-    return sorted((FOLDER / lang).glob("*.json"))
+    return list(parts(lang).values())
+
+
+def catalogue(lang: str) -> Mapping[str, str]:
+    """The language's merged catalogue (read once per process and list of games)."""
+    return _catalogue(lang, game_folders.names())
 
 
 @cache
-def catalogue(lang: str) -> Mapping[str, str]:
-    """The language's merged catalogue (read once per process)."""
+def _catalogue(lang: str, games: tuple[str, ...]) -> Mapping[str, str]:
     merged: dict[str, str] = {}
     where: dict[str, str] = {}
-    for path in files(lang):
+    for path in parts(lang, games).values():
+        name = str(path.relative_to(FOLDER.parent)) if path.is_relative_to(FOLDER.parent) else str(path)
         for key, text in json.loads(path.read_text(encoding="utf-8")).items():
             if key in merged:
-                raise DuplicateKey(f"{lang}: {key!r} is in both {where[key]} and {path.name}")
+                raise DuplicateKey(f"{lang}: {key!r} is in both {where[key]} and {name}")
             merged[key] = text
-            where[key] = path.name
+            where[key] = name
     return merged
 
 
-@cache
 def catalogue_json(lang: str) -> bytes:
     """The catalogue as the scripts receive it (compact UTF-8 JSON, keys sorted so the digest is stable)."""
-    return json.dumps(catalogue(lang), ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
+    return _catalogue_json(lang, game_folders.names())
 
 
 @cache
+def _catalogue_json(lang: str, games: tuple[str, ...]) -> bytes:
+    return json.dumps(_catalogue(lang, games), ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
+
+
 def digest(lang: str) -> str:
     """A short hash of the catalogue's content: it names the scripts' copy, so a browser may keep it forever."""
-    return hashlib.sha256(catalogue_json(lang)).hexdigest()[:16]
+    return _digest(lang, game_folders.names())
+
+
+@cache
+def _digest(lang: str, games: tuple[str, ...]) -> str:
+    return hashlib.sha256(_catalogue_json(lang, games)).hexdigest()[:16]
 
 
 def catalogue_url(lang: str) -> str:

@@ -12,7 +12,6 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST
 from sqlalchemy import text
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -33,6 +32,7 @@ from app.origins import OriginCheck, OriginPolicy
 from app.routers import games, history, i18n, learn, me, pages, ratings, rooms, ws
 from app.security_headers import SecurityHeaders
 from app.settings import Settings, get_settings
+from app.static_files import StaticFolder
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -131,7 +131,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ratings.router)
     app.include_router(pages.router)
     app.include_router(i18n.router)
-    app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
+    app.mount("/static", StaticFolder(directory=str(ROOT / "static")), name="static")
     return app
 
 

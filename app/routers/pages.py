@@ -8,17 +8,29 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
+from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader
 from starlette.exceptions import HTTPException  # FastAPI's and app.errors.ApiError both derive from it
 
-from app import i18n
+from app import game_folders, i18n
 from app.deps import HubDep, OptionalPlayer, ServicesDep, SessionDep, base_url
 from app.ratings import leaderboard
 from app.routers.games import game_catalogue
 from app.routers.rooms import find_room
 from app.typography import typography
 
-TEMPLATES = Jinja2Templates(directory=str(Path(__file__).resolve().parents[2] / "templates"))
+TEMPLATE_FOLDER = Path(__file__).resolve().parents[2] / "templates"
+TEMPLATES = Jinja2Templates(directory=str(TEMPLATE_FOLDER))
+# A game's rules pages live in its folder (app/game_folders.py), named games/<game>/rules/<lang>.html.
+TEMPLATES.env.loader = ChoiceLoader(
+    [
+        FileSystemLoader(TEMPLATE_FOLDER),
+        PrefixLoader({game_folders.TEMPLATE_PREFIX: FileSystemLoader(game_folders.FOLDERS)}),
+    ]
+)
 TEMPLATES.env.filters["typography"] = typography
+TEMPLATES.env.globals.update(
+    game_icon=game_folders.icon_url, game_icons=game_folders.icon_urls, rules_pages=game_folders.rules_templates
+)
 i18n.install(TEMPLATES.env.globals)
 router = APIRouter(include_in_schema=False)
 
@@ -127,5 +139,9 @@ async def rules_page(game: str, request: Request, player: OptionalPlayer) -> HTM
     return TEMPLATES.TemplateResponse(
         request,
         "rules.html",
-        {"me": _me(player), "game": games[game].model_dump(), "games": [g.model_dump() for g in games.values()]},
+        {
+            "me": _me(player),
+            "game": games[game].model_dump(),
+            "games": [g.model_dump() for g in games.values()],
+        },
     )

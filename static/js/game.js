@@ -1,5 +1,5 @@
 // The game half of the room page: players strip (names, scores, whose turn, countdown), the game's own
-// renderer (static/js/games/<game>/index.js, see docs/protocol.md "Browser renderers"), the log, the result.
+// renderer (static/games/<game>/index.js, see docs/protocol.md "Browser renderers"), the log, the result.
 
 import { $, h, prefersReducedMotion } from "./dom.js";
 import { formatNumber, playerName, seatLabel, t, teamName } from "./i18n.js";
@@ -143,7 +143,7 @@ export class GameView {
     if (key === this.rendererKey || key === this.loadingKey) return;
     this.loadingKey = key;
     const game = state.game;
-    import(`./games/${encodeURIComponent(game)}/index.js`)
+    import(`../games/${encodeURIComponent(game)}/index.js`)
       .catch((err) => {
         console.warn(`no renderer for ${game}`, err);
         return fallbackRenderer;

@@ -3,6 +3,7 @@
 import { $, $$, api, isValidCode, normaliseCode, prefersReducedMotion, toast } from "./dom.js";
 import { language, t } from "./i18n.js";
 import { getMe, nameProblem, onMeChange, saveName } from "./me.js";
+import { pageLanguageOptions } from "./schema-form.js";
 
 const nameForm = $("#name-form");
 const nameInput = $("#name-input");
@@ -10,6 +11,15 @@ const nameError = $("#name-error");
 const joinForm = $("#join-form");
 const codeInput = $("#code-input");
 const joinError = $("#join-error");
+
+/** The schema of a game's language option, which the page puts on its Create button (none: null). */
+function languageOption(button) {
+  try {
+    return JSON.parse(button.dataset.languageOption || "null");
+  } catch {
+    return null;
+  }
+}
 
 function showError(el, input, message) {
   el.textContent = message;
@@ -119,8 +129,9 @@ for (const button of $$(".game-card-create")) {
     button.setAttribute("aria-busy", "true");
     button.textContent = t("home.creating");
     try {
-      // Tic Tac Top's theme decks come in English and French: start with the page's language.
-      const body = game === "tic-tac-top" && language() === "fr" ? { game, options: { language: "fr" } } : { game };
+      // A game with a language option (its words come in several) starts with the page's language.
+      const options = pageLanguageOptions(languageOption(button), language());
+      const body = options ? { game, options } : { game };
       const room = await api("POST", "/api/rooms", body);
       // Prefer a same-origin path: the summary's url may use the LAN address.
       let target = `/r/${room.code}`;

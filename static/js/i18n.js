@@ -1,8 +1,9 @@
 // Tiny translation layer: every user-visible string in the browser goes through t().
-// One catalogue per language, the templates' too: static/i18n/<lang>/*.json, merged by the server
-// (app/i18n.py) and fetched here from the address base.html preloads (named by its content, kept by the
-// browser). tests/app/test_i18n_catalogues.py fails on any English key that French lacks or leaves
-// untranslated. Placeholders: t("room.waiting_players", {n: 2}) replaces "{n}".
+// One catalogue per language, the templates' too: static/i18n/<lang>/*.json and each game's
+// static/games/<game>/i18n/<lang>.json, merged by the server (app/i18n.py) and fetched here from the address
+// base.html preloads (named by its content, kept by the browser). tests/app/test_i18n_catalogues.py fails on
+// any English key that French lacks or leaves untranslated. Placeholders: t("room.waiting_players", {n: 2})
+// replaces "{n}".
 
 export const LANGUAGES = ["en", "fr"];
 /** Language → key → text: the page's language, from the server. */

@@ -1,16 +1,20 @@
 // The lobby: seats, spectators, the host's game picker and options form, the Start button.
 // Also the standings table, shared with the game view.
 
-import { $, h } from "./dom.js";
+import { $, embedded, h } from "./dom.js";
 import { Keyed, reconcile } from "./keyed.js";
 import { formatNumber, has, language, playerName, seatLabel, t, teamName } from "./i18n.js";
 import { personMenu, renderRemoved, roomSettingsForm, roomSettingsNotes } from "./host.js";
-import { optionsForm, optionsSummary } from "./schema-form.js";
+import { optionsForm, optionsSummary, pageLanguageOptions } from "./schema-form.js";
 
-const KNOWN_ICONS = new Set(["tri-tac", "trick-tac-foe", "tic-tac-match", "tricky-tactics", "tic-tac-top"]);
+const GENERIC_ICON = "/static/img/generic-game.svg";
+let icons = null;
 
+/** A game's icon, from its folder: the page lists the server's games and their icons (app/game_folders.py);
+ * a game it does not list gets the generic one. */
 export function gameIcon(name) {
-  return `/static/img/games/${KNOWN_ICONS.has(name) ? name : "generic"}.svg`;
+  if (icons === null) icons = embedded("game-icons") || {};
+  return typeof icons[name] === "string" ? icons[name] : GENERIC_ICON;
 }
 
 export function blurb(name) {
@@ -281,9 +285,10 @@ export class Lobby {
         const input = h("input", { type: "radio", name: "game-pick", id, value: g.name, class: "visually-hidden", checked: g.name === current });
         input.addEventListener("change", () => {
           if (!input.checked) return;
-          // Tic Tac Top's theme decks come in English and French: start with the page's language.
+          // A game with a language option (its words come in several) starts with the page's language.
           const msg = { type: "configure", game: g.name };
-          if (g.name === "tic-tac-top" && language() === "fr") msg.options = { language: "fr" };
+          const options = pageLanguageOptions(g.options_schema?.properties?.language, language());
+          if (options) msg.options = options;
           this.send(msg);
         });
         return h("div", { class: "game-pick" },

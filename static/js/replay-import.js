@@ -45,7 +45,7 @@ input.addEventListener("change", async () => {
   };
   let renderer = null;
   try {
-    const module = await import(`./games/${encodeURIComponent(String(body.engine))}/index.js`);
+    const module = await import(`../games/${encodeURIComponent(String(body.engine))}/index.js`);
     renderer = module.mount(document.createElement("div"), { seat: null, room, act: () => Promise.reject(), t });
   } catch (err) {
     console.error(err);

@@ -62,7 +62,7 @@ async function mountAll(choice) {
   for (const m of mounted) m.renderer.destroy?.();
   mounted = [];
   boards.replaceChildren();
-  const module = await import(`./games/${encodeURIComponent(meta.game)}/index.js`);
+  const module = await import(`../games/${encodeURIComponent(meta.game)}/index.js`);
   const seats = choice === "all" ? meta.seats.map((_, i) => i) : [choice === "spectator" ? null : Number(choice)];
   const room = fakeRoom(meta);
   for (const seat of seats) {

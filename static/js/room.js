@@ -409,7 +409,7 @@ measureClock();
 
 // ---- how to play ------------------------------------------------------------------------------
 
-setupHowTo(() => ({ game: S.room?.game || "tri-tac", title: S.room?.title || "" }));
+setupHowTo(() => ({ game: S.room?.game || S.games?.[0]?.name || "", title: S.room?.title || "" }));
 soundToggle($("#sound-toggle"));
 
 // ---- start -----------------------------------------------------------------------------------

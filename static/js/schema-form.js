@@ -92,6 +92,16 @@ function localText(ns, key) {
 }
 
 /**
+ * The options that start a game in the page's language, or null: for a game with a `language` choice that
+ * offers it (Tic Tac Top's theme decks come in English and French) when it is not already the default.
+ * `language` is the schema's property (options_schema.properties.language), if any.
+ */
+export function pageLanguageOptions(language, pageLanguage) {
+  const choices = language && Array.isArray(language.enum) ? language.enum : [];
+  return choices.includes(pageLanguage) && language.default !== pageLanguage ? { language: pageLanguage } : null;
+}
+
+/**
  * Properties of the options schema, in schema order, analysed. `ns` ("opt.<game>") names the catalogue keys
  * that translate the server's English titles, hints and choices: "<ns>.<field>", "<ns>.<field>.hint" and
  * "<ns>.<field>.<value>".

@@ -1,7 +1,7 @@
 // Optional sound effects: tiny blips synthesised with WebAudio (no audio files). Off until the player
 // switches them on (the room bar's speaker button); the choice is remembered in localStorage.
 //
-//   import { play } from "./sound.js";   // renderers: import { play } from "../sound.js";
+//   import { play } from "./sound.js";   // renderers: import { play } from "../../js/sound.js";
 //   play("move" | "turn" | "score" | "win" | "lose" | "draw" | "chat" | "error" | "tick" | "on");
 //
 // Browsers only start audio after a user gesture: switching sound on is one, so it always works from then on.

@@ -1,14 +1,18 @@
 """Every user-visible string has a French translation, in one catalogue per language.
 
 The catalogues are read straight from the sources (no browser, no server):
-- static/i18n/<lang>/*.json, merged by app/i18n.py: what the templates and the scripts both read (no script
-  keeps a table of its own: a test fails on one);
+- the site's static/i18n/<lang>/*.json and each game's static/games/<game>/i18n/<lang>.json, merged by
+  app/i18n.py: what the templates and the scripts both read (no script keeps a table of its own: a test
+  fails on one);
 - the titles, hints and choices of every game option ("opt.<game>.<field>"), checked against the options
   schema each engine publishes;
-- the rules pages (templates/rules/en/*.html each need templates/rules/fr/*.html).
+- the rules pages (each game's static/games/<game>/rules/en.html needs a fr.html).
+
+The games are the registry's: a game added there is checked here with no change to this file.
 
 A French string identical to the English one fails unless it has no letters outside its {placeholders}
-(e.g. "{n}/9") or it is in SAME_IN_BOTH (proper names and words that French shares)."""
+(e.g. "{n}/9") or it is in SAME_IN_BOTH (site words) or its game's i18n/same-in-both.json (proper names and
+words that French shares)."""
 
 from __future__ import annotations
 
@@ -18,17 +22,17 @@ from pathlib import Path
 
 import pytest
 
-from app import i18n
+from app import game_folders, i18n
 from app.routers.games import game_catalogue
 from app.routers.pages import TEMPLATES as APP_TEMPLATES
 
 ROOT = Path(__file__).resolve().parents[2]
-JS = ROOT / "static" / "js"
-CATALOGUES = ROOT / "static" / "i18n"
+STATIC = ROOT / "static"
+SCRIPT_FOLDERS = (STATIC / "js", game_folders.FOLDERS)
 TEMPLATES = ROOT / "templates"
-GAMES = ("tri-tac", "trick-tac-foe", "tic-tac-match", "tricky-tactics", "tic-tac-top")
 
-# Identical in English and French on purpose: names, and words French uses as they are.
+# Identical in English and French on purpose: names, and words French uses as they are (a game's own are
+# listed in its folder, see same_in_both()).
 SAME_IN_BOTH = {
     "app.name",  # Threefold
     "conn.retry_in",  # "({s} s)"
@@ -37,19 +41,9 @@ SAME_IN_BOTH = {
     "room.points",  # "{n} pts"
     "room.point",  # "{n} pt"
     "room.score",  # Score
-    "opt.tricky-tactics.mode",  # Mode
-    "opt.tricky-tactics.cubes",  # Cubes
-    "tic-tac-top.points",  # "{n} pts"
-    "tri-tac.log_points",  # "{n} points"
-    "tri-tac.log_points_one",  # "1 point"
-    "tic-tac-match.letter_blue",  # B (bleu)
-    "tic-tac-match.letter_red",  # R (rouge)
-    "trick-tac-foe.compass_11",  # centre
-    "trick-tac-foe.title_short",
-    "tricky-tactics.automa",  # Automa
 }
 
-# A script's own string table: a second catalogue beside static/i18n, which is what this module forbids.
+# A script's own string table: a second catalogue beside the catalogues, which is what this module forbids.
 _SCRIPT_TABLE = re.compile(r"addStrings\(|\n(?:export )?const (?:EN|FR|en|fr) = \{")
 
 
@@ -59,10 +53,28 @@ def catalogues() -> tuple[dict[str, str], dict[str, str]]:
     return en, fr
 
 
-def _part(key: str) -> str:
-    """Which part of the interface a key belongs to: a game's renderer ("<game>.…") or the shell."""
-    head = key.split(".", 1)[0]
-    return head if head in GAMES else "shell"
+def same_in_both() -> set[str]:
+    """SAME_IN_BOTH and each game's i18n/same-in-both.json (a list of keys)."""
+    keys = set(SAME_IN_BOTH)
+    for game in game_folders.names():
+        listed = game_folders.folder(game) / "i18n" / "same-in-both.json"
+        if listed.is_file():
+            keys |= set(json.loads(listed.read_text()))
+    return keys
+
+
+def scripts() -> list[Path]:
+    """The browser's scripts: the site's and every game folder's."""
+    return [path for folder in SCRIPT_FOLDERS for path in sorted(folder.rglob("*.js"))]
+
+
+def _part(part: str, lang: str) -> dict[str, str]:
+    """One part of a language's catalogue: a game's own file (in its folder) or, for "shell", the site's."""
+    files = i18n.parts(lang)
+    if part != "shell":
+        return json.loads(files[part].read_text()) if part in files else {}
+    games = set(game_folders.names())
+    return {k: v for name, path in files.items() if name not in games for k, v in json.loads(path.read_text()).items()}
 
 
 def _letters(text: str) -> str:
@@ -81,12 +93,13 @@ def _holes(text: str) -> set[str]:
 
 def _problems(en: dict[str, str], fr: dict[str, str], where: str) -> list[str]:
     problems = []
+    same = same_in_both()
     for key, english in sorted(en.items()):
         if key not in fr:
             problems.append(f"{where}: {key!r} has no French ({english!r})")
             continue
         french = fr[key]
-        if french.strip() == english.strip() and _letters(english) and key not in SAME_IN_BOTH:
+        if french.strip() == english.strip() and _letters(english) and key not in same:
             problems.append(f"{where}: {key!r} is not translated ({french!r})")
         holes_en, holes_fr = _holes(english), _holes(french)
         if holes_en != holes_fr:
@@ -98,11 +111,11 @@ def _problems(en: dict[str, str], fr: dict[str, str], where: str) -> list[str]:
 PENDING: set[str] = set()
 
 
-@pytest.mark.parametrize("part", ["shell", *GAMES])
+@pytest.mark.parametrize("part", ["shell", *game_folders.names()])
 def test_french_catalogue_is_complete(part: str) -> None:
     en, fr = catalogues()
     assert len(en) > 400, "the parser found too few strings: has the catalogue format changed?"
-    mine = {k: v for k, v in en.items() if _part(k) == part}
+    mine = _part(part, "en")
     assert mine, f"no strings found for {part}"
     problems = _problems(mine, fr, part)
     if part in PENDING and problems:
@@ -111,12 +124,15 @@ def test_french_catalogue_is_complete(part: str) -> None:
 
 
 def test_both_languages_have_the_same_files_and_keys() -> None:
-    """A key lives in the same file in both languages, so a translator finds it where the English is."""
-    names = {lang: [p.name for p in i18n.files(lang)] for lang in i18n.LANGUAGES}
-    assert names["en"], "no catalogue files"
-    assert all(found == names["en"] for found in names.values()), names
-    for name in names["en"]:
-        tables = {lang: json.loads((CATALOGUES / lang / name).read_text()) for lang in i18n.LANGUAGES}
+    """A key lives in the same file in both languages, so a translator finds it where the English is; every
+    game of the registry has its texts in its folder."""
+    parts = {lang: i18n.parts(lang) for lang in i18n.LANGUAGES}
+    assert parts["en"], "no catalogue files"
+    assert all(list(found) == list(parts["en"]) for found in parts.values()), parts
+    missing = [str(game_folders.catalogue_file(g, "en")) for g in game_folders.names() if g not in parts["en"]]
+    assert not missing, f"games without their texts: {missing}"
+    for name in parts["en"]:
+        tables = {lang: json.loads(parts[lang][name].read_text()) for lang in i18n.LANGUAGES}
         for lang, table in tables.items():
             assert all(isinstance(v, str) for v in table.values()), f"{lang}/{name}: a value is not text"
         english = set(tables["en"])
@@ -131,14 +147,14 @@ def test_a_key_lives_in_one_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     (tmp_path / "xx" / "a.json").write_text('{"k": "one"}')
     (tmp_path / "xx" / "b.json").write_text('{"k": "two"}')
     monkeypatch.setattr(i18n, "FOLDER", tmp_path)
-    with pytest.raises(i18n.DuplicateKey, match=r"a\.json and b\.json"):
-        i18n.catalogue.__wrapped__("xx")
+    with pytest.raises(i18n.DuplicateKey, match=r"a\.json and \S*b\.json"):
+        i18n._catalogue.__wrapped__("xx", ())
 
 
 def test_no_script_keeps_a_string_table_of_its_own() -> None:
-    """Every string lives in static/i18n/<lang>/*.json; a table in a script would be a second catalogue."""
-    tables = [str(path.relative_to(JS)) for path in sorted(JS.rglob("*.js")) if _SCRIPT_TABLE.search(path.read_text())]
-    assert not tables, f"string tables in scripts (move them to static/i18n/<lang>/): {tables}"
+    """Every string lives in the catalogues; a table in a script would be a second catalogue."""
+    tables = [str(path.relative_to(STATIC)) for path in scripts() if _SCRIPT_TABLE.search(path.read_text())]
+    assert not tables, f"string tables in scripts (move them to the catalogues): {tables}"
 
 
 def test_every_game_option_has_text_in_both_languages() -> None:
@@ -164,13 +180,16 @@ def test_every_game_option_has_text_in_both_languages() -> None:
     assert not problems, "\n".join(problems)
 
 
-def test_every_rules_page_has_a_french_version() -> None:
-    english = sorted(p.name for p in (TEMPLATES / "rules" / "en").glob("*.html"))
-    assert {f"{g}.html" for g in GAMES} <= set(english)
-    for name in english:
-        fr_page = TEMPLATES / "rules" / "fr" / name
-        assert fr_page.exists(), f"templates/rules/fr/{name} is missing"
-        assert fr_page.read_text() != (TEMPLATES / "rules" / "en" / name).read_text()
+def rules_pages() -> list[Path]:
+    return [path for game in game_folders.names() for path in sorted(game_folders.folder(game).glob("rules/*.html"))]
+
+
+@pytest.mark.parametrize("game", game_folders.names())
+def test_every_rules_page_has_a_french_version(game: str) -> None:
+    rules = game_folders.folder(game) / "rules"
+    assert (rules / "en.html").is_file(), f"{rules}/en.html is missing"
+    assert (rules / "fr.html").is_file(), f"{rules}/fr.html is missing"
+    assert (rules / "fr.html").read_text() != (rules / "en.html").read_text()
 
 
 _T_CALL = re.compile(r"""(?<![\w.])(?:t|tr)\(\s*"([a-z][\w-]*(?:\.[\w-]+)+)"[,)]""")
@@ -181,12 +200,12 @@ def test_every_key_the_code_asks_for_exists() -> None:
     """A t("key") with no English entry would show the raw key to players."""
     en, _ = catalogues()
     missing = []
-    for path in sorted(JS.rglob("*.js")):
-        game = path.parent.name if path.parent.parent.name == "games" else path.stem
+    for path in scripts():
+        game = path.parent.name if path.parent.parent == game_folders.FOLDERS else path.stem
         for key in _T_CALL.findall(path.read_text()):
             if key not in en and f"{game}.{key}" not in en:
                 missing.append(f"{path.relative_to(ROOT)}: {key}")
-    for path in sorted(TEMPLATES.rglob("*.html")):
+    for path in [*sorted(TEMPLATES.rglob("*.html")), *rules_pages()]:
         for key in _TEMPLATE_CALL.findall(path.read_text()):
             if key not in i18n.catalogue("en"):
                 missing.append(f"{path.relative_to(ROOT)}: {key}")

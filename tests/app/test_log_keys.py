@@ -27,10 +27,11 @@ from engines.registry import all_engines, get_bot
 from tests.app.test_i18n_catalogues import catalogues
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-GAMES = ["tri-tac", "trick-tac-foe", "tic-tac-match", "tricky-tactics", "tic-tac-top"]
-"""The games whose log is data (the others still send ``legacy.text``)."""
 NAMESPACES = ("log", "result", "error", "reason")
 SEEDS = range(3)
+# TODO(lead): RARE is per-game engine data; each game's package should list its own rare keys (key -> the
+# engine test that produces it), e.g. ``RARE_LOG_KEYS: dict[str, str]`` in engines/<pkg>/__init__.py, and the
+# test below should find that test beside the package. Same for docs/games/<game>.md (test_the_game_docs_…).
 RARE = {
     "tic-tac-match.log.redrew": "test_stuck_hand_is_redrawn_at_the_start_of_the_turn",
     "tic-tac-match.log.passed": "test_after_ten_redraws_the_turn_passes",
@@ -54,6 +55,11 @@ RARE = {
 }
 """Keys random play meets too seldom to count on, each with the engine test (tests/engines/test_<game>.py)
 that produces it and checks its entry."""
+
+
+def games() -> list[str]:
+    """Every game of the registry (asked when needed: a test may register one)."""
+    return [engine.name for engine in all_engines()]
 
 
 def option_sets(engine: Engine[Any, Any, Any]) -> Iterator[dict[str, Any]]:
@@ -80,18 +86,18 @@ def option_sets(engine: Engine[Any, Any, Any]) -> Iterator[dict[str, Any]]:
 def wrong_moves(
     engine: Engine[Any, Any, Any], state: Any, rng: random.Random, stale: list[Any], kinds: set[str]
 ) -> Iterator[tuple[int, Any]]:
-    """Moves the rules should refuse now (some may be legal after all: the caller just tries them).
+    """Moves the rules should refuse now, as JSON (some may be legal after all: the caller just tries them).
     ``kinds`` are the action types met so far in this game's plays: each move is tried as each of them."""
     count = len(engine.seats_of(state))
     to_act = engine.to_act(state)
     seats = list(range(count)) if count <= 4 else rng.sample(range(count), 4)  # big tables: a few a step
-    every = [a for seat in seats for a in engine.legal_actions(state, seat)[:20]] + stale[-3:]
+    every = [a.to_json() for seat in seats for a in engine.legal_actions(state, seat)[:20]] + stale[-3:]
     values: dict[str, list[Any]] = {}  # each field's values in those moves: tried in each other move
     for move in every:
         for key, value in move.items():
             values.setdefault(key, []).append(value)
     for seat in seats:
-        legal = engine.legal_actions(state, seat) or [{"type": "pass"}]
+        legal = [a.to_json() for a in engine.legal_actions(state, seat)] or [{"type": "pass"}]
         kinds.update(str(a.get("type")) for a in legal)
         action = rng.choice(legal)
         yield seat, action
@@ -125,7 +131,7 @@ def play(engine: Engine[Any, Any, Any], options: dict[str, Any], seed: int, kind
         tries = wrong_moves(engine, state, rng, stale, kinds) if rng.random() < 0.5 or not engine.to_act(state) else ()
         for seat, action in tries:  # on half the steps, and on the final state
             try:
-                engine.apply(state, seat, action)
+                engine.apply(state, seat, engine.parse_action(action))
             except IllegalAction as err:
                 keys.add(err.code)
             except EngineError:
@@ -140,7 +146,7 @@ def play(engine: Engine[Any, Any, Any], options: dict[str, Any], seed: int, kind
             action = bot.choose(state, seat, rng)
         else:
             action = rng.choice(engine.legal_actions(state, seat))
-        stale.append(action)
+        stale.append(action.to_json())
         result = engine.apply(state, seat, action)
         for entry in engine.log_entries(state, seat, action, result):
             keys |= keys_in(entry.to_json())
@@ -184,7 +190,7 @@ def _ours(key: str, game: str) -> bool:
 
 
 @pytest.mark.slow  # random play of every option set: seconds a game
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", games())
 def test_every_key_a_game_produces_has_english_and_french(game: str) -> None:
     en, fr = catalogues()
     keys = produced(game)
@@ -194,7 +200,7 @@ def test_every_key_a_game_produces_has_english_and_french(game: str) -> None:
 
 
 @pytest.mark.slow  # random play of every option set: seconds a game
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", games())
 def test_every_catalogue_entry_of_a_game_is_produced(game: str) -> None:
     en, fr = catalogues()
     written = {k for k in {*en, *fr} if _ours(k, game)}
@@ -215,12 +221,12 @@ def test_a_rare_key_has_its_engine_test(key: str) -> None:
 def test_every_shared_refusal_is_produced() -> None:
     en, fr = catalogues()
     shared = {k for k in {*en, *fr} if k.startswith("action.")}
-    met = set().union(*(produced(game) for game in GAMES))
+    met = set().union(*(produced(game) for game in games()))
     assert not sorted(shared - met), "shared refusals no play produced"
 
 
 @pytest.mark.slow  # random play of every option set
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", games())
 def test_the_game_docs_list_every_key(game: str) -> None:
     """The keys are public protocol: docs/games/<game>.md lists each (docs/protocol.md the shared ones)."""
     listed = set(

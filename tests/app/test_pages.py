@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 
 import httpx
 
+from engines.registry import all_engines
 from tests.support.server import ServerProcess
 
-GAMES = ("tri-tac", "trick-tac-foe", "tic-tac-match", "tricky-tactics", "tic-tac-top")
+
+def games() -> list[str]:
+    """Every game of the registry: each has its pages (asked when needed: a test may register one)."""
+    return [engine.name for engine in all_engines()]
 
 
 def test_pages_render(sqlite_server: ServerProcess) -> None:
@@ -17,9 +22,12 @@ def test_pages_render(sqlite_server: ServerProcess) -> None:
         assert http.get("/").status_code == 200
         index = http.get("/rules")
         assert index.status_code == 200
-        for game in GAMES:
+        for game in games():
             assert f"/rules/{game}" in index.text
             assert http.get(f"/rules/{game}").status_code == 200
+            icon = f"/static/games/{game}/icon.svg"
+            assert icon in index.text and icon in http.get("/").text
+            assert http.get(icon).headers["content-type"].startswith("image/svg")
         assert "CC BY-SA 4.0" in http.get("/rules/tri-tac").text
         assert "/leaderboard/tri-tac" in http.get("/rules/tri-tac").text
         assert http.get("/leaderboard/tri-tac").status_code == 200
@@ -34,6 +42,25 @@ def test_pages_render(sqlite_server: ServerProcess) -> None:
         assert page.status_code == 200 and code in page.text
         qr = http.get(f"/api/rooms/{code}/qr.svg")
         assert qr.status_code == 200 and qr.headers["content-type"].startswith("image/svg")
+
+
+def test_a_game_folder_serves_its_files_but_not_its_templates(sqlite_server: ServerProcess) -> None:
+    """static/games/<game>/ holds the renderer, styles, icon and texts the browser loads, and the rules pages
+    the server renders: those Jinja sources are not served as they are."""
+    with httpx.Client(base_url=sqlite_server.url) as http:
+        for game in games():
+            folder = f"/static/games/{game}"
+            assert http.get(f"{folder}/index.js").headers["content-type"].startswith("text/javascript")
+            assert http.get(f"{folder}/style.css").headers["content-type"].startswith("text/css")
+            for lang in ("en", "fr"):
+                assert http.get(f"{folder}/rules/{lang}.html").status_code == 404
+                assert http.get(f"{folder}/./rules/{lang}.html").status_code == 404
+        http.post("/api/me", json={"name": "Pat"})
+        code = http.post("/api/rooms", json={"game": games()[0]}).json()["code"]
+        icons = re.search(
+            r'<script type="application/json" id="game-icons">([^<]*)</script>', http.get(f"/r/{code}").text
+        )
+        assert icons and json.loads(icons.group(1)) == {game: f"/static/games/{game}/icon.svg" for game in games()}
 
 
 class _Text(HTMLParser):
@@ -60,9 +87,7 @@ def test_french_pages_keep_marks_with_their_words(sqlite_server: ServerProcess) 
     """In French a line never starts with : ; ! ? or », so the space before them is a no-break one
     (app/typography.py). Catalogues and rules are written with plain spaces: this fails without it."""
     pages = ["/", "/rules", "/leaderboard/tri-tac"]
-    pages += [
-        f"/rules/{game}" for game in ("tri-tac", "trick-tac-foe", "tic-tac-match", "tricky-tactics", "tic-tac-top")
-    ]
+    pages += [f"/rules/{game}" for game in games()]
     with httpx.Client(base_url=sqlite_server.url, cookies={"tf_lang": "fr"}) as http:
         for path in pages:
             page = http.get(path)

@@ -9,7 +9,7 @@ import pytest
 from playwright.async_api import Browser, Page, expect
 
 from tests.browser.conftest import PHONE, NewPlayer
-from tests.browser.tables import open_table
+from tests.browser.tables import games, open_table
 from tests.support.server import ServerProcess
 
 
@@ -113,7 +113,8 @@ async def test_french_browser_gets_french_pages(browser: Browser, sqlite_server:
         await context.close()
 
 
-# A few words each game's French log must show while bots play, and English words it must not.
+# A few words each game's French log must show while bots play, and English words it must not (a game of the
+# registry missing here fails). TODO(lead): the options are engine data: take them from the game's VARIANTS.
 FRENCH_LOG = {
     "tri-tac": ({"size": 3}, "joue en ligne"),
     "trick-tac-foe": ({"players": 2, "one_shot": True}, "a posé une carte"),
@@ -124,9 +125,10 @@ FRENCH_LOG = {
 ENGLISH_WORDS = re.compile(r" (placed|played|committed|wrote|led|added|removed|chose|wins|share) ")
 
 
-@pytest.mark.parametrize("game", list(FRENCH_LOG))
+@pytest.mark.parametrize("game", games())
 async def test_game_log_in_french(new_player: NewPlayer, sqlite_server: ServerProcess, game: str) -> None:
     """The server writes the log in English; in French the page shows each renderer's translation."""
+    assert game in FRENCH_LOG, f"{game}: write the words its French log shows in FRENCH_LOG"
     options, expected = FRENCH_LOG[game]
     page = await new_player("Ada")
     await page.context.add_cookies([{"name": "tf_lang", "value": "fr", "url": sqlite_server.url}])

@@ -11,7 +11,7 @@ from playwright.async_api import Page, expect
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.browser.conftest import LAPTOP, PHONE, NewPlayer
-from tests.browser.tables import GAMES, open_table
+from tests.browser.tables import games, open_table
 from tests.support.inprocess import InProcessServer
 from tests.support.server import ServerProcess
 
@@ -82,7 +82,7 @@ def sqlite_server(sqlite_url: str) -> Iterator[InProcessServer]:
     server.stop()
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", games())
 async def test_moves_are_animated_unless_motion_is_reduced(
     new_player: NewPlayer, sqlite_server: ServerProcess, game: str
 ) -> None:

@@ -1,0 +1,37 @@
+// Small pure pieces every phase uses: the game's sizes, cell geometry, the seat glyphs, icons, word spans.
+
+import { h as el, s as svg } from "../../js/dom.js";
+
+export const RANK_SIZE = 7;
+export const CELLS = 9;
+export const DRAFT_DEBOUNCE_MS = 2000;
+export const ROW_STEP_MS = 650;
+
+export { prefersReducedMotion as reducedMotion } from "../../js/dom.js";
+export const rc = (cell) => ({ r: Math.floor(cell / 3) + 1, c: (cell % 3) + 1 });
+export const centre = (cell) => [(cell % 3) * 100 + 50, Math.floor(cell / 3) * 100 + 50];
+
+/** The seat's pattern glyph, so a seat reads without its colour. */
+export const SEAT_GLYPHS = ["●", "▲", "■", "◆", "★", "✚", "♥"];
+
+export function lockIcon() {
+  return svg("svg", { viewBox: "0 0 24 24", class: "ttt-icon", "aria-hidden": "true", focusable: "false" },
+    svg("rect", { x: 5, y: 10.5, width: 14, height: 10, rx: 2.5, fill: "currentColor" }),
+    svg("path", { d: "M8 10.5V8a4 4 0 0 1 8 0v2.5", fill: "none", stroke: "currentColor", "stroke-width": 2.4 }));
+}
+
+/** The longest run of letters in a word: the cell's text shrinks to fit it (see the CSS, --len). */
+const longest = (word) => Math.max(4, ...String(word ?? "").split(/\s+/).map((w) => w.length));
+
+export function wordSpan(word, placeholder = "") {
+  return el("span", { class: "ttt-word", style: { "--len": longest(word ?? placeholder) } }, word ?? placeholder);
+}
+
+/** A tiny 3×3 with one cell lit: where a used word sits, on its chip. */
+export function miniGridIcon(cell) {
+  const icon = svg("svg", { viewBox: "0 0 30 30", class: "ttt-mini", "aria-hidden": "true", focusable: "false" });
+  for (let i = 0; i < CELLS; i += 1) {
+    icon.append(svg("rect", { x: (i % 3) * 10 + 1, y: Math.floor(i / 3) * 10 + 1, width: 8, height: 8, rx: 2, class: i === cell ? "is-on" : "" }));
+  }
+  return icon;
+}
