@@ -68,17 +68,17 @@ class TicTacMatchBot(Bot[TicTacMatchState]):
         tops = state.tops()
         hand = state.hands[seat]
         next_side = (seat + 1) % state.players % 2
+        if isinstance(action, Play | Flip):  # most actions: tested first
+            plays_after = 1 if state.plays_left == 2 else 0
+            return self._value(tops, symbol, side, next_side, hand, action, plays_after)
         if isinstance(action, Wipeout):
             return self._position(tops, symbol, side, action.target % 2) - self.COST[action.type]
-        if isinstance(action, Discard | Forfeit):
-            return self._position(tops, symbol, side, next_side) - self.COST[action.type]
         if isinstance(action, Double):
             rest = list(hand)
             rest.remove(action.card)
             return self._best(tops, symbol, side, next_side, rest, 2) - self.COST[action.type]
-        assert isinstance(action, Play | Flip), action
-        plays_after = 1 if state.plays_left == 2 else 0
-        return self._value(tops, symbol, side, next_side, hand, action, plays_after)
+        assert isinstance(action, Discard | Forfeit), action
+        return self._position(tops, symbol, side, next_side) - self.COST[action.type]
 
     def _value(
         self,
