@@ -20,7 +20,8 @@ from random import Random
 
 from bench.bots import main
 from engines.base import Seat
-from engines.tic_tac_match.rules import DECK_SIZE, TicTacMatchState
+from engines.tic_tac_match.cards import DECK_SIZE
+from engines.tic_tac_match.state import TicTacMatchState
 from engines.tic_tac_match.strong import TicTacMatchModel
 
 SEEN_OFFSETS = {"all": (1, 2, 3), "partner": (2,), "opponents": (1, 3)}

@@ -4,8 +4,11 @@ from pathlib import Path
 
 from engines.game import Game
 from engines.lesson import read_lesson
-from engines.tic_tac_match.rules import BOT, ENGINE
+from engines.tic_tac_match.bots import BOT
+from engines.tic_tac_match.rules import ENGINE
 from engines.tic_tac_match.strong import MODEL
+
+__all__ = ["BOT", "ENGINE", "GAME"]
 
 GAME = Game(
     ENGINE,

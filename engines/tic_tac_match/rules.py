@@ -37,283 +37,64 @@ are seen by nobody.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from collections.abc import Mapping
 
-from pydantic import AfterValidator, Field
-
-from engines.base import (
-    GRID_LINES as LINES,
-)
 from engines.base import (
     JSON,
-    Action,
-    ActionModel,
-    Actions,
-    Bot,
     Engine,
     Event,
-    FrozenState,
-    GameOptions,
     IllegalAction,
     InvalidState,
     LogEntry,
     Outcome,
-    Pair,
-    Refusal,
     Seat,
     SeatInfo,
     check_seat,
     ranks_from_scores,
 )
+from engines.tic_tac_match import log, views
+from engines.tic_tac_match.actions import (
+    ACTIONS,
+    DISCARD,
+    DOUBLE,
+    FLIP,
+    FORFEIT,
+    PLAY,
+    WIPEOUT,
+    Discard,
+    Double,
+    Flip,
+    Forfeit,
+    Play,
+    TicTacMatchAction,
+    Wipeout,
+)
+from engines.tic_tac_match.cards import (
+    COLOURS,
+    DECK_SIZE,
+    HAND_SIZE,
+    SYMBOLS,
+    Cards,
+    can_stack,
+    card_face,
+    card_json,
+    card_kind,
+    card_type,
+    rc,
+)
+from engines.tic_tac_match.options import TicTacMatchOptions
+from engines.tic_tac_match.plays import (
+    completed_lines,
+    has_legal_play,
+    has_symbol_or_flip_play,
+    in_fallback,
+    legal_cells,
+    play_result,
+)
+from engines.tic_tac_match.state import GridCell, MatchResult, SymbolFace, TicTacMatchState
 
-COLOURS = ("blue", "green", "red", "yellow")
-SYMBOLS = ("X", "O")
-COPIES = 6
-SYMBOL_CARDS = len(COLOURS) * len(SYMBOLS) * COPIES  # 48
-FLIP_FIRST, WIPEOUT_FIRST, DOUBLE_FIRST = 48, 52, 56
-DECK_SIZE = 60
-HAND_SIZE = 4
 MAX_REDRAWS = 10
 CENTRE = 4
-
-LINES_THROUGH: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
-    tuple(line for line in LINES if cell in line) for cell in range(9)
-)
-CardKind = Literal["symbol", "flip", "wipeout", "double"]
-Cards = tuple[int, ...]
-
-
-# ---- cards -----------------------------------------------------------------------------------------
-
-
-def card_kind(card: int) -> CardKind:
-    if card < SYMBOL_CARDS:
-        return "symbol"
-    if card < WIPEOUT_FIRST:
-        return "flip"
-    if card < DOUBLE_FIRST:
-        return "wipeout"
-    return "double"
-
-
-def card_type(card: int) -> int:
-    """A Symbol card's type 0..7: ``type // 2`` is the colour, ``type % 2`` the symbol (0 = X, 1 = O)."""
-    return card // COPIES
-
-
-def types_stack(card_t: int, top_t: int) -> bool:
-    """May a Symbol card of type ``card_t`` cover one of type ``top_t``? Colour or symbol, never both."""
-    return (card_t // 2 == top_t // 2) != (card_t % 2 == top_t % 2)
-
-
-def can_stack(card: int, top: int) -> bool:
-    """May Symbol card ``card`` go on top of Symbol card ``top``?"""
-    return types_stack(card_type(card), card_type(top))
-
-
-def card_face(card: int) -> dict[str, JSON]:
-    """What a card shows, without its id (for records of finished matches)."""
-    kind = card_kind(card)
-    if kind == "symbol":
-        t = card_type(card)
-        return {"kind": kind, "colour": COLOURS[t // 2], "symbol": SYMBOLS[t % 2]}
-    return {"kind": kind}
-
-
-def card_json(card: int) -> dict[str, JSON]:
-    """A visible card: its id (to address it in actions) and its face."""
-    return {"id": card, **card_face(card)}
-
-
-def rc(cell: int) -> list[int]:
-    return [cell // 3, cell % 3]
-
-
-# ---- options and state -----------------------------------------------------------------------------
-
-
-class TicTacMatchOptions(GameOptions):
-    """Lobby options; the lobby renders its form from this model's JSON schema."""
-
-    players: Literal[2, 4] = Field(
-        2, title="Players", description="2 players, or 4 in two teams (partners sit opposite)."
-    )
-    series: int = Field(
-        1,
-        ge=1,
-        le=5,
-        title="Matches to win",
-        description="The first side to win this many matches wins (1–5).",
-    )
-
-
-@dataclass(frozen=True)
-class TicTacMatchState(FrozenState):
-    """The full game state (secrets included): an immutable value; the rules return changed copies that
-    share every part they leave alone."""
-
-    players: int
-    series: int
-    salt: int  # derived from the seed: every shuffle is seeded from (salt, match, shuffle number)
-    match: int  # 1-based number of the current (or last) match
-    dealer: Seat
-    wins: tuple[int, int]  # matches won, per side
-    id_symbol: int  # the symbol (0 = X, 1 = O) side 0's ID cards show; side 1 shows the other
-    draw: Cards  # the draw pile, top card last
-    discard: Cards  # the discard pile, top card last
-    cells: tuple[Cards, ...]  # 9 stacks in reading order, bottom card first
-    hands: tuple[Cards, ...]
-    turn: Seat | None  # None once the series is over
-    plays_left: int  # 0: an ordinary turn; 2 or 1: plays still owed after a Double Play
-    shuffles: int  # shuffles done in this match (the deal's is the first)
-    results: tuple[Mapping[str, JSON], ...]  # one per finished match
-
-    def with_hand(self, seat: Seat, hand: Cards) -> TicTacMatchState:
-        return self.changed(hands=(*self.hands[:seat], hand, *self.hands[seat + 1 :]))
-
-    def hands_without(self, seat: Seat, card: int) -> tuple[Cards, ...]:
-        """The hands, ``seat``'s without ``card``."""
-        hand = self.hands[seat]
-        i = hand.index(card)
-        return (*self.hands[:seat], hand[:i] + hand[i + 1 :], *self.hands[seat + 1 :])
-
-    def discarded(self, seat: Seat, card: int) -> TicTacMatchState:
-        """``card`` moved from ``seat``'s hand to the discard pile."""
-        return self.changed(hands=self.hands_without(seat, card), discard=(*self.discard, card))
-
-    @property
-    def over(self) -> bool:
-        return self.turn is None
-
-    def side_symbol(self, side: int) -> int:
-        return self.id_symbol if side == 0 else 1 - self.id_symbol
-
-    def seat_symbol(self, seat: Seat) -> int:
-        return self.side_symbol(seat % 2)
-
-    def tops(self) -> list[int | None]:
-        return [stack[-1] if stack else None for stack in self.cells]
-
-
-# ---- rule helpers (pure functions of the state) -----------------------------------------------------
-
-
-def legal_cells(state: TicTacMatchState, card: int) -> list[int]:
-    """The cells (0..8, reading order) where Symbol card ``card`` may be played."""
-    return [i for i, stack in enumerate(state.cells) if not stack or can_stack(card, stack[-1])]
-
-
-def completed_lines(tops: Sequence[int | None], cell: int) -> list[tuple[int, int, int]]:
-    """Lines through ``cell`` whose three top cards are of one type (colour and symbol)."""
-    top = tops[cell]
-    if top is None:
-        return []
-    t = card_type(top)
-    found = []
-    for line in LINES_THROUGH[cell]:
-        if all((other := tops[i]) is not None and card_type(other) == t for i in line):
-            found.append(line)
-    return found
-
-
-def play_result(tops: Sequence[int | None], card: int, cell: int) -> int | None:
-    """The symbol (0 = X, 1 = O) of the line completed by playing ``card`` on ``cell``, or None."""
-    after = list(tops)
-    after[cell] = card
-    return card_type(card) % 2 if completed_lines(after, cell) else None
-
-
-def has_symbol_or_flip_play(state: TicTacMatchState, hand: Sequence[int]) -> bool:
-    for card in hand:
-        kind = card_kind(card)
-        if kind == "flip" or (kind == "symbol" and legal_cells(state, card)):
-            return True
-    return False
-
-
-def has_legal_play(state: TicTacMatchState, seat: Seat) -> bool:
-    """Can ``seat`` start a turn? (A Double Play is playable only when a Symbol/Flip play is.)"""
-    hand = state.hands[seat]
-    return any(card_kind(c) == "wipeout" for c in hand) or has_symbol_or_flip_play(state, hand)
-
-
-def in_fallback(state: TicTacMatchState) -> bool:
-    """The second play of a Double Play, with no Symbol/Flip play available."""
-    return (
-        state.turn is not None and state.plays_left == 1 and not has_symbol_or_flip_play(state, state.hands[state.turn])
-    )
-
-
-def _plain(value: Any) -> Any:
-    """A deep copy of plain JSON data (lists for tuples)."""
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
-
-
-def _face(card: JSON) -> JSON:
-    """A visible card of an event as the log names it: its face, without its id."""
-    return {key: value for key, value in card.items() if key != "id"} if isinstance(card, dict) else None
-
-
-def _last_card(result: Mapping[str, JSON]) -> dict[str, JSON]:
-    """The symbol card that made a match's line (its colour and symbol)."""
-    return {"kind": "symbol", "colour": result["colour"], "symbol": result["symbol"]}
-
-
-# ---- the engine ------------------------------------------------------------------------------------
-
-
-_CARD = Refusal("tic-tac-match.error.bad_card", '"card" must be the integer id of a card in your hand')
-
-
-def _on_grid(cell: tuple[int, int]) -> tuple[int, int]:
-    if not all(0 <= v <= 2 for v in cell):
-        raise ValueError(f"{list(cell)} is off the grid")
-    return cell
-
-
-class Play(ActionModel):
-    type: Literal["play"]
-    card: Annotated[int, _CARD]
-    cell: Annotated[
-        Pair,
-        AfterValidator(_on_grid),
-        Refusal("tic-tac-match.error.bad_cell", '"cell" must be [row, column] with both from 0 to 2'),
-    ]
-
-
-class Flip(ActionModel):
-    type: Literal["flip"]
-    card: Annotated[int, _CARD]
-
-
-class Wipeout(ActionModel):
-    type: Literal["wipeout"]
-    card: Annotated[int, _CARD]
-    target: Annotated[int, Refusal("tic-tac-match.error.bad_target", '"target" must be a seat number')]
-
-
-class Double(ActionModel):
-    type: Literal["double"]
-    card: Annotated[int, _CARD]
-
-
-class Discard(ActionModel):
-    type: Literal["discard"]
-    card: Annotated[int, _CARD]
-
-
-class Forfeit(ActionModel):
-    type: Literal["forfeit"]
-
-
-TicTacMatchAction = Play | Flip | Wipeout | Double | Discard | Forfeit
-ACTIONS = Actions[TicTacMatchAction](Play, Flip, Wipeout, Double, Discard, Forfeit)
 
 
 class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions, TicTacMatchAction]):
@@ -398,7 +179,7 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions, TicTacMatch
                     "dealer": s.dealer,
                     "turned_up": [card_json(c) for c in turned],
                     "centre": card_json(turned[-1]),
-                    "ids": self._ids(s),
+                    "ids": views.id_symbols(s),
                     "hand_sizes": [len(h) for h in s.hands],
                     "draw_count": len(s.draw),
                 },
@@ -406,10 +187,6 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions, TicTacMatch
             )
         )
         return self._begin_turn(s, (s.dealer + 1) % n, events)
-
-    @staticmethod
-    def _ids(s: TicTacMatchState) -> list[JSON]:
-        return [SYMBOLS[s.seat_symbol(seat)] for seat in range(s.players)]
 
     # ---- drawing ---------------------------------------------------------------------------------
 
@@ -458,10 +235,6 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions, TicTacMatch
     def _discard_hand(s: TicTacMatchState, seat: Seat) -> TicTacMatchState:
         return s.changed(discard=s.discard + s.hands[seat]).with_hand(seat, ())
 
-    @staticmethod
-    def _discard_top(s: TicTacMatchState) -> JSON:
-        return card_json(s.discard[-1]) if s.discard else None
-
     def _hand_replaced(
         self, kind: str, s: TicTacMatchState, seat: Seat, discarded: int, extra: dict[str, JSON]
     ) -> Event:
@@ -472,7 +245,7 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions, TicTacMatch
                 **extra,
                 "discarded": discarded,
                 "hand_size": len(s.hands[seat]),
-                "discard_top": self._discard_top(s),
+                "discard_top": views.discard_top(s),
                 "discard_count": len(s.discard),
                 "draw_count": len(s.draw),
             },
@@ -517,23 +290,23 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions, TicTacMatch
         symbol = t % 2
         side = 0 if s.id_symbol == symbol else 1
         wins = (s.wins[0] + 1, s.wins[1]) if side == 0 else (s.wins[0], s.wins[1] + 1)
-        result: dict[str, JSON] = {
-            "match": s.match,
-            "dealer": s.dealer,
-            "side": side,
-            "seats": [x for x in range(s.players) if x % 2 == side],
-            "placed_by": seat,
-            "colour": COLOURS[t // 2],
-            "symbol": SYMBOLS[symbol],
-            "line": [rc(i) for i in lines[0]],
-            "lines": [[rc(i) for i in line] for line in lines],
-            "ids": self._ids(s),
-            "grid": [card_face(c) if c is not None else None for c in tops],
-            "score": list(wins),
-        }
+        result = MatchResult(
+            match=s.match,
+            dealer=s.dealer,
+            side=side,
+            seats=tuple(x for x in range(s.players) if x % 2 == side),
+            placed_by=seat,
+            colour=COLOURS[t // 2],
+            symbol=SYMBOLS[symbol],
+            line=tuple(_grid_cell(i) for i in lines[0]),
+            lines=tuple(tuple(_grid_cell(i) for i in line) for line in lines),
+            ids=tuple(SYMBOLS[s.seat_symbol(x)] for x in range(s.players)),
+            grid=tuple(None if c is None else _symbol_face(c) for c in tops),
+            score=wins,
+        )
         s = s.changed(wins=wins, results=(*s.results, result))
         series_over = wins[side] >= s.series
-        events.append(Event("match_won", public={**_plain(result), "series_over": series_over}))
+        events.append(Event("match_won", public={**views.result_json(result), "series_over": series_over}))
         if series_over:
             return s.changed(turn=None, plays_left=0)
         return self._start_match(s.changed(match=s.match + 1, dealer=(s.dealer + 1) % s.players), events)
@@ -543,32 +316,34 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions, TicTacMatch
     def to_act(self, state: TicTacMatchState) -> frozenset[Seat]:
         return frozenset() if state.turn is None else frozenset({state.turn})
 
-    def legal_actions(self, state: TicTacMatchState, seat: Seat) -> list[Action]:
+    def legal_actions(self, state: TicTacMatchState, seat: Seat) -> list[TicTacMatchAction]:
         if state.turn is None or seat != state.turn:
             return []
         hand = state.hands[seat]
-        actions: list[Action] = []
+        actions: list[TicTacMatchAction] = []
         if in_fallback(state):
             for card in hand:
                 if card_kind(card) in ("wipeout", "double"):
-                    actions.append({"type": "discard", "card": card})
-            actions.append({"type": "forfeit"})
+                    actions.append(DISCARD[card])
+            actions.append(FORFEIT)
             return actions
         ordinary = state.plays_left == 0
         double_ok = ordinary and has_symbol_or_flip_play(state, hand)
         for card in hand:
             kind = card_kind(card)
             if kind == "symbol":
+                plays = PLAY[card]
                 for cell in legal_cells(state, card):
-                    actions.append({"type": "play", "card": card, "cell": rc(cell)})
+                    actions.append(plays[cell])
             elif kind == "flip":
-                actions.append({"type": "flip", "card": card})
+                actions.append(FLIP[card])
             elif kind == "wipeout" and ordinary:
+                wipeouts = WIPEOUT[card]
                 for target in range(state.players):
                     if target != seat:
-                        actions.append({"type": "wipeout", "card": card, "target": target})
+                        actions.append(wipeouts[target])
             elif kind == "double" and double_ok:
-                actions.append({"type": "double", "card": card})
+                actions.append(DOUBLE[card])
         return actions
 
     def _validate(self, state: TicTacMatchState, seat: Seat, kind: str) -> None:
@@ -611,20 +386,16 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions, TicTacMatch
             )
         return card
 
-    def apply(self, state: TicTacMatchState, seat: Seat, action: Action) -> tuple[TicTacMatchState, list[Event]]:
-        return self.play(state, seat, ACTIONS.parse(action))
-
-    def play(
+    def apply(
         self, state: TicTacMatchState, seat: Seat, action: TicTacMatchAction
     ) -> tuple[TicTacMatchState, list[Event]]:
-        """``apply`` of an action already parsed."""
         self._validate(state, seat, action.type)
         if isinstance(action, Play):
             return self._play(state, seat, action)
         if isinstance(action, Flip):
             card = self._in_hand(state, seat, action.card, ("flip",))
             s = state.discarded(seat, card).changed(id_symbol=1 - state.id_symbol)
-            events = [Event("flip", public={"seat": seat, "card": card_json(card), "ids": self._ids(s)})]
+            events = [Event("flip", public={"seat": seat, "card": card_json(card), "ids": views.id_symbols(s)})]
             return self._after_play(s, seat, events), events
         if isinstance(action, Wipeout):
             return self._wipeout(state, seat, action)
@@ -643,14 +414,15 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions, TicTacMatch
             card = self._in_hand(state, seat, action.card, ("wipeout", "double"))
             s = state.discarded(seat, card)
             events = [Event("discard", public={"seat": seat, "card": card_json(card)})]
-        else:  # forfeit
+        else:
+            assert isinstance(action, Forfeit), action
             s = state
             events = [Event("forfeit", public={"seat": seat, "automatic": False})]
         return self._end_turn(s, seat, events), events
 
     def _play(self, state: TicTacMatchState, seat: Seat, action: Play) -> tuple[TicTacMatchState, list[Event]]:
         card = self._in_hand(state, seat, action.card, ("symbol",))
-        cell = action.cell[0] * 3 + action.cell[1]
+        cell = action.index
         stack = state.cells[cell]
         if stack and not can_stack(card, stack[-1]):
             top = stack[-1]
@@ -698,101 +470,9 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions, TicTacMatch
         events.append(self._hand_replaced("wiped_out", s, target, discarded, {"by": seat}))
         return self._begin_turn(s, target, events), events
 
-    # ---- views -----------------------------------------------------------------------------------
-
-    def view(self, state: TicTacMatchState, seat: Seat | None) -> dict[str, JSON]:
-        """What ``seat`` may know (``None``: a spectator).
-
-        Everyone: the grid (top card and height of each cell), discard top and count, draw count, hand sizes,
-        ID symbols, sides and score, whose turn it is, a pending Double Play, finished matches. The seat
-        alone: its own hand, each card annotated with its legal uses when it is that seat's turn. Never: other
-        hands, the draw-pile order, covered cards, the discard pile below its top.
-        """
-        s = state
-        tops = s.tops()
-        grid: list[JSON] = [
-            [
-                {
-                    "top": card_json(top) if (top := tops[r * 3 + c]) is not None else None,
-                    "height": len(s.cells[r * 3 + c]),
-                }
-                for c in range(3)
-            ]
-            for r in range(3)
-        ]
-        result = s.results[-1] if s.over and s.results else None
-        mine = seat if seat is not None and 0 <= seat < s.players else None
-        return {
-            "players": s.players,
-            "series": s.series,
-            "match": s.match,
-            "dealer": s.dealer,
-            "turn": s.turn,
-            "you": mine,
-            "your_side": mine % 2 if mine is not None else None,
-            "ids": self._ids(s),
-            "sides": [
-                {
-                    "side": side,
-                    "seats": [x for x in range(s.players) if x % 2 == side],
-                    "symbol": SYMBOLS[s.side_symbol(side)],
-                    "wins": s.wins[side],
-                }
-                for side in (0, 1)
-            ],
-            "grid": grid,
-            "draw_count": len(s.draw),
-            "discard_count": len(s.discard),
-            "discard_top": self._discard_top(s),
-            "hand_sizes": [len(h) for h in s.hands],
-            "hand": self._hand_view(s, mine) if mine is not None else None,
-            "double": self._double_view(s, mine),
-            "can_forfeit": mine is not None and mine == s.turn and in_fallback(s),
-            "matches": _plain(s.results),
-            "over": s.over,
-            "winner_side": result["side"] if result is not None else None,
-            "winners": _plain(result["seats"]) if result is not None else [],
-            "winning_line": _plain(result["line"]) if result is not None else None,
-            "winning_lines": _plain(result["lines"]) if result is not None else [],
-        }
-
-    @staticmethod
-    def _double_view(s: TicTacMatchState, seat: Seat | None) -> JSON:
-        if not s.plays_left or s.turn is None:
-            return None
-        double: dict[str, JSON] = {"seat": s.turn, "plays_left": s.plays_left}
-        if seat == s.turn:  # whether a Symbol/Flip play is left depends on the hand: the player's secret
-            double["fallback"] = in_fallback(s)
-        return double
-
-    def _hand_view(self, s: TicTacMatchState, seat: Seat) -> list[JSON]:
-        my_turn = seat == s.turn
-        fallback = my_turn and in_fallback(s)
-        ordinary = my_turn and s.plays_left == 0
-        double_ok = ordinary and has_symbol_or_flip_play(s, s.hands[seat])
-        cards: list[JSON] = []
-        for card in s.hands[seat]:
-            entry = card_json(card)
-            kind = card_kind(card)
-            if kind == "symbol":
-                cells = [rc(i) for i in legal_cells(s, card)] if my_turn and not fallback else []
-                entry["cells"] = cells
-                entry["playable"] = bool(cells)
-            elif kind == "flip":
-                entry["playable"] = my_turn and not fallback
-            elif kind == "wipeout":
-                entry["targets"] = [t for t in range(s.players) if t != seat] if ordinary else []
-                entry["playable"] = ordinary
-            else:
-                entry["playable"] = double_ok
-            if kind in ("wipeout", "double"):
-                entry["discardable"] = fallback
-            cards.append(entry)
-        return cards
-
     # ---- timeouts, outcome, text -----------------------------------------------------------------
 
-    def timeout_action(self, state: TicTacMatchState, seat: Seat) -> Action:
+    def timeout_action(self, state: TicTacMatchState, seat: Seat) -> TicTacMatchAction:
         """The default move of an absent player (documented in docs/games/tic-tac-match.md).
 
         A Symbol play that wins for the player's side; else the first Symbol play (hand order, cells in
@@ -803,26 +483,26 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions, TicTacMatch
         if not actions:
             raise IllegalAction(f"{self._label(seat)} is not to act")
         if in_fallback(state):
-            return {"type": "forfeit"}
+            return FORFEIT
         mine = state.seat_symbol(seat)
         tops = state.tops()
-        safe: list[Action] = []
+        safe: list[TicTacMatchAction] = []
         for a in actions:
-            if a["type"] != "play":
+            if not isinstance(a, Play):
                 continue
-            winner = play_result(tops, a["card"], a["cell"][0] * 3 + a["cell"][1])
+            winner = play_result(tops, a.card, a.index)
             if winner == mine:
                 return a
             if winner is None:
                 safe.append(a)
         if safe:
             return safe[0]
-        flips = [a for a in actions if a["type"] == "flip"]
+        flips = [a for a in actions if isinstance(a, Flip)]
         if flips:
             return flips[0]
         nxt = (seat + 1) % state.players
         for a in actions:
-            if a["type"] == "wipeout" and a["target"] == nxt:
+            if isinstance(a, Wipeout) and a.target == nxt:
                 return a
         return actions[0]
 
@@ -833,7 +513,7 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions, TicTacMatch
         scores = [float(state.wins[seat % 2]) for seat in range(state.players)]
         last = state.results[-1]
         winners = [seat for seat in range(state.players) if seat % 2 == side]
-        params: dict[str, JSON] = {"seats": winners, "count": len(winners), "card": _last_card(last)}
+        params: dict[str, JSON] = {"seats": winners, "count": len(winners), "card": views.winning_card(last)}
         if state.series == 1:
             summary = LogEntry("tic-tac-match.result.won", params)
         else:
@@ -850,258 +530,33 @@ class TicTacMatchEngine(Engine[TicTacMatchState, TicTacMatchOptions, TicTacMatch
         self,
         state: TicTacMatchState,
         seat: Seat,
-        action: Action,
+        action: TicTacMatchAction,
         result: tuple[TicTacMatchState, list[Event]],
     ) -> list[LogEntry]:
-        """The play and what followed it (a redraw, a reshuffle, a match won, the next deal), from the public
-        side of its events; draws are not news."""
-        entries: list[LogEntry] = []
-        for event in result[1]:
-            data = event.public
-            kind = event.kind
-            card = _face(data.get("card"))
-            if kind == "play":
-                params: dict[str, JSON] = {"seat": data["seat"], "card": card, "cell": data["cell"]}
-                if int(data["height"]) > 1:
-                    entries.append(LogEntry("tic-tac-match.log.stacked", {**params, "height": data["height"]}))
-                else:
-                    entries.append(LogEntry("tic-tac-match.log.played", params))
-            elif kind == "flip":
-                entries.append(LogEntry("tic-tac-match.log.flipped", {"seat": data["seat"]}))
-            elif kind == "wipeout":
-                entries.append(
-                    LogEntry("tic-tac-match.log.wiped_out", {"seat": data["seat"], "target_seat": data["target"]})
-                )
-            elif kind == "double":
-                entries.append(LogEntry("tic-tac-match.log.double", {"seat": data["seat"]}))
-            elif kind == "discard":
-                entries.append(LogEntry("tic-tac-match.log.discarded", {"seat": data["seat"], "card": card}))
-            elif kind == "forfeit":
-                key = "tic-tac-match.log.no_second_play" if data["automatic"] else "tic-tac-match.log.forfeited"
-                entries.append(LogEntry(key, {"seat": data["seat"]}))
-            elif kind == "reshuffle":
-                params = {"discards": data["from_discard"], "grid_cards": data["from_grid"]}
-                entries.append(LogEntry("tic-tac-match.log.reshuffled", params))
-            elif kind == "stuck":
-                entries.append(LogEntry("tic-tac-match.log.redrew", {"seat": data["seat"], "redraw": data["redraw"]}))
-            elif kind == "pass":
-                entries.append(LogEntry("tic-tac-match.log.passed", {"seat": data["seat"]}))
-            elif kind == "match_won":
-                seats = list(data["seats"])
-                params = {"seats": seats, "count": len(seats), "card": _last_card(data), "match": data["match"]}
-                entries.append(LogEntry("tic-tac-match.log.match_won", params))
-            elif kind == "match_start" and int(data["match"]) > 1:
-                params = {"match": data["match"], "seat": data["dealer"], "card": _face(data["centre"])}
-                entries.append(LogEntry("tic-tac-match.log.dealt", params))
-        return entries
+        return log.log_entries(result[1])
 
-    # ---- serialisation ---------------------------------------------------------------------------
+    # ---- views and snapshots ---------------------------------------------------------------------
 
-    def dump(self, state: TicTacMatchState) -> dict[str, JSON]:
-        s = state
-        return {
-            "players": s.players,
-            "series": s.series,
-            "salt": s.salt,
-            "match": s.match,
-            "dealer": s.dealer,
-            "wins": list(s.wins),
-            "id_symbol": s.id_symbol,
-            "draw": list(s.draw),
-            "discard": list(s.discard),
-            "cells": [list(stack) for stack in s.cells],
-            "hands": [list(hand) for hand in s.hands],
-            "turn": s.turn,
-            "plays_left": s.plays_left,
-            "shuffles": s.shuffles,
-            "results": _plain(s.results),
-        }
+    def view(self, state: TicTacMatchState, seat: Seat | None) -> dict[str, JSON]:
+        return views.view(state, seat)
 
     def read_state(self, data: Mapping[str, JSON]) -> TicTacMatchState:
-        wins = [int(w) for w in data["wins"]]
-        state = TicTacMatchState(
-            players=int(data["players"]),
-            series=int(data["series"]),
-            salt=int(data["salt"]),
-            match=int(data["match"]),
-            dealer=int(data["dealer"]),
-            wins=(wins[0], wins[1]),
-            id_symbol=int(data["id_symbol"]),
-            draw=tuple(int(c) for c in data["draw"]),
-            discard=tuple(int(c) for c in data["discard"]),
-            cells=tuple(tuple(int(c) for c in stack) for stack in data["cells"]),
-            hands=tuple(tuple(int(c) for c in hand) for hand in data["hands"]),
-            turn=None if data["turn"] is None else int(data["turn"]),
-            plays_left=int(data["plays_left"]),
-            shuffles=int(data["shuffles"]),
-            results=tuple(_plain(data["results"])),
-        )
+        """The shared codec's state, refused unless its cards make up exactly one deck: the codec checks
+        each field, not how they fit together."""
+        state = super().read_state(data)
         every = [*state.draw, *state.discard, *(c for st in (*state.cells, *state.hands) for c in st)]
         if sorted(every) != list(range(DECK_SIZE)) or len(state.cells) != 9 or len(state.hands) != state.players:
             raise InvalidState("not a Tic Tac Match state: the cards do not make up one deck")
         return state
 
 
-# ---- the bot ---------------------------------------------------------------------------------------
+def _grid_cell(cell: int) -> GridCell:
+    return (cell // 3, cell % 3)
 
 
-def threats(tops: Sequence[int | None]) -> set[tuple[int, int]]:
-    """(type, open cell): two tops of one type in a line whose third cell a card of that type could take."""
-    types = [card_type(t) if t is not None else None for t in tops]
-    found: set[tuple[int, int]] = set()
-    for line in LINES:
-        for k, open_cell in enumerate(line):
-            x, y = (types[i] for j, i in enumerate(line) if j != k)
-            if x is None or x != y:
-                continue
-            other = types[open_cell]
-            if other is None or types_stack(x, other):
-                found.add((x, open_cell))
-    return found
-
-
-class TicTacMatchBot(Bot[TicTacMatchState]):
-    """A one-turn lookahead on public information and its own hand only.
-
-    It completes a winning line when it can (a Double Play is searched over both of its plays), never
-    completes one for the other side, and values the position it leaves by the open "two in a line" threats
-    each side could finish: an open threat of the other side's symbol with an opponent to move is very bad, so
-    it blocks it (covers one of its cards or its open cell) or plays Flip to turn it round. Action cards have
-    a small cost, so it keeps them unless they gain something.
-    """
-
-    WIN = 1000.0
-    COST: Mapping[str, float] = {"flip": 1.0, "wipeout": 1.5, "double": 1.0, "discard": 0.5, "forfeit": 0.0}
-
-    def __init__(self, engine: TicTacMatchEngine) -> None:
-        self.engine = engine
-
-    def choose(self, state: TicTacMatchState, seat: Seat, rng: Any) -> Action:
-        actions = self.engine.legal_actions(state, seat)
-        if not actions:
-            raise IllegalAction("the bot's seat is not to act")
-        if len(actions) == 1:
-            return actions[0]
-        best: list[Action] = []
-        best_score = -float("inf")
-        for action in actions:
-            score = self.score(state, seat, action)
-            if score > best_score + 1e-9:
-                best, best_score = [action], score
-            elif score > best_score - 1e-9:
-                best.append(action)
-        return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
-
-    def score(self, state: TicTacMatchState, seat: Seat, action: Action) -> float:
-        """The value of ``action`` for ``seat`` (public information and the seat's own hand only)."""
-        side = seat % 2
-        symbol = state.seat_symbol(seat)
-        tops = state.tops()
-        hand = state.hands[seat]
-        next_side = (seat + 1) % state.players % 2
-        kind = action["type"]
-        if kind == "wipeout":
-            return self._position(tops, symbol, side, action["target"] % 2) - self.COST[kind]
-        if kind in ("discard", "forfeit"):
-            return self._position(tops, symbol, side, next_side) - self.COST[kind]
-        if kind == "double":
-            rest = list(hand)
-            rest.remove(action["card"])
-            return self._best(tops, symbol, side, next_side, rest, 2) - self.COST[kind]
-        plays_after = 1 if state.plays_left == 2 else 0
-        return self._value(tops, symbol, side, next_side, hand, action, plays_after)
-
-    def _value(
-        self,
-        tops: list[int | None],
-        symbol: int,
-        side: int,
-        next_side: int,
-        hand: Sequence[int],
-        action: Action,
-        plays_after: int,
-    ) -> float:
-        card = action["card"]
-        if action["type"] == "play":
-            cell = action["cell"][0] * 3 + action["cell"][1]
-            winner = play_result(tops, card, cell)
-            if winner is not None:
-                return self.WIN if winner == symbol else -self.WIN
-            after = list(tops)
-            after[cell] = card
-            cost = 0.0
-        else:  # flip
-            after, symbol, cost = tops, 1 - symbol, self.COST["flip"]
-        if plays_after:
-            rest = list(hand)
-            rest.remove(card)
-            return self._best(after, symbol, side, next_side, rest, plays_after) - cost
-        return self._position(after, symbol, side, next_side) - cost
-
-    def _best(
-        self, tops: list[int | None], symbol: int, side: int, next_side: int, hand: list[int], plays: int
-    ) -> float:
-        """The best value over the next ``plays`` Symbol/Flip plays from ``hand``."""
-        best = -float("inf")
-        for card in hand:
-            kind = card_kind(card)
-            if kind == "symbol":
-                options: list[Action] = [
-                    {"type": "play", "card": card, "cell": rc(i)}
-                    for i, top in enumerate(tops)
-                    if top is None or can_stack(card, top)
-                ]
-            elif kind == "flip":
-                options = [{"type": "flip", "card": card}]
-            else:
-                continue
-            for option in options:
-                best = max(best, self._value(tops, symbol, side, next_side, hand, option, plays - 1))
-        if best == -float("inf"):  # nothing more can be played: the turn ends here
-            return self._position(tops, symbol, side, next_side)
-        return best
-
-    @staticmethod
-    def _position(tops: Sequence[int | None], symbol: int, side: int, mover_side: int) -> float:
-        """How good the grid is for ``side`` (showing ``symbol``) when ``mover_side`` plays next: each open
-        threat of our symbol counts 8 (2 when the other side moves next), each of theirs -2 (-10), plus a
-        little shape: 0.1 for each of our symbol's tops in each line that still has an empty cell."""
-        types = tuple(None if top is None else top // COPIES for top in tops)
-        terms = _GRID_TERMS.get(types)
-        if terms is None:
-            if len(_GRID_TERMS) >= _GRID_TERMS_MAX:
-                _GRID_TERMS.clear()
-            terms = _GRID_TERMS[types] = _grid_terms(types)
-        ours, theirs = terms[symbol], terms[1 - symbol]
-        if mover_side == side:
-            return 8.0 * ours[0] - 2.0 * theirs[0] + 0.1 * ours[1]
-        return 2.0 * ours[0] - 10.0 * theirs[0] + 0.1 * ours[1]
-
-
-_Terms = tuple[tuple[int, int], tuple[int, int]]
-_GRID_TERMS: dict[tuple[int | None, ...], _Terms] = {}
-_GRID_TERMS_MAX = 1 << 18
-"""The bot values the same grids over and over (the strong bot's playouts above all): their terms are kept."""
-
-
-def _grid_terms(types: tuple[int | None, ...]) -> _Terms:
-    """Per symbol: the number of its open threats (as ``threats`` counts them) and its shape count."""
-    found: set[tuple[int, int]] = set()
-    shape = [0, 0]
-    for line in LINES:
-        a, b, c = (types[i] for i in line)
-        for x, y, other, open_cell in ((a, b, c, line[2]), (a, c, b, line[1]), (b, c, a, line[0])):
-            if x is not None and x == y and (other is None or types_stack(x, other)):
-                found.add((x, open_cell))
-        if a is None or b is None or c is None:
-            for t in (a, b, c):
-                if t is not None:
-                    shape[t % 2] += 1
-    count = [0, 0]
-    for t, _cell in found:
-        count[t % 2] += 1
-    return ((count[0], shape[0]), (count[1], shape[1]))
+def _symbol_face(card: int) -> SymbolFace:
+    t = card_type(card)
+    return SymbolFace("symbol", COLOURS[t // 2], SYMBOLS[t % 2])
 
 
 ENGINE = TicTacMatchEngine()
-BOT = TicTacMatchBot(ENGINE)

@@ -12,12 +12,15 @@ own symbol, that match is as good as its side's.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from random import Random
 
 from engines.base import Action, Seat
 from engines.search import GameModel, squash, top_moves
-from engines.tic_tac_match.rules import BOT, DECK_SIZE, ENGINE, SYMBOL_CARDS, TicTacMatchState, card_type, threats
+from engines.tic_tac_match.actions import TicTacMatchAction
+from engines.tic_tac_match.bots import BOT, threats
+from engines.tic_tac_match.cards import DECK_SIZE, SYMBOL_CARDS, card_type
+from engines.tic_tac_match.rules import ENGINE
+from engines.tic_tac_match.state import TicTacMatchState
 
 CANDIDATES = 6
 """Root moves compared: the normal bot's best few (a hand often allows 30 plays)."""
@@ -42,12 +45,13 @@ class TicTacMatchModel(GameModel[TicTacMatchState]):
         cells = tuple((*(pool.pop() for _ in stack[:-1]), *stack[-1:]) for stack in state.cells)
         discard = (*(pool.pop() for _ in state.discard[:-1]), *state.discard[-1:])
         draw = tuple(pool.pop() for _ in state.draw)
-        return replace(state, hands=hands, cells=cells, discard=discard, draw=draw, salt=rng.getrandbits(62))
+        return state.changed(hands=hands, cells=cells, discard=discard, draw=draw, salt=rng.getrandbits(62))
 
     def candidates(self, state: TicTacMatchState, seat: Seat, rng: Random) -> list[Action]:
-        return top_moves(ENGINE.legal_actions(state, seat), lambda a: BOT.score(state, seat, a), CANDIDATES)
+        legal: list[Action] = list(ENGINE.legal_actions(state, seat))
+        return top_moves(legal, lambda a: BOT.score(state, seat, a), CANDIDATES)
 
-    def policy(self, state: TicTacMatchState, seat: Seat, rng: Random) -> Action:
+    def policy(self, state: TicTacMatchState, seat: Seat, rng: Random) -> TicTacMatchAction:
         # The normal bot itself, over a few plies: cheaper playouts miss the threats it sees and mislead.
         return BOT.choose(state, seat, rng)
 

@@ -4,8 +4,11 @@ from pathlib import Path
 
 from engines.game import Game
 from engines.lesson import read_lesson
-from engines.tri_tac.rules import BOT, ENGINE
+from engines.tri_tac.bots import BOT
+from engines.tri_tac.rules import ENGINE
 from engines.tri_tac.strong import MODEL
+
+__all__ = ["BOT", "ENGINE", "GAME"]
 
 GAME = Game(
     ENGINE,

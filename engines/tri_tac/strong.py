@@ -10,7 +10,11 @@ from random import Random
 
 from engines.base import Action, Seat
 from engines.search import GameModel, squash, top_moves
-from engines.tri_tac.rules import BOT, ENGINE, TriTacState, _gain
+from engines.tri_tac.actions import Place, Power, TriTacAction
+from engines.tri_tac.bots import BOT
+from engines.tri_tac.rules import ENGINE
+from engines.tri_tac.scoring import gain
+from engines.tri_tac.state import TriTacState
 
 CANDIDATES = 8
 """Root moves compared: the greedy bot's best few, so the budget is not spread over every empty cell."""
@@ -25,22 +29,23 @@ class TriTacModel(GameModel[TriTacState]):
     def determinize(self, state: TriTacState, seat: Seat, rng: Random) -> TriTacState:
         return state.changed(ring_seed=rng.getrandbits(62))
 
-    def policy(self, state: TriTacState, seat: Seat, rng: Random) -> Action:
+    def policy(self, state: TriTacState, seat: Seat, rng: Random) -> TriTacAction:
         return BOT.choose(state, seat, rng)
 
     def candidates(self, state: TriTacState, seat: Seat, rng: Random) -> list[Action]:
-        legal = ENGINE.legal_actions(state, seat)
+        legal: list[Action] = list(ENGINE.legal_actions(state, seat))
         if len(legal) <= CANDIDATES:
             return legal  # every move is compared: the greedy one among them
         opp = 1 - seat
 
         def promise(action: Action) -> float:
-            cell = (action["cell"][0], action["cell"][1])
-            if action["type"] == "power":
-                return _gain(state, seat, cell) - BOT.POWER_COST
+            assert isinstance(action, Place | Power), action  # votes are never more than a few moves
+            cell = action.cell
+            if isinstance(action, Power):
+                return gain(state, seat, cell) - BOT.POWER_COST
             return (
-                BOT.OWN_WEIGHT * _gain(state, seat, cell)
-                + _gain(state, opp, cell)
+                BOT.OWN_WEIGHT * gain(state, seat, cell)
+                + gain(state, opp, cell)
                 + BOT._potential(state, seat, cell)
                 + BOT.DENY_WEIGHT * BOT._potential(state, opp, cell)
             )

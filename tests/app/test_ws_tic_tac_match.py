@@ -20,7 +20,10 @@ import pytest
 
 from app.client import ClientError, RoomSocket
 from engines.base import Event
-from engines.tic_tac_match.rules import ENGINE, TicTacMatchOptions, TicTacMatchState, card_kind
+from engines.tic_tac_match.cards import card_kind
+from engines.tic_tac_match.options import TicTacMatchOptions
+from engines.tic_tac_match.rules import ENGINE
+from engines.tic_tac_match.state import TicTacMatchState
 from tests.app.helpers import Table, open_table, wait_all
 from tests.support.server import ServerProcess
 
@@ -63,6 +66,11 @@ def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 def canon(actions: list[dict[str, Any]]) -> list[bytes]:
     return sorted(orjson.dumps(a, option=orjson.OPT_SORT_KEYS) for a in actions)
+
+
+def legal_json(state: TicTacMatchState, seat: int) -> list[dict[str, Any]]:
+    """The engine's legal actions as the protocol carries them."""
+    return [action.to_json() for action in ENGINE.legal_actions(state, seat)]
 
 
 def action_from_events(events: list[dict[str, Any]]) -> dict[str, Any]:
@@ -140,8 +148,8 @@ class Replay:
         action = action_from_events(msg["events"])
         seat = self.state.turn
         assert seat is not None
-        assert canon([action])[0] in canon(ENGINE.legal_actions(self.state, seat)), action
-        self.state, events = ENGINE.apply(self.state, seat, action)
+        assert canon([action])[0] in canon(legal_json(self.state, seat)), action
+        self.state, events = ENGINE.apply(self.state, seat, ENGINE.parse_action(action))
         self.states.append(self.state)
         self.events.append(events)
         self.kinds |= {e.kind for e in events}
@@ -259,7 +267,7 @@ async def play_humans(table: Table, watch: Watch, rng: random.Random, humans: se
             view = mine["view"]
             # The view offers exactly the engine's legal actions (so a client never needs a rule).
             truth = watch.replay.states[version]
-            assert canon(view_actions(view)) == canon(ENGINE.legal_actions(truth, seat))
+            assert canon(view_actions(view)) == canon(legal_json(truth, seat))
             if not watch.forged:
                 await try_forged_play(sock, view)
                 watch.forged = forged_possible(view)

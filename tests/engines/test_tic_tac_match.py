@@ -14,15 +14,13 @@ import pytest
 
 import engines.tic_tac_match.rules as ttm
 from engines.base import Event, IllegalAction, InvalidOptions, InvalidState, LogEntry
-from engines.tic_tac_match.rules import (
-    BOT,
-    COLOURS,
-    ENGINE,
-    SYMBOLS,
-    TicTacMatchOptions,
-    TicTacMatchState,
-    card_kind,
-)
+from engines.tic_tac_match.actions import Discard, Double, Flip, Forfeit, Play, TicTacMatchAction, Wipeout
+from engines.tic_tac_match.bots import BOT, threats
+from engines.tic_tac_match.cards import COLOURS, SYMBOLS, can_stack, card_json, card_kind, card_type
+from engines.tic_tac_match.options import TicTacMatchOptions
+from engines.tic_tac_match.plays import has_legal_play
+from engines.tic_tac_match.rules import ENGINE
+from engines.tic_tac_match.state import TicTacMatchState
 
 E = ENGINE
 
@@ -112,8 +110,8 @@ def position(
     return E.load(orjson.loads(orjson.dumps(data)))
 
 
-def play(card: int, r: int, c: int) -> dict[str, Any]:
-    return {"type": "play", "card": card, "cell": [r, c]}
+def play(card: int, r: int, c: int) -> Play:
+    return Play(card=card, cell=(r, c))
 
 
 def kinds(events: list[Event]) -> list[str]:
@@ -160,7 +158,7 @@ def test_deck_composition() -> None:
     state = E.new_game(E.parse_options({}), 7)
     cards = all_cards(state)
     assert sorted(cards) == list(range(60))
-    faces = Counter((f["kind"], f.get("colour"), f.get("symbol")) for f in (ttm.card_json(c) for c in cards))
+    faces = Counter((f["kind"], f.get("colour"), f.get("symbol")) for f in (card_json(c) for c in cards))
     assert len(faces) == 4 * 2 + 3
     for colour in ("blue", "green", "red", "yellow"):
         for symbol in ("X", "O"):
@@ -185,7 +183,7 @@ def test_setup(players: int) -> None:
         assert all(card_kind(c) != "symbol" for c in state.discard)  # turned-up non-symbols
         assert len(state.draw) == 60 - 4 * players - 1 - len(state.discard)
         # The dealer's side shows the centre card's symbol; the other side the other one.
-        symbol = ttm.card_type(centre) % 2
+        symbol = card_type(centre) % 2
         assert state.seat_symbol(state.dealer) == symbol
         assert state.seat_symbol((state.dealer + 1) % players) == 1 - symbol
         assert state.turn == (state.dealer + 1) % players  # left of the dealer starts
@@ -223,10 +221,10 @@ def test_stacking_rule_over_every_pair_of_symbol_cards() -> None:
             t_col, t_sym = COLOURS[top // 12], SYMBOLS[top // 6 % 2]
             c_col, c_sym = COLOURS[card // 12], SYMBOLS[card // 6 % 2]
             expected = (c_col == t_col and c_sym != t_sym) or (c_sym == t_sym and c_col != t_col)
-            assert ttm.can_stack(card, top) is expected
+            assert can_stack(card, top) is expected
             others = [c for c in range(48, 60) if c not in (card, top)]
             state = position(Cards(), hands=[[card, *others[:3]], others[3:7]], cells={0: [top]})
-            offered = {"type": "play", "card": card, "cell": [0, 0]} in E.legal_actions(state, 0)
+            offered = Play(card=card, cell=(0, 0)) in E.legal_actions(state, 0)
             assert offered is expected
             if expected:
                 after, _ = E.apply(state, 0, play(card, 0, 0))
@@ -241,7 +239,7 @@ def test_stacking_rule_over_every_pair_of_symbol_cards() -> None:
 def test_any_symbol_card_goes_on_an_empty_cell_and_action_cards_never_on_the_grid() -> None:
     c = Cards()
     state = position(c, hands=[hand_of(c, "rX", "F", "W", "D"), hand_of(c, "bO", "gO", "yO", "yX")])
-    cells = {tuple(a["cell"]) for a in E.legal_actions(state, 0) if a["type"] == "play"}
+    cells = {a.cell for a in E.legal_actions(state, 0) if isinstance(a, Play)}
     assert cells == {(r, col) for r in range(3) for col in range(3)}  # an empty grid: every cell
     for action_card in state.hands[0][1:]:
         with refused("tic-tac-match.error.wrong_card"):
@@ -274,7 +272,7 @@ def test_flip_flips_every_id_card_and_ends_the_turn() -> None:
         draw_top=[nxt],
     )
     assert E.view(state, None)["ids"] == ["X", "O", "X", "O"]
-    after, events = E.apply(state, 0, {"type": "flip", "card": flip})
+    after, events = E.apply(state, 0, Flip(card=flip))
     assert E.view(after, None)["ids"] == ["O", "X", "O", "X"]
     assert E.view(after, 1)["sides"][0]["symbol"] == "O"
     assert after.discard[-1] == flip and after.turn == 1
@@ -290,7 +288,7 @@ def test_flip_flips_every_id_card_and_ends_the_turn() -> None:
         turn=1,
     )
     again = replace(again, id_symbol=after.id_symbol)
-    back, _ = E.apply(again, 1, {"type": "flip", "card": flip2})
+    back, _ = E.apply(again, 1, Flip(card=flip2))
     assert E.view(back, None)["ids"] == ["X", "O"] and back.turn == 0
 
 
@@ -304,15 +302,13 @@ def test_wipeout_two_players() -> None:
     replacement = c.sym("rO")
     new_hand = hand_of(c, "gX", "gX", "bX", "F")
     state = position(c, hands=[[wo, *hand_of(c, "rX", "rX", "rX")], old_hand], draw_top=[replacement, *new_hand])
-    assert [a for a in E.legal_actions(state, 0) if a["type"] == "wipeout"] == [
-        {"type": "wipeout", "card": wo, "target": 1}
-    ]
+    assert [a for a in E.legal_actions(state, 0) if isinstance(a, Wipeout)] == [Wipeout(card=wo, target=1)]
     with refused("tic-tac-match.error.wipe_self"):
-        E.apply(state, 0, {"type": "wipeout", "card": wo, "target": 0})
+        E.apply(state, 0, Wipeout(card=wo, target=0))
     with refused("tic-tac-match.error.bad_target"):
-        E.apply(state, 0, {"type": "wipeout", "card": wo, "target": 2})
+        E.apply(state, 0, Wipeout(card=wo, target=2))
     discard_before = len(state.discard)
-    after, events = E.apply(state, 0, {"type": "wipeout", "card": wo, "target": 1})
+    after, events = E.apply(state, 0, Wipeout(card=wo, target=1))
     assert replacement in after.hands[0] and len(after.hands[0]) == 4  # the replacement, at once
     assert sorted(after.hands[1]) == sorted(new_hand)
     assert list(after.discard[-len(old_hand) :]) == old_hand and after.discard[discard_before] == wo
@@ -333,10 +329,10 @@ def test_wipeout_turn_order_with_four_players(target: int, then: int) -> None:
     replacement = c.sym("yX")
     new_hand = hand_of(c, "gX", "gX", "bX", "bX")
     state = position(c, hands=hands, draw_top=[replacement, *new_hand])
-    targets = sorted(a["target"] for a in E.legal_actions(state, 0) if a["type"] == "wipeout")
+    targets = sorted(a.target for a in E.legal_actions(state, 0) if isinstance(a, Wipeout))
     assert targets == [1, 2, 3]
     assert E.view(state, 0)["hand"][0]["targets"] == [1, 2, 3]
-    after, _ = E.apply(state, 0, {"type": "wipeout", "card": wo, "target": target})
+    after, _ = E.apply(state, 0, Wipeout(card=wo, target=target))
     assert after.turn == target
     assert list(after.hands[target]) == new_hand and replacement in after.hands[0]
     untouched = [s for s in (1, 2, 3) if s != target]
@@ -349,10 +345,10 @@ def test_wipeout_is_not_a_play_after_double_play() -> None:
     c = Cards()
     dp, wo = c.double(), c.wipeout()
     state = position(c, hands=[[dp, wo, *hand_of(c, "rX", "rX")], hand_of(c, "bO", "bO", "bO", "bO")])
-    state, _ = E.apply(state, 0, {"type": "double", "card": dp})
-    assert all(a["type"] in ("play", "flip") for a in E.legal_actions(state, 0))
+    state, _ = E.apply(state, 0, Double(card=dp))
+    assert all(isinstance(a, Play | Flip) for a in E.legal_actions(state, 0))
     with refused("tic-tac-match.error.after_double"):
-        E.apply(state, 0, {"type": "wipeout", "card": wo, "target": 1})
+        E.apply(state, 0, Wipeout(card=wo, target=1))
 
 
 # ---- Double Play ------------------------------------------------------------------------------------
@@ -363,10 +359,10 @@ def test_double_play_needs_a_symbol_or_flip_play_to_follow() -> None:
     grid = grid_of(c, DRAWN_GRID)
     dp, wo = c.double(), c.wipeout()
     state = position(c, hands=[[dp, wo, c.sym("bX"), c.sym("gO")], hand_of(c, "rX", "rX", "rX", "rX")], cells=grid)
-    assert {"type": "double", "card": dp} not in E.legal_actions(state, 0)
+    assert Double(card=dp) not in E.legal_actions(state, 0)
     assert E.view(state, 0)["hand"][0]["playable"] is False
     with refused("tic-tac-match.error.double_needs_play"):
-        E.apply(state, 0, {"type": "double", "card": dp})
+        E.apply(state, 0, Double(card=dp))
     # With a Flip in hand it is playable.
     c2 = Cards()
     grid2 = grid_of(c2, DRAWN_GRID)
@@ -374,7 +370,7 @@ def test_double_play_needs_a_symbol_or_flip_play_to_follow() -> None:
     state2 = position(
         c2, hands=[[dp2, c2.flip(), c2.sym("bX"), c2.sym("gO")], hand_of(c2, "rX", "rX", "rX", "rX")], cells=grid2
     )
-    assert {"type": "double", "card": dp2} in E.legal_actions(state2, 0)
+    assert Double(card=dp2) in E.legal_actions(state2, 0)
 
 
 def test_double_play_is_two_plays_then_draw_up_to_four() -> None:
@@ -383,13 +379,13 @@ def test_double_play_is_two_plays_then_draw_up_to_four() -> None:
     first, second, keep = c.sym("rX"), c.sym("bO"), c.sym("gX")
     refill = hand_of(c, "yX", "yO", "F")
     state = position(c, hands=[[dp, first, second, keep], hand_of(c, "gO", "gO", "gO", "gO")], draw_top=refill)
-    state, events = E.apply(state, 0, {"type": "double", "card": dp})
+    state, events = E.apply(state, 0, Double(card=dp))
     assert kinds(events) == ["double"]
     assert state.turn == 0 and state.plays_left == 2 and state.discard[-1] == dp
     assert E.view(state, 1)["double"] == {"seat": 0, "plays_left": 2}
     assert E.view(state, 0)["double"] == {"seat": 0, "plays_left": 2, "fallback": False}
     with refused("tic-tac-match.error.first_of_double"):
-        E.apply(state, 0, {"type": "forfeit"})
+        E.apply(state, 0, Forfeit())
     state, events = E.apply(state, 0, play(first, 0, 0))
     assert kinds(events) == ["play"]
     assert state.turn == 0 and state.plays_left == 1 and len(state.hands[0]) == 2
@@ -409,7 +405,7 @@ def test_a_win_on_the_first_play_of_a_double_play_ends_the_game() -> None:
         cells={0: [c.sym("rX")], 1: [c.sym("rX")]},
         id_symbol=0,
     )
-    state, _ = E.apply(state, 0, {"type": "double", "card": dp})
+    state, _ = E.apply(state, 0, Double(card=dp))
     state, events = E.apply(state, 0, play(winner, 0, 2))
     assert kinds(events) == ["play", "match_won"]
     assert E.to_act(state) == frozenset() and state.plays_left == 0
@@ -427,8 +423,8 @@ def test_double_play_flip_then_complete_a_line_wins_with_the_flipped_id() -> Non
         cells={0: [c.sym("rO")], 1: [c.sym("rO")]},
         id_symbol=0,  # seat 0 shows X
     )
-    state, _ = E.apply(state, 0, {"type": "double", "card": dp})
-    state, _ = E.apply(state, 0, {"type": "flip", "card": flip})
+    state, _ = E.apply(state, 0, Double(card=dp))
+    state, _ = E.apply(state, 0, Flip(card=flip))
     assert state.seat_symbol(0) == 1 and state.turn == 0
     state, _ = E.apply(state, 0, play(ro, 0, 2))
     outcome = E.outcome(state)
@@ -442,22 +438,22 @@ def test_double_play_fallback_discard_as_the_second_play() -> None:
     dp, wo, bx, go = c.double(), c.wipeout(), c.sym("bX"), c.sym("gO")
     refill = hand_of(c, "rX", "rO", "yX")
     state = position(c, hands=[[dp, bx, go, wo], hand_of(c, "yO", "yO", "yO", "yO")], cells=grid, draw_top=refill)
-    state, _ = E.apply(state, 0, {"type": "double", "card": dp})
+    state, _ = E.apply(state, 0, Double(card=dp))
     state, events = E.apply(state, 0, play(bx, 2, 2))  # fills the grid: the green O fits nowhere now
     assert kinds(events) == ["play"] and state.turn == 0 and state.plays_left == 1
-    assert E.legal_actions(state, 0) == [{"type": "discard", "card": wo}, {"type": "forfeit"}]
+    assert E.legal_actions(state, 0) == [Discard(card=wo), Forfeit()]
     view = E.view(state, 0)
     assert view["can_forfeit"] is True and view["double"]["fallback"] is True
     assert [x.get("discardable") for x in view["hand"]] == [None, True]
     assert E.view(state, 1)["can_forfeit"] is False and "fallback" not in E.view(state, 1)["double"]
     with pytest.raises(IllegalAction):
         E.apply(state, 0, play(go, 0, 0))
-    after, events = E.apply(state, 0, {"type": "discard", "card": wo})
+    after, events = E.apply(state, 0, Discard(card=wo))
     assert kinds(events) == ["discard", "draw"]
     assert after.discard[-1] == wo and after.turn == 1
     assert sorted(after.hands[0]) == sorted([go, *refill])
     # Or the player may keep the Wipe-Out and forfeit the second play.
-    kept, events = E.apply(state, 0, {"type": "forfeit"})
+    kept, events = E.apply(state, 0, Forfeit())
     assert kinds(events) == ["forfeit", "draw"] and events[0].public["automatic"] is False
     assert wo in kept.hands[0] and kept.turn == 1
 
@@ -468,7 +464,7 @@ def test_double_play_second_play_forfeited_automatically() -> None:
     dp, bx = c.double(), c.sym("bX")
     rest = [c.sym("gO"), c.sym("gO")]
     state = position(c, hands=[[dp, bx, *rest], hand_of(c, "yO", "yO", "yO", "yO")], cells=grid)
-    state, _ = E.apply(state, 0, {"type": "double", "card": dp})
+    state, _ = E.apply(state, 0, Double(card=dp))
     assert logged(state, 0, play(bx, 2, 2))[1] == ("tic-tac-match.log.no_second_play", {"seat": 0})
     state, events = E.apply(state, 0, play(bx, 2, 2))
     assert kinds(events) == ["play", "forfeit", "draw"]
@@ -480,8 +476,8 @@ def test_double_play_first_play_must_be_symbol_or_flip() -> None:
     c = Cards()
     dp, dp2 = c.double(), c.double()
     state = position(c, hands=[[dp, dp2, *hand_of(c, "rX", "rX")], hand_of(c, "yO", "yO", "yO", "yO")])
-    state, _ = E.apply(state, 0, {"type": "double", "card": dp})
-    for bad in ({"type": "double", "card": dp2}, {"type": "discard", "card": dp2}, {"type": "forfeit"}):
+    state, _ = E.apply(state, 0, Double(card=dp))
+    for bad in (Double(card=dp2), Discard(card=dp2), Forfeit()):
         with pytest.raises(IllegalAction):
             E.apply(state, 0, bad)
 
@@ -502,32 +498,34 @@ def test_stuck_hand_is_redrawn_at_the_start_of_the_turn() -> None:
         cells=grid,
         draw_top=[seat0_draw, *fresh],
     )
-    assert not ttm.has_legal_play(state, 1)
+    assert not has_legal_play(state, 1)
     discard_before = len(state.discard)
-    assert logged(state, 0, {"type": "flip", "card": flip})[1] == ("tic-tac-match.log.redrew", {"seat": 1, "redraw": 1})
-    after, events = E.apply(state, 0, {"type": "flip", "card": flip})
+    assert logged(state, 0, Flip(card=flip))[1] == ("tic-tac-match.log.redrew", {"seat": 1, "redraw": 1})
+    after, events = E.apply(state, 0, Flip(card=flip))
     assert kinds(events) == ["flip", "draw", "stuck"]
     assert after.turn == 1 and list(after.hands[1]) == fresh
     assert list(after.discard[-4:]) == stuck and len(after.discard) == discard_before + 1 + 4
     event = events[2]
     assert event.public["seat"] == 1 and event.public["redraw"] == 1 and event.public["discarded"] == 4
-    assert event.public["discard_top"] == ttm.card_json(stuck[-1])
+    assert event.public["discard_top"] == card_json(stuck[-1])
     assert "hand" not in event.redact(None) and "hand" not in event.redact(0)
     assert [x["id"] for x in event.redact(1)["hand"]] == fresh
 
 
 def test_after_ten_redraws_the_turn_passes(monkeypatch: pytest.MonkeyPatch) -> None:
     """No real deck can stay stuck ten times in a row, so seat 1 is made permanently stuck."""
-    real = ttm.has_legal_play
-    monkeypatch.setattr(ttm, "has_legal_play", lambda state, seat: seat != 1 and real(state, seat))
+    real = has_legal_play
+    monkeypatch.setattr(
+        ttm, "has_legal_play", lambda state, seat: seat != 1 and real(state, seat)
+    )  # as the rules see it
     c = Cards()
     flip = c.flip()
     state = position(c, hands=[[flip, c.wipeout(), c.wipeout(), c.wipeout()], hand_of(c, "rX", "rX", "rX", "rX")])
-    after, events = E.apply(state, 0, {"type": "flip", "card": flip})
+    after, events = E.apply(state, 0, Flip(card=flip))
     stuck = [e for e in events if e.kind == "stuck"]
     assert [e.public["redraw"] for e in stuck] == list(range(1, 11))
     assert events[-1].kind == "pass" and events[-1].public == {"seat": 1, "redraws": 10}
-    assert logged(state, 0, {"type": "flip", "card": flip})[-1] == ("tic-tac-match.log.passed", {"seat": 1})
+    assert logged(state, 0, Flip(card=flip))[-1] == ("tic-tac-match.log.passed", {"seat": 1})
     assert after.turn == 0 and len(after.hands[1]) == 4
     assert sorted(all_cards(after)) == list(range(60))
 
@@ -572,7 +570,7 @@ def test_reshuffle_mid_draw_draws_one_card_at_a_time() -> None:
     hands = [[played, *hand_of(c, "W", "W", "F")], hand_of(c, "bX", "bX", "bX", "bX")]
     state = position(c, hands=hands, draw_all=[last])
     flip = hands[0][3]
-    after, events = E.apply(state, 0, {"type": "flip", "card": flip})  # 1 to draw: the last card
+    after, events = E.apply(state, 0, Flip(card=flip))  # 1 to draw: the last card
     assert kinds(events) == ["flip", "draw"] and after.draw == () and last in after.hands[0]
     # The next refill reshuffles mid-way.
     after2, events2 = E.apply(after, 1, play(after.hands[1][0], 0, 0))
@@ -637,7 +635,7 @@ def test_four_players_team_win_and_several_lines_at_once() -> None:
 # ---- series -----------------------------------------------------------------------------------------
 
 
-def rigged(state: TicTacMatchState, symbol: int) -> tuple[TicTacMatchState, dict[str, Any]]:
+def rigged(state: TicTacMatchState, symbol: int) -> tuple[TicTacMatchState, Play]:
     """The same 2-player state (match, dealer, score, IDs, turn), with the grid and hands replaced so that
     the player to move can complete a line of red ``symbol`` in the bottom row."""
     c = Cards()
@@ -671,7 +669,7 @@ def test_series_scoring_and_the_deal_passing_left() -> None:
     assert [len(h) for h in state.hands] == [4, 4]
     assert [len(st) for st in state.cells] == [0, 0, 0, 0, 1, 0, 0, 0, 0]
     assert sorted(all_cards(state)) == list(range(60))
-    assert state.seat_symbol(state.dealer) == ttm.card_type(state.cells[4][0]) % 2
+    assert state.seat_symbol(state.dealer) == card_type(state.cells[4][0]) % 2
     view = E.view(state, 0)
     assert view["sides"][0]["wins"] == 1 and view["matches"][0]["line"] == [[2, 0], [2, 1], [2, 2]]
     assert view["over"] is False and view["winning_line"] is None
@@ -693,8 +691,8 @@ def test_series_scoring_and_the_deal_passing_left() -> None:
     assert outcome.summary == LogEntry(
         "tic-tac-match.result.series", {"seats": [0], "count": 1, "card": last, "wins": 2, "other_wins": 1}
     )
-    assert [r["side"] for r in state.results] == [0, 1, 0]
-    assert [r["dealer"] for r in state.results] == [first_dealer, 1 - first_dealer, first_dealer]
+    assert [r.side for r in state.results] == [0, 1, 0]
+    assert [r.dealer for r in state.results] == [first_dealer, 1 - first_dealer, first_dealer]
 
 
 def test_series_to_three_by_random_play() -> None:
@@ -710,8 +708,8 @@ def test_series_to_three_by_random_play() -> None:
             assert outcome is not None
             assert max(state.wins) == 3 and min(state.wins) < 3
             assert len(state.results) == sum(state.wins) == state.match
-            assert [r["dealer"] for r in state.results] == [(first_dealer + i) % players for i in range(state.match)]
-            side = state.results[-1]["side"]
+            assert [r.dealer for r in state.results] == [(first_dealer + i) % players for i in range(state.match)]
+            side = state.results[-1].side
             assert state.wins[side] == 3
             assert outcome.winners == [s for s in range(players) if s % 2 == side]
             assert outcome.scores == [float(state.wins[s % 2]) for s in range(players)]
@@ -791,14 +789,14 @@ def test_hidden_information_never_leaks(players: int, series: int) -> None:
 def check_events(
     before: TicTacMatchState,
     after: TicTacMatchState,
-    action: dict[str, Any],
+    action: TicTacMatchAction,
     events: list[Event],
     viewers: list[int | None],
 ) -> None:
     """A card that stays hidden from a viewer through an action never appears in that viewer's events,
     except the card just played (public as it is played), cards turned up at a match start (public), and
     cards the viewer itself drew or held along the way (private to it, never another player's)."""
-    public_reveals = {action["card"]} if "card" in action else set()
+    public_reveals = set() if isinstance(action, Forfeit) else {action.card}
     new_deal = any(e.kind == "match_start" for e in events)
     for event in events:
         if event.kind == "match_start":
@@ -856,12 +854,12 @@ def test_hand_annotations_offer_only_legal_targets() -> None:
     offered = []
     for x in hand:
         if x["kind"] == "symbol":
-            offered += [play(x["id"], *cell) for cell in x["cells"]]
+            offered += [play(x["id"], *cell).to_json() for cell in x["cells"]]
         elif x["kind"] == "wipeout":
             offered += [{"type": "wipeout", "card": x["id"], "target": t} for t in x["targets"]]
         elif x["playable"]:
             offered.append({"type": x["kind"], "card": x["id"]})
-    assert sorted(map(str, offered)) == sorted(map(str, E.legal_actions(state, 0)))
+    assert sorted(map(str, offered)) == sorted(str(a.to_json()) for a in E.legal_actions(state, 0))
 
 
 @pytest.mark.parametrize(
@@ -889,7 +887,7 @@ def test_malformed_or_illegal_actions_are_refused(bad: Any) -> None:
     assert state.hands[0][0] == 0  # card 0 is a blue X in Player 1's hand
     before = E.dump(state)
     with pytest.raises(IllegalAction):
-        E.apply(state, 0, bad)
+        E.apply(state, 0, E.parse_action(bad))
     assert E.dump(state) == before
 
 
@@ -898,15 +896,15 @@ def test_refusal_reasons() -> None:
     state = position(c, hands=[hand_of(c, "bX", "bO", "gX", "gO"), hand_of(c, "F", "W", "D", "yO")])
     mine = state.hands[0][0]
     with refused("action.turn_of"):
-        E.apply(state, 1, {"type": "flip", "card": state.hands[1][0]})
+        E.apply(state, 1, Flip(card=state.hands[1][0]))
     with refused("tic-tac-match.error.not_in_hand"):
-        E.apply(state, 0, {"type": "double", "card": 59})
+        E.apply(state, 0, Double(card=59))
     with refused("tic-tac-match.error.wrong_card"):
-        E.apply(state, 0, {"type": "flip", "card": mine})
+        E.apply(state, 0, Flip(card=mine))
     with refused("tic-tac-match.error.bad_cell"):
-        E.apply(state, 0, {"type": "play", "card": mine, "cell": [5, 5]})
+        E.apply(state, 0, E.parse_action({"type": "play", "card": mine, "cell": [5, 5]}))
     with pytest.raises(IllegalAction, match="unknown action type"):
-        E.apply(state, 0, {"type": "shout"})
+        E.apply(state, 0, E.parse_action({"type": "shout"}))
 
 
 def test_log_entries() -> None:
@@ -922,15 +920,15 @@ def test_log_entries() -> None:
         "tic-tac-match.log.played",
         {"seat": 0, "card": red_x, "cell": [2, 1]},
     )
-    assert logged(state, 0, {"type": "flip", "card": flip})[0] == ("tic-tac-match.log.flipped", {"seat": 0})
-    assert logged(state, 0, {"type": "wipeout", "card": wo, "target": 1})[0] == (
+    assert logged(state, 0, Flip(card=flip))[0] == ("tic-tac-match.log.flipped", {"seat": 0})
+    assert logged(state, 0, Wipeout(card=wo, target=1))[0] == (
         "tic-tac-match.log.wiped_out",
         {"seat": 0, "target_seat": 1},
     )
-    assert logged(state, 0, {"type": "double", "card": dp}) == [("tic-tac-match.log.double", {"seat": 0})]
+    assert logged(state, 0, Double(card=dp)) == [("tic-tac-match.log.double", {"seat": 0})]
 
 
-def logged(state: Any, seat: int, action: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+def logged(state: Any, seat: int, action: TicTacMatchAction) -> list[tuple[str, dict[str, Any]]]:
     """The log entries of an action, as (key, params)."""
     entries = E.log_entries(state, seat, action, E.apply(state, seat, action))
     return [(entry.key, dict(entry.params)) for entry in entries]
@@ -971,7 +969,7 @@ def test_timeout_action() -> None:
     state3 = position(
         c3, hands=[[c3.sym("bX"), c3.wipeout(), flip3, c3.sym("gO")], hand_of(c3, "rO", "rO", "rO", "rO")], cells=grid
     )
-    assert E.timeout_action(state3, 0) == {"type": "flip", "card": flip3}
+    assert E.timeout_action(state3, 0) == Flip(card=flip3)
 
 
 def test_dump_load_round_trip_for_four_players_and_series() -> None:
@@ -1046,7 +1044,7 @@ def test_bot_never_hands_the_opponent_a_line_and_blocks_threats() -> None:
         action = BOT.choose(state, 0, random.Random(seed))
         assert action != play(gift, 0, 2)
         after, _ = E.apply(state, 0, action)
-        opponent_threats = [t for t, _cell in ttm.threats(after.tops()) if t % 2 != after.seat_symbol(0)]
+        opponent_threats = [t for t, _cell in threats(after.tops()) if t % 2 != after.seat_symbol(0)]
         assert not opponent_threats, f"the bot left a threat after {action}"
 
 
@@ -1063,15 +1061,15 @@ def test_bot_flips_when_the_lines_favour_the_other_side() -> None:
         id_symbol=0,
     )
     legal = E.legal_actions(state, 0)
-    assert any(a["type"] == "play" for a in legal) and any(a["type"] == "wipeout" for a in legal)
+    assert any(isinstance(a, Play) for a in legal) and any(isinstance(a, Wipeout) for a in legal)
     for seed in range(10):
-        assert BOT.choose(state, 0, random.Random(seed)) == {"type": "flip", "card": flip}
+        assert BOT.choose(state, 0, random.Random(seed)) == Flip(card=flip)
     # With no threat anywhere, it keeps its Flip and plays a Symbol card.
     c2 = Cards()
     quiet = position(
         c2, hands=[[c2.sym("rX"), c2.flip(), c2.sym("bO"), c2.wipeout()], hand_of(c2, "yX", "yX", "yX", "yX")]
     )
-    assert BOT.choose(quiet, 0, random.Random(1))["type"] == "play"
+    assert isinstance(BOT.choose(quiet, 0, random.Random(1)), Play)
 
 
 @pytest.mark.parametrize("players", [2, 4])

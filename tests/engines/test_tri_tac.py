@@ -13,7 +13,11 @@ import pytest
 
 from engines.base import Event, IllegalAction, InvalidOptions, LogEntry, Timer
 from engines.registry import get_bot, get_engine
-from engines.tri_tac.rules import BOT, ENGINE, TriTacState, special_count
+from engines.tri_tac.actions import Pass, Place, Power, TriTacAction, Vote
+from engines.tri_tac.bots import BOT
+from engines.tri_tac.rules import ENGINE
+from engines.tri_tac.scoring import special_count
+from engines.tri_tac.state import TriTacState
 
 X, O = 0, 1  # noqa: E741
 Cell = tuple[int, int]
@@ -45,10 +49,10 @@ def craft(
     return ENGINE.load(orjson.loads(orjson.dumps(data)))
 
 
-def act(state: TriTacState, seat: int, action: dict[str, Any]) -> tuple[TriTacState, list[Event]]:
+def act(state: TriTacState, seat: int, action: TriTacAction) -> tuple[TriTacState, list[Event]]:
     """Play ``action`` for ``seat``; if it is the other player's turn, that player passes first."""
     if state.phase == "turn" and state.to_move != seat:
-        state, _ = ENGINE.apply(state, 1 - seat, {"type": "pass"})
+        state, _ = ENGINE.apply(state, 1 - seat, Pass())
     return ENGINE.apply(state, seat, action)
 
 
@@ -57,7 +61,7 @@ def place(state: TriTacState, seat: int, *cells: Cell) -> tuple[TriTacState, int
     gained = 0
     for r, c in cells:
         before = state.scores[seat]
-        state, _ = act(state, seat, {"type": "place", "cell": [r, c]})
+        state, _ = act(state, seat, Place(cell=(r, c)))
         gained = state.scores[seat] - before
     return state, gained
 
@@ -168,7 +172,7 @@ def test_single_line_scores_one() -> None:
 
 def test_two_crossing_lines_score_three() -> None:
     state = craft(["XX...", "..X..", "..X..", ".....", "....."])
-    state, events = ENGINE.apply(state, X, {"type": "place", "cell": [0, 2]})
+    state, events = ENGINE.apply(state, X, Place(cell=(0, 2)))
     assert state.scores == (3, 0)
     (scoring,) = [e for e in events if e.kind == "lines"]
     assert scoring.public["breakdown"] == {"lines": 2, "bonus": 1, "special": 0, "combo": 0}
@@ -177,14 +181,14 @@ def test_two_crossing_lines_score_three() -> None:
 
 def test_three_crossing_lines_score_five() -> None:
     state = craft(["X.X..", ".XX..", "XX...", ".....", "....."])
-    state, _ = ENGINE.apply(state, X, {"type": "place", "cell": [2, 2]})
+    state, _ = ENGINE.apply(state, X, Place(cell=(2, 2)))
     assert state.scores == (5, 0)
     assert sorted(line.direction for line in state.lines) == ["column", "diagonal", "row"]
 
 
 def test_four_crossing_lines_score_seven() -> None:
     state = craft(["X.X.X", ".XXX.", "XX...", ".....", "....."])
-    state, _ = ENGINE.apply(state, X, {"type": "place", "cell": [2, 2]})
+    state, _ = ENGINE.apply(state, X, Place(cell=(2, 2)))
     assert state.scores == (7, 0)
     assert len(state.lines) == 4
 
@@ -227,7 +231,7 @@ def test_merging_two_scored_lines_scores_nothing() -> None:
 )
 def test_gap_fill_creating_a_fresh_long_run_scores_one(row: str, gap: int, length: int) -> None:
     state = craft([row, ".....", ".....", ".....", "....."])
-    state, _ = ENGINE.apply(state, X, {"type": "place", "cell": [0, gap]})
+    state, _ = ENGINE.apply(state, X, Place(cell=(0, gap)))
     assert state.scores == (1, 0)
     (line,) = state.lines
     assert len(line.cells) == length
@@ -258,24 +262,24 @@ def test_runs_shorter_than_three_never_become_scored() -> None:
 
 def test_opponent_markers_break_runs_and_players_score_independently() -> None:
     state = craft(["XXOXX", "OO...", ".....", ".....", "....."], to_move=O)
-    state, _ = ENGINE.apply(state, O, {"type": "place", "cell": [1, 2]})
+    state, _ = ENGINE.apply(state, O, Place(cell=(1, 2)))
     assert state.scores == (0, 1)
     assert lines_of(state) == [(O, [[1, 0], [1, 1], [1, 2]], 1)]
 
 
 def test_special_square_line_is_worth_two_and_bonus_is_not_doubled() -> None:
     state = craft(["XX...", ".....", ".....", ".....", "....."], special=[(0, 1)], special_squares=True)
-    state, _ = ENGINE.apply(state, X, {"type": "place", "cell": [0, 2]})
+    state, _ = ENGINE.apply(state, X, Place(cell=(0, 2)))
     assert state.scores == (2, 0)
     assert lines_of(state) == [(X, [[0, 0], [0, 1], [0, 2]], 2)]
     # Two crossing lines, one through a special square: 2 + 1 + bonus 1 = 4.
     state = craft(["XX...", "..X..", "..X..", ".....", "....."], special=[(0, 0)], special_squares=True)
-    state, events = ENGINE.apply(state, X, {"type": "place", "cell": [0, 2]})
+    state, events = ENGINE.apply(state, X, Place(cell=(0, 2)))
     assert state.scores == (4, 0)
     assert events[-1].public["breakdown"] == {"lines": 2, "bonus": 1, "special": 1, "combo": 0}
     # Both lines through the special square where they cross: 2 + 2 + bonus 1 = 5 (bonus not doubled).
     state = craft(["XX...", "..X..", "..X..", ".....", "....."], special=[(0, 2)], special_squares=True)
-    state, events = ENGINE.apply(state, X, {"type": "place", "cell": [0, 2]})
+    state, events = ENGINE.apply(state, X, Place(cell=(0, 2)))
     assert state.scores == (5, 0)
     assert events[-1].public["breakdown"] == {"lines": 2, "bonus": 1, "special": 2, "combo": 0}
 
@@ -284,15 +288,15 @@ def test_combo_strike() -> None:
     rows = ["XX...", ".....", "XX...", ".....", "....."]
     for combo, expected in ((True, (3, 0)), (False, (2, 0))):
         state = craft(rows, combo_strike=combo)
-        state, _ = ENGINE.apply(state, X, {"type": "place", "cell": [0, 2]})
-        state, _ = ENGINE.apply(state, O, {"type": "place", "cell": [4, 4]})
-        state, events = ENGINE.apply(state, X, {"type": "place", "cell": [2, 2]})
+        state, _ = ENGINE.apply(state, X, Place(cell=(0, 2)))
+        state, _ = ENGINE.apply(state, O, Place(cell=(4, 4)))
+        state, events = ENGINE.apply(state, X, Place(cell=(2, 2)))
         assert state.scores == expected
         assert events[-1].public["breakdown"]["combo"] == (1 if combo else 0)
     # It chains: a third scoring turn in a row gets +1 again.
     state = craft(["XX...", ".....", "XX...", ".....", "XX..."], combo_strike=True)
     for cell in ([0, 2], [2, 2], [4, 2]):
-        state, _ = act(state, X, {"type": "place", "cell": cell})
+        state, _ = act(state, X, Place(cell=cell))
     assert state.scores == (1 + 2 + 2, 0)
     # A non-scoring turn in between breaks the streak ...
     state = craft(rows, combo_strike=True)
@@ -300,11 +304,11 @@ def test_combo_strike() -> None:
     assert state.scores == (2, 0)
     # ... and so does a pass (a turn without score).
     state = craft(rows, combo_strike=True)
-    state, _ = ENGINE.apply(state, X, {"type": "place", "cell": [0, 2]})
-    state, _ = ENGINE.apply(state, O, {"type": "pass"})
-    state, _ = ENGINE.apply(state, X, {"type": "pass"})
-    state, _ = ENGINE.apply(state, O, {"type": "pass"})
-    state, _ = ENGINE.apply(state, X, {"type": "place", "cell": [2, 2]})
+    state, _ = ENGINE.apply(state, X, Place(cell=(0, 2)))
+    state, _ = ENGINE.apply(state, O, Pass())
+    state, _ = ENGINE.apply(state, X, Pass())
+    state, _ = ENGINE.apply(state, O, Pass())
+    state, _ = ENGINE.apply(state, X, Place(cell=(2, 2)))
     assert state.scores == (2, 0)
     # The opponent's moves in between do not matter: only the player's own previous turn.
     view = ENGINE.view(state, None)
@@ -318,15 +322,15 @@ def test_power_play_threshold_and_option() -> None:
     rows = ["OOO..", "XX...", ".....", ".....", "....."]
     state = craft(rows, scores=(4, 1), power_play=True)
     with pytest.raises(IllegalAction, match="at least 5 points"):
-        ENGINE.apply(state, X, {"type": "power", "cell": [0, 0]})
-    assert not any(a["type"] == "power" for a in ENGINE.legal_actions(state, X))
+        ENGINE.apply(state, X, Power(cell=(0, 0)))
+    assert not any(isinstance(a, Power) for a in ENGINE.legal_actions(state, X))
     off = craft(rows, scores=(5, 1))
     with pytest.raises(IllegalAction, match="not enabled") as refused:
-        ENGINE.apply(off, X, {"type": "power", "cell": [0, 0]})
+        ENGINE.apply(off, X, Power(cell=(0, 0)))
     assert refused.value.code == "tri-tac.error.power_off"
     on = craft(rows, scores=(5, 1), power_play=True)
-    powers = [a["cell"] for a in ENGINE.legal_actions(on, X) if a["type"] == "power"]
-    assert powers == [[0, 0], [0, 1], [0, 2]]
+    powers = [a.cell for a in ENGINE.legal_actions(on, X) if isinstance(a, Power)]
+    assert powers == [(0, 0), (0, 1), (0, 2)]
     assert ENGINE.view(on, None)["power_play"] == [
         {"used": False, "available": True},
         {"used": False, "available": False},
@@ -336,9 +340,9 @@ def test_power_play_threshold_and_option() -> None:
 def test_power_play_targets_only_opponent_markers() -> None:
     state = craft(["OOO..", "XX...", ".....", ".....", "....."], scores=(5, 1), power_play=True)
     with pytest.raises(IllegalAction, match="your own marker"):
-        ENGINE.apply(state, X, {"type": "power", "cell": [1, 0]})
+        ENGINE.apply(state, X, Power(cell=(1, 0)))
     with pytest.raises(IllegalAction, match="empty"):
-        ENGINE.apply(state, X, {"type": "power", "cell": [4, 4]})
+        ENGINE.apply(state, X, Power(cell=(4, 4)))
 
 
 def test_power_play_scores_like_a_placement_and_opponent_keeps_points() -> None:
@@ -350,7 +354,7 @@ def test_power_play_scores_like_a_placement_and_opponent_keeps_points() -> None:
     data["board"][0][2] = X
     data["board"][2][2] = X
     state = ENGINE.load(data)
-    state, events = act(state, X, {"type": "power", "cell": [1, 2]})
+    state, events = act(state, X, Power(cell=(1, 2)))
     assert kinds(events) == ["power", "lines"]
     assert state.board[1][2] == X
     assert state.scores == (5 + 1, 1)  # the column (0..2, 2) is X's new line; O keeps its point
@@ -363,13 +367,13 @@ def test_power_play_scores_like_a_placement_and_opponent_keeps_points() -> None:
     # Once per game.
     state, _ = place(state, O, (4, 4))
     with pytest.raises(IllegalAction, match="already used"):
-        ENGINE.apply(state, X, {"type": "power", "cell": [4, 4]})
-    assert not any(a["type"] == "power" for a in ENGINE.legal_actions(state, X))
+        ENGINE.apply(state, X, Power(cell=(4, 4)))
+    assert not any(isinstance(a, Power) for a in ENGINE.legal_actions(state, X))
 
 
 def test_power_play_scores_crossing_lines_and_keeps_combo_rules() -> None:
     state = craft(["XXO..", "..X..", "..X..", ".....", "....."], scores=(5, 0), power_play=True, combo_strike=True)
-    state, events = ENGINE.apply(state, X, {"type": "power", "cell": [0, 2]})
+    state, events = ENGINE.apply(state, X, Power(cell=(0, 2)))
     assert state.scores == (5 + 3, 0)
     assert events[-1].public["breakdown"] == {"lines": 2, "bonus": 1, "special": 0, "combo": 0}
 
@@ -382,17 +386,17 @@ def test_time_challenge_pass_and_timer_keys() -> None:
     state = new(3, time_challenge=True, time_seconds=12)
     first = state.to_move
     assert ENGINE.timer(state) == Timer(key="turn-1", seconds=12)
-    assert ENGINE.timeout_action(state, first) == {"type": "pass"}
-    assert {"type": "pass"} not in ENGINE.legal_actions(state, first)
+    assert ENGINE.timeout_action(state, first) == Pass()
+    assert Pass() not in ENGINE.legal_actions(state, first)
     with pytest.raises(IllegalAction, match="turn"):
-        ENGINE.apply(state, 1 - first, {"type": "pass"})
+        ENGINE.apply(state, 1 - first, Pass())
     state, events = ENGINE.apply(state, first, ENGINE.timeout_action(state, first))
     assert kinds(events) == ["pass"]
     assert state.to_move == 1 - first
     assert state.board == new(3).board
     assert ENGINE.timer(state) == Timer(key="turn-2", seconds=12)
-    assert logged(new(3), first, {"type": "pass"}) == [("tri-tac.log.passed", {"seat": first})]
-    state, _ = ENGINE.apply(state, 1 - first, {"type": "place", "cell": [0, 0]})
+    assert logged(new(3), first, Pass()) == [("tri-tac.log.passed", {"seat": first})]
+    state, _ = ENGINE.apply(state, 1 - first, Place(cell=(0, 0)))
     assert ENGINE.timer(state) == Timer(key="turn-3", seconds=12)
     assert ENGINE.view(state, None)["last_move"]["type"] == "place"
 
@@ -411,18 +415,18 @@ def _full_3x3_before_last(**options: Any) -> TriTacState:
 def test_dynamic_board_both_yes_grows_the_board() -> None:
     state = _full_3x3_before_last(dynamic_board=True)
     assert [tuple(c) for c in state.special] == [(1, 1)]
-    state, events = act(state, X, {"type": "place", "cell": [2, 2]})
+    state, events = act(state, X, Place(cell=(2, 2)))
     assert state.phase == "vote" and kinds(events)[-1] == "vote_open"
     assert ENGINE.to_act(state) == frozenset({X, O})
     assert ENGINE.legal_actions(state, X) == [
-        {"type": "vote", "expand": True},
-        {"type": "vote", "expand": False},
+        Vote(expand=True),
+        Vote(expand=False),
     ]
     next_mover = state.to_move
     with pytest.raises(IllegalAction, match="vote"):
-        ENGINE.apply(state, next_mover, {"type": "place", "cell": [0, 0]})
-    assert logged(state, O, {"type": "vote", "expand": True}) == [("tri-tac.log.voted", {"seat": O})]
-    state, events = ENGINE.apply(state, O, {"type": "vote", "expand": True})
+        ENGINE.apply(state, next_mover, Place(cell=(0, 0)))
+    assert logged(state, O, Vote(expand=True)) == [("tri-tac.log.voted", {"seat": O})]
+    state, events = ENGINE.apply(state, O, Vote(expand=True))
     assert ENGINE.to_act(state) == frozenset({X})
     # Who voted is public, how is not (only the voter sees their own ballot).
     assert events[0].redact(None) == {"kind": "vote", "seat": O}
@@ -435,9 +439,9 @@ def test_dynamic_board_both_yes_grows_the_board() -> None:
     assert ENGINE.view(state, O)["votes"][O] == {"voted": True, "expand": True}
     assert not ENGINE.same_view_for_all(state), "a ballot is private: one view per seat while voting"
     with pytest.raises(IllegalAction, match="already voted"):
-        ENGINE.apply(state, O, {"type": "vote", "expand": False})
-    assert logged(state, X, {"type": "vote", "expand": True}) == [("tri-tac.log.voted_grow", {"seat": X, "size": 5})]
-    state, events = ENGINE.apply(state, X, {"type": "vote", "expand": True})
+        ENGINE.apply(state, O, Vote(expand=False))
+    assert logged(state, X, Vote(expand=True)) == [("tri-tac.log.voted_grow", {"seat": X, "size": 5})]
+    state, events = ENGINE.apply(state, X, Vote(expand=True))
     assert kinds(events) == ["vote", "vote_result", "expanded"]
     assert events[1].public == {"votes": [True, True], "expanded": True}
     assert state.phase == "turn" and state.size == 5 and state.to_move == next_mover
@@ -464,11 +468,11 @@ def test_dynamic_board_both_yes_grows_the_board() -> None:
 def test_dynamic_board_one_no_ends_the_game() -> None:
     for ballots in ((True, False), (False, True), (False, False)):
         state = _full_3x3_before_last(dynamic_board=True, time_challenge=True)
-        state, _ = act(state, X, {"type": "place", "cell": [2, 2]})
+        state, _ = act(state, X, Place(cell=(2, 2)))
         assert ENGINE.timer(state) == Timer(key="vote-3", seconds=30)
-        assert ENGINE.timeout_action(state, X) == {"type": "vote", "expand": False}
-        state, _ = ENGINE.apply(state, X, {"type": "vote", "expand": ballots[0]})
-        state, events = ENGINE.apply(state, O, {"type": "vote", "expand": ballots[1]})
+        assert ENGINE.timeout_action(state, X) == Vote(expand=False)
+        state, _ = ENGINE.apply(state, X, Vote(expand=ballots[0]))
+        state, events = ENGINE.apply(state, O, Vote(expand=ballots[1]))
         assert kinds(events) == ["vote", "vote_result", "game_over"]
         assert state.phase == "over" and state.size == 3
         assert ENGINE.to_act(state) == frozenset()
@@ -480,9 +484,9 @@ def test_dynamic_board_growth_is_seeded() -> None:
     def grown(seed: int) -> set[Cell]:
         data = ENGINE.dump(_full_3x3_before_last(dynamic_board=True))
         data["ring_seed"] = seed
-        state, _ = act(ENGINE.load(data), X, {"type": "place", "cell": [2, 2]})
-        state, _ = ENGINE.apply(state, X, {"type": "vote", "expand": True})
-        state, _ = ENGINE.apply(state, O, {"type": "vote", "expand": True})
+        state, _ = act(ENGINE.load(data), X, Place(cell=(2, 2)))
+        state, _ = ENGINE.apply(state, X, Vote(expand=True))
+        state, _ = ENGINE.apply(state, O, Vote(expand=True))
         return state.special
 
     assert grown(1) == grown(1)
@@ -492,11 +496,11 @@ def test_dynamic_board_growth_is_seeded() -> None:
 @pytest.mark.parametrize(("size", "votes"), [(10, True), (11, False), (12, False)])
 def test_dynamic_board_no_vote_beyond_twelve(size: int, votes: bool) -> None:
     state = craft(fill_except(size, [(0, 0)]), dynamic_board=True)
-    state, events = ENGINE.apply(state, X, {"type": "place", "cell": [0, 0]})
+    state, events = ENGINE.apply(state, X, Place(cell=(0, 0)))
     assert state.phase == ("vote" if votes else "over")
     if votes:
-        state, _ = ENGINE.apply(state, X, {"type": "vote", "expand": True})
-        state, _ = ENGINE.apply(state, O, {"type": "vote", "expand": True})
+        state, _ = ENGINE.apply(state, X, Vote(expand=True))
+        state, _ = ENGINE.apply(state, O, Vote(expand=True))
         assert state.size == 12 and state.phase == "turn"
     else:
         assert kinds(events)[-1] == "game_over"
@@ -504,10 +508,10 @@ def test_dynamic_board_no_vote_beyond_twelve(size: int, votes: bool) -> None:
 
 def test_without_dynamic_board_a_full_board_ends_the_game() -> None:
     state = craft(fill_except(5, [(4, 4)]))
-    state, events = ENGINE.apply(state, X, {"type": "place", "cell": [4, 4]})
+    state, events = ENGINE.apply(state, X, Place(cell=(4, 4)))
     assert state.phase == "over" and kinds(events)[-1] == "game_over"
     with pytest.raises(IllegalAction, match="over"):
-        ENGINE.apply(state, O, {"type": "vote", "expand": True})
+        ENGINE.apply(state, O, Vote(expand=True))
 
 
 # ---- outcome ---------------------------------------------------------------------------------------------
@@ -515,7 +519,7 @@ def test_without_dynamic_board_a_full_board_ends_the_game() -> None:
 
 def test_draw_on_equal_scores() -> None:
     state = craft(fill_except(5, [(4, 4)]), scores=(3, 3))
-    state, events = ENGINE.apply(state, X, {"type": "place", "cell": [4, 4]})
+    state, events = ENGINE.apply(state, X, Place(cell=(4, 4)))
     outcome = ENGINE.outcome(state)
     assert outcome is not None
     assert outcome.winners == [] and outcome.ranks == [0, 0] and outcome.scores == [3.0, 3.0]
@@ -525,7 +529,7 @@ def test_draw_on_equal_scores() -> None:
 
 def test_most_points_wins() -> None:
     state = craft(fill_except(5, [(4, 4)]), scores=(2, 6))
-    state, _ = ENGINE.apply(state, X, {"type": "place", "cell": [4, 4]})
+    state, _ = ENGINE.apply(state, X, Place(cell=(4, 4)))
     outcome = ENGINE.outcome(state)
     assert outcome is not None
     assert outcome.winners == [O] and outcome.ranks == [1, 0]
@@ -560,14 +564,14 @@ def test_illegal_actions(action: dict[str, Any], code: str, params: dict[str, An
     state = craft(["X....", ".....", ".....", ".....", "....."], to_move=O)
     before = ENGINE.dump(state)
     with pytest.raises(IllegalAction) as refused:
-        ENGINE.apply(state, O, action)
+        ENGINE.apply(state, O, ENGINE.parse_action(action))
     assert refused.value.reason() == {"key": code, "params": params}
     assert ENGINE.dump(state) == before
     with pytest.raises(IllegalAction) as refused:
-        ENGINE.apply(state, X, {"type": "place", "cell": [1, 1]})
+        ENGINE.apply(state, X, Place(cell=(1, 1)))
     assert refused.value.reason() == {"key": "action.turn_of", "params": {"seat": O}}
     with pytest.raises(IllegalAction):
-        ENGINE.apply(state, 2, {"type": "place", "cell": [1, 1]})
+        ENGINE.apply(state, 2, Place(cell=(1, 1)))
 
 
 def test_view_is_public_json() -> None:
@@ -590,13 +594,13 @@ def test_view_is_public_json() -> None:
 
 def test_log_entries() -> None:
     state = craft(["XX...", ".....", ".....", ".....", "....."])
-    assert logged(state, X, {"type": "place", "cell": [0, 2]}) == [
+    assert logged(state, X, Place(cell=(0, 2))) == [
         ("tri-tac.log.placed_scored", {"seat": X, "cell": [0, 2], "points": 1, "lines": 1})
     ]
-    assert logged(state, X, {"type": "place", "cell": [3, 3]}) == [("tri-tac.log.placed", {"seat": X, "cell": [3, 3]})]
+    assert logged(state, X, Place(cell=(3, 3))) == [("tri-tac.log.placed", {"seat": X, "cell": [3, 3]})]
 
 
-def logged(state: TriTacState, seat: int, action: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+def logged(state: TriTacState, seat: int, action: TriTacAction) -> list[tuple[str, dict[str, Any]]]:
     """The log entries of an action, as (key, params)."""
     entries = ENGINE.log_entries(state, seat, action, ENGINE.apply(state, seat, action))
     return [(entry.key, dict(entry.params)) for entry in entries]
@@ -620,17 +624,17 @@ def test_bot_takes_a_line_and_blocks_one() -> None:
     rng = random.Random(0)
     # Its own crossing lines (3) beat blocking the opponent's single line (1).
     state = craft(["XX...", "..X..", "..X..", ".....", "OO..."])
-    assert BOT.choose(state, X, rng) == {"type": "place", "cell": [0, 2]}
+    assert BOT.choose(state, X, rng) == Place(cell=(0, 2))
     state = craft(["X....", ".....", "OO...", ".....", "....."])
-    assert BOT.choose(state, X, rng) == {"type": "place", "cell": [2, 2]}
+    assert BOT.choose(state, X, rng) == Place(cell=(2, 2))
 
 
 def test_bot_votes() -> None:
     state = _full_3x3_before_last(dynamic_board=True)
-    state, _ = act(state, X, {"type": "place", "cell": [2, 2]})
+    state, _ = act(state, X, Place(cell=(2, 2)))
     assert state.scores == (1, 0)
-    assert BOT.choose(state, X, random.Random(0)) == {"type": "vote", "expand": True}
-    assert BOT.choose(state, O, random.Random(0)) == {"type": "vote", "expand": False}
+    assert BOT.choose(state, X, random.Random(0)) == Vote(expand=True)
+    assert BOT.choose(state, O, random.Random(0)) == Vote(expand=False)
 
 
 def test_bot_beats_random_and_is_fast() -> None:

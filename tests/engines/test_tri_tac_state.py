@@ -9,7 +9,9 @@ import random
 import orjson
 import pytest
 
-from engines.tri_tac.rules import ENGINE, TriTacState
+from engines.tri_tac.actions import Power, Vote
+from engines.tri_tac.rules import ENGINE
+from engines.tri_tac.state import TriTacState
 
 
 def _games() -> list[TriTacState]:
@@ -26,10 +28,10 @@ def _games() -> list[TriTacState]:
         while ENGINE.to_act(state):
             seat = rng.choice(sorted(ENGINE.to_act(state)))
             actions = ENGINE.legal_actions(state, seat)
-            powers = [a for a in actions if a["type"] == "power"]
+            powers = [a for a in actions if isinstance(a, Power)]
             action = rng.choice(powers if powers and rng.random() < 0.5 else actions)
-            if action["type"] == "vote":
-                action = {"type": "vote", "expand": rng.random() < 0.8}  # mostly yes: boards grow
+            if isinstance(action, Vote):
+                action = Vote(expand=rng.random() < 0.8)  # mostly yes: boards grow
             state, _ = ENGINE.apply(state, seat, action)
             states.append(state)
     return states
