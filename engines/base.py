@@ -196,9 +196,15 @@ class FrozenState:
         return new
 
 
-@functools.cache
+_CODECS: dict[type, TypeAdapter[Any]] = {}
+
+
 def _codec(cls: type) -> TypeAdapter[Any]:
-    return TypeAdapter(cls)
+    """The state class' codec, built on first use (pydantic builds a schema from the field types)."""
+    codec = _CODECS.get(cls)
+    if codec is None:
+        codec = _CODECS[cls] = TypeAdapter(cls)
+    return codec
 
 
 T = TypeVar("T")

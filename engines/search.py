@@ -43,7 +43,7 @@ class Deadline:
 class GameModel(ABC, Generic[S]):
     """What the search needs to know about one game."""
 
-    engine: Engine[S, Any]
+    engine: Engine[S, Any, Any]
     rollout_depth: int = 400
     """Actions a playout may take before it is cut off and scored by ``evaluate``."""
     margin: float | None = None
