@@ -76,3 +76,15 @@ def test_a_set_up_that_breaks_the_rules_is_an_invalid_lesson() -> None:
         LessonRunner(get_engine("tri-tac"), _tri_tac_lesson()).position(3)
     with pytest.raises(InvalidLesson, match="not 'tri-tac'"):
         LessonRunner(get_engine("tri-tac"), _tri_tac_lesson().model_copy(update={"game": "tic-tac-top"}))
+
+
+def test_log_keys_include_the_entries_a_reason_lists() -> None:
+    # Seed 2: Player 2 leads the first trick and the automa plays right after, giving its reason as entries.
+    engine = get_engine("tricky-tactics")
+    state = engine.new_game(engine.parse_options({"mode": "automa"}), 2)
+    assert engine.to_act(state) == {1}
+    step = Step(id="lead", seat=1, ask=(engine.legal_actions(state, 1)[0],))
+    runner = LessonRunner(engine, Lesson(game="tricky-tactics", options={"mode": "automa"}, seed=2, steps=(step,) * 3))
+    keys = runner.log_keys(0, runner.attempt(0, step.ask[0]))
+    played = keys.index("tricky-tactics.log.automa_played")
+    assert keys[played + 1].startswith("tricky-tactics.reason."), keys
