@@ -178,10 +178,21 @@ class LessonRunner:
         return Attempt(verdict, None, tuple(played))
 
     def log_keys(self, index: int, attempt: Attempt) -> list[str]:
-        """The log keys of the moves a try played, in order."""
+        """The log keys of the moves a try played, in order, each followed by the keys of the entries its
+        params carry (an automa's reason is such a list: why it played a card is what a step may state)."""
         engine, keys = self.engine, []
         before = self.position(index).state
         for seat, action, after, events in attempt.played:
-            keys += [entry.key for entry in engine.log_entries(before, seat, action, (after, events))]
+            for entry in engine.log_entries(before, seat, action, (after, events)):
+                keys += [entry.key, *_nested_keys(entry.params)]
             before = after
         return keys
+
+
+def _nested_keys(params: Mapping[str, JSON]) -> list[str]:
+    """The keys of the log entries (``{"key", "params"}``) listed in an entry's params."""
+    keys: list[str] = []
+    for value in params.values():
+        if isinstance(value, list):
+            keys += [item["key"] for item in value if isinstance(item, dict) and isinstance(item.get("key"), str)]
+    return keys

@@ -86,3 +86,15 @@ def test_a_miss_plays_the_punishing_reply_when_the_step_has_one() -> None:
     assert missed.played[1][1] == get_engine("tri-tac").parse_action(punish[0].action)
     done = runner.attempt(0, {"type": "place", "cell": [0, 2]})
     assert done.played[1][1] == get_engine("tri-tac").parse_action({"type": "place", "cell": [1, 1]})
+
+
+def test_log_keys_include_the_entries_a_reason_lists() -> None:
+    # Seed 2: Player 2 leads the first trick and the automa plays right after, giving its reason as entries.
+    engine = get_engine("tricky-tactics")
+    state = engine.new_game(engine.parse_options({"mode": "automa"}), 2)
+    assert engine.to_act(state) == {1}
+    step = Step(id="lead", seat=1, ask=(engine.legal_actions(state, 1)[0].to_json(),))
+    runner = LessonRunner(engine, Lesson(game="tricky-tactics", options={"mode": "automa"}, seed=2, steps=(step,) * 3))
+    keys = runner.log_keys(0, runner.attempt(0, step.ask[0]))
+    played = keys.index("tricky-tactics.log.automa_played")
+    assert keys[played + 1].startswith("tricky-tactics.reason."), keys
