@@ -75,6 +75,9 @@ class Lesson(_Data):
     options: dict[str, JSON] = Field(default_factory=dict)
     seed: int = 1
     steps: tuple[Step, ...] = Field(min_length=MIN_STEPS, max_length=MAX_STEPS)
+    unjudged: tuple[str, ...] = ()
+    """Action types a page sends on its own while the learner works (Tic Tac Top's ranking ``draft`` saves):
+    the lesson page keeps them to itself instead of trying them as moves."""
 
     def text_keys(self) -> list[str]:
         """Every catalogue key the lesson's steps use."""

@@ -39,6 +39,8 @@ class StepOut(BaseModel):
     frame: Frame
     hint: dict[str, JSON]
     """The move the step asks for, shown after two misses."""
+    unjudged: list[str]
+    """Action types the page keeps to itself (engines/lesson.py ``Lesson.unjudged``)."""
 
 
 class TryIn(BaseModel):
@@ -107,6 +109,7 @@ async def get_step(game: str, step: int) -> StepOut:
         seats=[info.to_json(number) for number, info in enumerate(seats)],
         frame=_frame(runner, seat, position.state, [], []),
         hint=runner.step(index).ask[0],
+        unjudged=list(runner.lesson.unjudged),
     )
 
 
