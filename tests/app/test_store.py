@@ -141,7 +141,9 @@ async def test_a_game_reloads_from_an_older_snapshot_and_the_actions_after_it(st
         action = bot.choose(state, seat, random.Random(version))
         state, _ = tri_tac.apply(state, seat, action)
         snapshot = tri_tac.dump(state) if version == 3 else None
-        await store.record_action(MoveWrite(game_id, version, seat, action.to_json(), "player", snapshot, None, None, None))
+        await store.record_action(
+            MoveWrite(game_id, version, seat, action.to_json(), "player", snapshot, None, None, None)
+        )
         record = await store.latest_game(rid)
         assert record is not None and record.version == version
         assert record.snapshot_version == (0 if version < 3 else 3)
