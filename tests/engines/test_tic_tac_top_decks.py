@@ -1,6 +1,6 @@
 """Validation of the Tic Tac Top theme decks (engines/tic_tac_top/decks/*.json).
 
-Each deck is a JSON list of {"name": str, "words": [12 str]}. Rules (issue 6, docs/games/tic-tac-top.md):
+Each deck is a JSON list of {"name": str, "words": [12 str]}. Rules (docs/games/tic-tac-top.md):
 at least 120 themes per language, 12 distinct short words per theme, no duplicate theme
 names, and the French deck written in French rather than copied from the English one.
 """
