@@ -20,6 +20,8 @@ DECK_DIR = Path(__file__).parent / "decks"
 
 @dataclass(frozen=True)
 class Theme:
+    """A theme as the rules deal it: its name and its 12 words in card order."""
+
     name: str
     words: tuple[str, ...]
 
