@@ -4,8 +4,11 @@ from pathlib import Path
 
 from engines.game import Game
 from engines.lesson import read_lesson
-from engines.tic_tac_top.rules import BOT, ENGINE
+from engines.tic_tac_top.bots import BOT
+from engines.tic_tac_top.rules import ENGINE
 from engines.tic_tac_top.strong import STRONG
+
+__all__ = ["BOT", "ENGINE", "GAME"]
 
 GAME = Game(
     ENGINE,

@@ -12,7 +12,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from engines.base import Seat
-from engines.tic_tac_top.rules import ENGINE, RANK_SIZE, TicTacTopBot, centrality
+from engines.tic_tac_top.bots import TicTacTopBot, centrality
+from engines.tic_tac_top.rules import ENGINE
+from engines.tic_tac_top.scoring import RANK_SIZE
 
 
 def consensus(theme_name: str, words: Sequence[str]) -> list[str]:

@@ -18,7 +18,7 @@ import orjson
 import pytest
 
 from app.client import ClientError, RoomSocket, ThreefoldClient
-from engines.tic_tac_top.rules import score_turn
+from engines.tic_tac_top.scoring import score_turn
 from tests.support.server import ServerProcess
 
 PLAYERS = 4
@@ -173,7 +173,7 @@ async def test_four_player_party_with_a_host_screen(sqlite_server: ServerProcess
         assert writers == {1: "done", 2: "locked", 3: "locked"}
         assert [g and g["words"] for g in revealed["view"]["grids"]] == [None, grids[1], grids[2], grids[3]]
         scored = await tv.wait_state(lambda s: s["view"]["phase"] == "score", timeout=15)
-        expected = score_turn(ranking, [grids.get(s) for s in range(PLAYERS)], leader)
+        expected = score_turn(ranking, [grids.get(s) for s in range(PLAYERS)], leader).to_json()
         assert scored["view"]["scoring"]["points"] == expected["points"]
         assert scored["view"]["announced"] == ranking == scored["view"]["ranking"]
         totals = [a + b for a, b in zip(totals, expected["points"], strict=True)]
@@ -196,7 +196,7 @@ async def test_four_player_party_with_a_host_screen(sqlite_server: ServerProcess
             state = await tv.wait_state(lambda s, t=turn: s["view"]["turn"] == t and s["view"]["phase"] == "reveal")
             assert state["view"]["countdown"] is False
             await step_show(party, leader, turn, "score")
-            expected = score_turn(ranking, [grids.get(s) for s in range(PLAYERS)], leader)
+            expected = score_turn(ranking, [grids.get(s) for s in range(PLAYERS)], leader).to_json()
             totals = [a + b for a, b in zip(totals, expected["points"], strict=True)]
             done = await tv.wait_state(lambda s, t=turn: len(s["view"]["history"]) >= t)
             assert done["view"]["history"][turn - 1]["points"] == expected["points"]

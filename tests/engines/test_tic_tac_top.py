@@ -11,9 +11,24 @@ from typing import Any
 import orjson
 import pytest
 
-import engines.tic_tac_top.rules as ttt
+import engines.tic_tac_top.themes as decks
 from engines.base import IllegalAction, InvalidOptions, LogEntry, Timer
-from engines.tic_tac_top.rules import BOT, ENGINE, TicTacTopState, score_turn
+from engines.tic_tac_top.actions import (
+    ChooseTheme,
+    Clear,
+    Done,
+    Draft,
+    Lock,
+    Next,
+    PlaceWord,
+    Rank,
+    TicTacTopAction,
+)
+from engines.tic_tac_top.bots import BOT, centrality, preference
+from engines.tic_tac_top.grid import grid_lines, grid_marks
+from engines.tic_tac_top.rules import ENGINE
+from engines.tic_tac_top.scoring import score_turn
+from engines.tic_tac_top.state import TicTacTopState
 
 LETTERS = list("ABCDEFGHIJKL")
 RANKING = list("ABCDEFG")  # the Leader's 7 words in scoring tests; H..L are never announced
@@ -42,7 +57,7 @@ def g(text: str) -> list[str | None]:
     return [None if c == "." else c for c in cells]
 
 
-def act(state: TicTacTopState, seat: int, action: dict[str, Any]) -> TicTacTopState:
+def act(state: TicTacTopState, seat: int, action: TicTacTopAction) -> TicTacTopState:
     state, _ = ENGINE.apply(state, seat, action)
     return state
 
@@ -50,7 +65,7 @@ def act(state: TicTacTopState, seat: int, action: dict[str, Any]) -> TicTacTopSt
 def fill(state: TicTacTopState, seat: int, grid: list[str | None]) -> TicTacTopState:
     for cell, word in enumerate(grid):
         if word is not None:
-            state = act(state, seat, {"type": "place", "cell": cell, "word": word})
+            state = act(state, seat, PlaceWord(cell=cell, word=word))
     return state
 
 
@@ -59,14 +74,14 @@ def play_turn(
 ) -> tuple[TicTacTopState, list[Any]]:
     """Choose theme 0, fill the grids, finish them, rank, announce all 7; returns the events of the 7th."""
     leader = state.leader
-    state = act(state, leader, {"type": "choose_theme", "index": 0})
+    state = act(state, leader, ChooseTheme(index=0))
     for seat, grid in grids.items():
-        state = act(fill(state, seat, grid), seat, {"type": "done"})
-    state = act(state, leader, {"type": "rank", "words": ranking})
+        state = act(fill(state, seat, grid), seat, Done())
+    state = act(state, leader, Rank(words=tuple(ranking)))
     assert state.phase == "reveal"
     events: list[Any] = []
     for _ in range(7):
-        state, events = ENGINE.apply(state, leader, {"type": "next"})
+        state, events = ENGINE.apply(state, leader, Next())
     return state, events
 
 
@@ -80,7 +95,7 @@ def fixture_deck(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for lang in ("en", "fr"):
         themes = [{"name": f"{lang} {i}", "words": [f"{lang}{i}-{j}" for j in range(12)]} for i in range(20)]
         (tmp_path / f"{lang}.json").write_text(json.dumps(themes), encoding="utf-8")
-    monkeypatch.setattr(ttt, "DECK_DIR", tmp_path)
+    monkeypatch.setattr(decks, "DECK_DIR", tmp_path)
     return tmp_path
 
 
@@ -179,36 +194,36 @@ def test_custom_only_deals_pairs_then_singles() -> None:
     assert [len(o) for o in state.offers] == [2, 1, 1, 1]
     assert len({t.name for o in state.offers for t in o}) == 5
     # A single offer: only index 0.
-    state = act(state, 0, {"type": "choose_theme", "index": 0})
+    state = act(state, 0, ChooseTheme(index=0))
     for seat in (1, 2, 3):
-        state = act(state, seat, {"type": "done"})
-    state = act(state, 0, {"type": "rank", "words": list(state.theme.words[:7])})  # type: ignore[union-attr]
+        state = act(state, seat, Done())
+    state = act(state, 0, Rank(words=tuple(list(state.theme.words[:7]))))  # type: ignore[union-attr]
     for _ in range(8):
-        state = act(state, 0, {"type": "next"})
-    assert state.turn == 2 and ENGINE.legal_actions(state, 1) == [{"type": "choose_theme", "index": 0}]
+        state = act(state, 0, Next())
+    assert state.turn == 2 and ENGINE.legal_actions(state, 1) == [ChooseTheme(index=0)]
     with pytest.raises(IllegalAction) as refused:
-        ENGINE.apply(state, 1, {"type": "choose_theme", "index": 1})
+        ENGINE.apply(state, 1, ChooseTheme(index=1))
     assert refused.value.reason() == {"key": "tic-tac-top.error.bad_theme", "params": {"themes": 1}}
 
 
 def test_missing_deck_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ttt, "DECK_DIR", tmp_path)
+    monkeypatch.setattr(decks, "DECK_DIR", tmp_path)
     with pytest.raises(InvalidOptions, match="no 'en' theme deck"):
         ENGINE.new_game(ENGINE.parse_options({}), 1)
 
 
 def test_a_malformed_deck_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "en.json").write_text(json.dumps([{"name": "X", "words": ["a"] * 12}]), encoding="utf-8")
-    monkeypatch.setattr(ttt, "DECK_DIR", tmp_path)
+    monkeypatch.setattr(decks, "DECK_DIR", tmp_path)
     with pytest.raises(InvalidOptions, match="theme #0"):
         ENGINE.new_game(ENGINE.parse_options({}), 1)
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_the_real_decks_load(language: str) -> None:
-    path = Path(ttt.__file__).parent / "data" / "tic_tac_top" / f"{language}.json"
+    path = Path(decks.__file__).parent / "decks" / f"{language}.json"
     assert path.exists(), f"{path} is missing"
-    deck = ttt.load_deck(language)
+    deck = decks.load_deck(language)
     assert len(deck) >= 120
     assert len({t.name.casefold() for t in deck}) == len(deck)
 
@@ -218,7 +233,7 @@ def test_the_real_decks_load(language: str) -> None:
 
 def test_no_line_at_all() -> None:
     grids = [None, g("HIJ/KLA/B.."), g("ABH/IJC/KLD"), g(".........")]
-    s = score_turn(RANKING, grids, leader=0)
+    s = score_turn(RANKING, grids, leader=0).to_json()
     assert s["first_line"] is None and s["max_lines"] == 0
     assert s["points"] == [0, 0, 0, 0]
     assert rows(s) == [("A", 0, 0), ("B", 0, 0), ("D", 1, 0), ("D", 2, 0), ("D", 3, 0)]
@@ -226,7 +241,7 @@ def test_no_line_at_all() -> None:
 
 def test_first_line_on_the_third_word() -> None:
     grids = [None, g("ABC/HIJ/KLD"), g("HIJ/KLA/BCD"), g("HIJ/KLA/B..")]
-    s = score_turn(RANKING, grids, leader=0)
+    s = score_turn(RANKING, grids, leader=0).to_json()
     assert s["first_line"] == {"index": 3, "word": "C", "seats": [1]}
     assert s["lines_by_seat"] == [None, 1, 1, 0]
     assert s["first_line_by_seat"] == [None, 3, 4, None]
@@ -238,7 +253,7 @@ def test_first_line_on_the_third_word() -> None:
 def test_first_line_tie_gives_every_player_the_bonus_and_the_leader_once() -> None:
     # Seats 1 and 2 both complete their first line on the 4th word (D); seat 3 only on the 5th.
     grids = [None, g("ABD/HIJ/KL."), g("DHI/AJK/CL."), g("AEB/HIJ/KL.")]
-    s = score_turn(RANKING, grids, leader=0)
+    s = score_turn(RANKING, grids, leader=0).to_json()
     assert s["first_line"] == {"index": 4, "word": "D", "seats": [1, 2]}
     assert rows(s) == [
         ("A", 0, 2),
@@ -255,7 +270,7 @@ def test_first_line_tie_gives_every_player_the_bonus_and_the_leader_once() -> No
 def test_two_lines_on_the_same_word() -> None:
     # The centre (E, 5th word) completes the middle row and the middle column at once.
     grids = [g("........."), None, g("HAI/BEC/JDK"), g("HIJ/KL./...")]
-    s = score_turn(RANKING, grids, leader=1)
+    s = score_turn(RANKING, grids, leader=1).to_json()
     assert s["lines_by_seat"] == [0, None, 2, 0]
     assert s["first_line"] == {"index": 5, "word": "E", "seats": [2]}
     # The first-line bonus is +2 once, not per line; the Leader: A = +1 (5th word) and B = 2 - 1.
@@ -265,7 +280,7 @@ def test_two_lines_on_the_same_word() -> None:
 
 def test_a_first_line_after_the_fifth_word_gives_the_leader_no_bonus() -> None:
     grids = [None, g("AHI/JFK/LBG"), g(".........")]  # the diagonal A, F, G completes on the 7th word
-    s = score_turn(RANKING, grids, leader=0)
+    s = score_turn(RANKING, grids, leader=0).to_json()
     assert s["first_line"] == {"index": 7, "word": "G", "seats": [1]}
     assert s["rows"][0]["reason"] == {"key": "tic-tac-top.reason.first_line_late", "params": {"word_number": 7}}
     assert rows(s)[:3] == [("A", 0, 0), ("C", 1, 2), ("B", 0, 0)]
@@ -282,7 +297,7 @@ def test_a_first_line_after_the_fifth_word_gives_the_leader_no_bonus() -> None:
     ],
 )
 def test_leader_b_is_max_lines_minus_one(grid: str, m: int, b: int) -> None:
-    s = score_turn(RANKING, [None, g(grid), g(".........")], leader=0)
+    s = score_turn(RANKING, [None, g(grid), g(".........")], leader=0).to_json()
     assert s["max_lines"] == m
     assert [r for r in rows(s) if r[0] == "B"] == [("B", 0, b)]
 
@@ -292,22 +307,22 @@ def test_five_lines_is_the_maximum() -> None:
     best = 0
     for blanks in itertools.combinations(range(9), 2):
         marks = [None if c in blanks else 1 for c in range(9)]
-        best = max(best, len(ttt.grid_lines(marks)))
+        best = max(best, len(grid_lines(marks)))
     assert best == 5
-    s = score_turn(RANKING, [None, g("AHB/CDE/FIG")], leader=0)
+    s = score_turn(RANKING, [None, g("AHB/CDE/FIG")], leader=0).to_json()
     assert s["lines_by_seat"] == [None, 5] and s["points"] == [1 + 4, 2 + 5]
     # The cap holds even for a grid no game can produce (the same word in every cell: 8 lines).
-    s = score_turn(RANKING, [None, ["A"] * 9], leader=0)
+    s = score_turn(RANKING, [None, ["A"] * 9], leader=0).to_json()
     assert s["lines_by_seat"] == [None, 5]
 
 
 def test_blank_cells_never_match() -> None:
     grid = g("AB./CD./EFG")
-    marks = ttt.grid_marks(grid, RANKING)
+    marks = grid_marks(grid, RANKING)
     assert marks == [1, 2, None, 3, 4, None, 5, 6, 7]
-    lines = ttt.grid_lines(marks)
+    lines = grid_lines(marks)
     assert lines == [(5, (0, 3, 6)), (6, (1, 4, 7)), (7, (6, 7, 8)), (7, (0, 4, 8))]
-    s = score_turn(RANKING, [None, grid, g(".........")], leader=0)
+    s = score_turn(RANKING, [None, grid, g(".........")], leader=0).to_json()
     assert s["lines_by_seat"] == [None, 4, 0]
 
 
@@ -322,12 +337,12 @@ def test_leader_rotates_clockwise_and_everyone_leads_once() -> None:
         assert ENGINE.to_act(state) == {state.leader}
         others = [s for s in range(5) if s != state.leader]
         with pytest.raises(IllegalAction, match="only the Leader") as refused:
-            ENGINE.apply(state, others[0], {"type": "choose_theme", "index": 0})
+            ENGINE.apply(state, others[0], ChooseTheme(index=0))
         assert refused.value.reason() == {"key": "tic-tac-top.error.leader_chooses", "params": {"seat": state.leader}}
         state, _ = play_turn(state, {s: g("ABC/DEF/GHI") for s in others}, RANKING)
         if state.phase == "score":
             assert ENGINE.timer(state) == Timer(f"score-{state.turn}", 8.0)
-            state = act(state, state.leader, {"type": "next"})
+            state = act(state, state.leader, Next())
     assert leaders == [0, 1, 2, 3, 4]
     outcome = ENGINE.outcome(state)
     assert outcome is not None and ENGINE.to_act(state) == frozenset()
@@ -341,30 +356,30 @@ def test_choose_shows_both_names_to_all_and_words_to_the_leader() -> None:
     for viewer in (None, 1, 2, 3):
         v = ENGINE.view(state, viewer)
         assert v["offered"] == [{"name": n} for n in names] and v["theme"] is None
-    state, events = ENGINE.apply(state, 0, {"type": "choose_theme", "index": 1})
+    state, events = ENGINE.apply(state, 0, ChooseTheme(index=1))
     assert state.theme == state.offers[0][1] and state.phase == "write"
     assert events[0].kind == "theme_chosen" and events[0].public["discarded"] == [names[0]]
     assert ENGINE.view(state, None)["theme"] == {"name": names[1], "words": LETTERS}
 
 
 def test_countdown_locks_unfinished_grids_as_they_are() -> None:
-    state = act(new(), 0, {"type": "choose_theme", "index": 0})
+    state = act(new(), 0, ChooseTheme(index=0))
     assert ENGINE.timer(state) is None  # no hard timer: writing is open until the Leader submits
-    state = act(fill(state, 1, g("ABC/.../...")), 1, {"type": "done"})
+    state = act(fill(state, 1, g("ABC/.../...")), 1, Done())
     state = fill(state, 2, g("DE./F../..."))
-    state = act(state, 0, {"type": "draft", "words": ["A", "B"]})
+    state = act(state, 0, Draft(words=tuple(["A", "B"])))
     assert ENGINE.to_act(state) == {0, 2, 3}
-    state, events = ENGINE.apply(state, 0, {"type": "rank", "words": RANKING})
+    state, events = ENGINE.apply(state, 0, Rank(words=tuple(RANKING)))
     assert events[0].public == {"seat": 0, "countdown": 5.0}
     assert ENGINE.timer(state) == Timer("close-1", 5.0)
     assert ENGINE.to_act(state) == {2, 3}
     # Other players' moves do not change the countdown's key (the server does not restart it).
-    state = act(state, 2, {"type": "place", "cell": 8, "word": "G"})
+    state = act(state, 2, PlaceWord(cell=8, word="G"))
     assert ENGINE.timer(state) == Timer("close-1", 5.0)
     assert ENGINE.view(state, None)["countdown"] is True
     # Time is up: the server applies the timeout action of every seat still to act.
     for seat in sorted(ENGINE.to_act(state)):
-        assert ENGINE.timeout_action(state, seat) == {"type": "lock"}
+        assert ENGINE.timeout_action(state, seat) == Lock()
         state, events = ENGINE.apply(state, seat, ENGINE.timeout_action(state, seat))
     assert state.phase == "reveal" and events[-1].kind == "writing_closed"
     assert events[-1].public["grids"] == [None, g("ABC/.../..."), g("DE./F../..G"), g(".........")]
@@ -374,11 +389,11 @@ def test_countdown_locks_unfinished_grids_as_they_are() -> None:
 
 def test_hard_timer_locks_everyone_and_completes_the_leaders_ranking() -> None:
     for leader_first in (True, False):
-        state = act(new(hard_timer=True), 0, {"type": "choose_theme", "index": 0})
+        state = act(new(hard_timer=True), 0, ChooseTheme(index=0))
         assert ENGINE.timer(state) == Timer("write-1", 90.0)
         state = fill(state, 1, g("AB./.../..."))
-        state = act(state, 2, {"type": "done"})
-        state = act(state, 0, {"type": "draft", "words": ["K", "C", "A"]})
+        state = act(state, 2, Done())
+        state = act(state, 0, Draft(words=tuple(["K", "C", "A"])))
         assert ENGINE.timer(state) == Timer("write-1", 90.0)  # same key: the deadline stands
         seats = sorted(ENGINE.to_act(state), reverse=not leader_first)
         assert set(seats) == {0, 1, 3}
@@ -390,27 +405,27 @@ def test_hard_timer_locks_everyone_and_completes_the_leaders_ranking() -> None:
 
 
 def test_writers_finished_before_the_leader_means_no_countdown() -> None:
-    state = act(new(players=3), 0, {"type": "choose_theme", "index": 0})
-    state = act(act(state, 1, {"type": "done"}), 2, {"type": "done"})
+    state = act(new(players=3), 0, ChooseTheme(index=0))
+    state = act(act(state, 1, Done()), 2, Done())
     assert ENGINE.to_act(state) == {0}
-    state, events = ENGINE.apply(state, 0, {"type": "rank", "words": RANKING})
+    state, events = ENGINE.apply(state, 0, Rank(words=tuple(RANKING)))
     assert [e.kind for e in events] == ["ranked", "writing_closed"]
     assert events[0].public["countdown"] is None and state.phase == "reveal"
 
 
 def test_reveal_announces_one_word_at_a_time_then_scores() -> None:
-    state = act(new(players=3, reveal_pause=2), 0, {"type": "choose_theme", "index": 0})
-    state = act(fill(state, 1, g("ABC/HIJ/KLD")), 1, {"type": "done"})
-    state = act(fill(state, 2, g("HAI/BEC/JDK")), 2, {"type": "done"})
-    state = act(state, 0, {"type": "rank", "words": RANKING})
+    state = act(new(players=3, reveal_pause=2), 0, ChooseTheme(index=0))
+    state = act(fill(state, 1, g("ABC/HIJ/KLD")), 1, Done())
+    state = act(fill(state, 2, g("HAI/BEC/JDK")), 2, Done())
+    state = act(state, 0, Rank(words=tuple(RANKING)))
     assert ENGINE.to_act(state) == {0}
     with pytest.raises(IllegalAction, match="only the Leader"):
-        ENGINE.apply(state, 1, {"type": "next"})
+        ENGINE.apply(state, 1, Next())
     seen: list[Any] = []
     for i in range(7):
         assert ENGINE.timer(state) == Timer(f"reveal-1-{i}", 2.0)
-        assert ENGINE.timeout_action(state, 0) == {"type": "next"}
-        state, events = ENGINE.apply(state, 0, {"type": "next"})
+        assert ENGINE.timeout_action(state, 0) == Next()
+        state, events = ENGINE.apply(state, 0, Next())
         seen.append(events[0].public)
         assert ENGINE.view(state, None)["announced"] == RANKING[: i + 1]
     assert seen[2] == {
@@ -435,12 +450,12 @@ def test_reveal_announces_one_word_at_a_time_then_scores() -> None:
 
 
 def test_reveal_view_shows_grids_marks_and_lines_so_far() -> None:
-    state = act(new(players=3), 0, {"type": "choose_theme", "index": 0})
-    state = act(fill(state, 1, g("ABC/HIJ/KLD")), 1, {"type": "done"})
-    state = act(state, 2, {"type": "done"})
-    state = act(state, 0, {"type": "rank", "words": RANKING})
+    state = act(new(players=3), 0, ChooseTheme(index=0))
+    state = act(fill(state, 1, g("ABC/HIJ/KLD")), 1, Done())
+    state = act(state, 2, Done())
+    state = act(state, 0, Rank(words=tuple(RANKING)))
     for _ in range(3):
-        state = act(state, 0, {"type": "next"})
+        state = act(state, 0, Next())
     for viewer in (None, 0, 1, 2):
         v = ENGINE.view(state, viewer)
         assert v["grids"][0] is None
@@ -462,7 +477,7 @@ def test_game_ends_after_everyone_led_and_ties_share_the_win() -> None:
         others = [s for s in range(3) if s != state.leader]
         state, events = play_turn(state, {s: g("ABC/DEF/HIJ") for s in others}, RANKING)
         if state.phase == "score":
-            state = act(state, state.leader, {"type": "next"})
+            state = act(state, state.leader, Next())
     assert state.phase == "over" and events[-1].kind == "game_over"
     # Per turn: the Leader 3 (A) + 1 (B: 2 lines); each player 2 (C) + 2 (D).
     assert state.scores == (12, 12, 12)
@@ -471,7 +486,7 @@ def test_game_ends_after_everyone_led_and_ties_share_the_win() -> None:
     assert outcome.winners == [0, 1, 2] and outcome.ranks == [0, 0, 0]
     assert outcome.summary == LogEntry("tic-tac-top.result.shared", {"seats": [0, 1, 2], "points": 12})
     with pytest.raises(IllegalAction, match="over"):
-        ENGINE.apply(state, 0, {"type": "next"})
+        ENGINE.apply(state, 0, Next())
 
 
 def _with_scores(state: TicTacTopState, scores: list[int]) -> TicTacTopState:
@@ -531,34 +546,34 @@ def test_quick_game_does_not_end_mid_turn_or_below_25() -> None:
     ],
 )
 def test_illegal_actions_are_refused_with_a_reason(seat: int, action: dict[str, Any], code: str) -> None:
-    state = act(new(), 0, {"type": "choose_theme", "index": 0})
-    state = act(state, 1, {"type": "place", "cell": 0, "word": "A"})
-    state = act(state, 2, {"type": "done"})
+    state = act(new(), 0, ChooseTheme(index=0))
+    state = act(state, 1, PlaceWord(cell=0, word="A"))
+    state = act(state, 2, Done())
     before = ENGINE.dump(state)
     with pytest.raises(IllegalAction) as refused:
-        ENGINE.apply(state, seat, action)
+        ENGINE.apply(state, seat, ENGINE.parse_action(action))
     assert refused.value.code == code, refused.value
     assert ENGINE.dump(state) == before
 
 
 def test_place_overwrites_and_clear_erases() -> None:
-    state = act(new(), 0, {"type": "choose_theme", "index": 0})
-    state = act(state, 1, {"type": "place", "cell": 4, "word": "A"})
-    state = act(state, 1, {"type": "place", "cell": 4, "word": "B"})
+    state = act(new(), 0, ChooseTheme(index=0))
+    state = act(state, 1, PlaceWord(cell=4, word="A"))
+    state = act(state, 1, PlaceWord(cell=4, word="B"))
     assert state.grids[1][4] == "B"
-    state = act(state, 1, {"type": "place", "cell": 0, "word": "A"})  # A is free again
-    assert logged(state, 1, {"type": "clear", "cell": 4}) == [("tic-tac-top.log.erased", {"seat": 1})]
-    state, events = ENGINE.apply(state, 1, {"type": "clear", "cell": 4})
+    state = act(state, 1, PlaceWord(cell=0, word="A"))  # A is free again
+    assert logged(state, 1, Clear(cell=4)) == [("tic-tac-top.log.erased", {"seat": 1})]
+    state, events = ENGINE.apply(state, 1, Clear(cell=4))
     assert list(state.grids[1]) == g("A........")
     assert events[0].public == {"seat": 1, "filled": 1} and events[0].private == {1: {"cell": 4}}
     with pytest.raises(IllegalAction, match="already submitted"):
-        ENGINE.apply(act(state, 0, {"type": "rank", "words": RANKING}), 0, {"type": "draft", "words": []})
+        ENGINE.apply(act(state, 0, Rank(words=tuple(RANKING))), 0, Draft(words=tuple([])))
 
 
 def test_apply_does_not_mutate_its_input_and_dump_round_trips() -> None:
-    state = act(new(), 0, {"type": "choose_theme", "index": 0})
+    state = act(new(), 0, ChooseTheme(index=0))
     before = ENGINE.dump(state)
-    after = act(state, 1, {"type": "place", "cell": 4, "word": "A"})
+    after = act(state, 1, PlaceWord(cell=4, word="A"))
     assert ENGINE.dump(state) == before and after.grids[1][4] == "A"
     dumped = ENGINE.dump(after)
     assert ENGINE.dump(ENGINE.load(orjson.loads(orjson.dumps(dumped)))) == dumped
@@ -567,22 +582,20 @@ def test_apply_does_not_mutate_its_input_and_dump_round_trips() -> None:
 def test_the_log_is_public() -> None:
     state = new(players=3, custom_themes=unique_themes(6))
     theme = state.offers[0][0].name
-    assert logged(state, 0, {"type": "choose_theme", "index": 0}) == [
-        ("tic-tac-top.log.theme_chosen", {"seat": 0, "theme": theme})
-    ]
-    state = act(state, 0, {"type": "choose_theme", "index": 0})
+    assert logged(state, 0, ChooseTheme(index=0)) == [("tic-tac-top.log.theme_chosen", {"seat": 0, "theme": theme})]
+    state = act(state, 0, ChooseTheme(index=0))
     assert state.theme is not None
     w = state.theme.words
-    assert logged(state, 1, {"type": "place", "cell": 4, "word": w[0]}) == [("tic-tac-top.log.wrote", {"seat": 1})]
-    assert logged(state, 0, {"type": "rank", "words": list(w[:7])})[0] == (
+    assert logged(state, 1, PlaceWord(cell=4, word=w[0])) == [("tic-tac-top.log.wrote", {"seat": 1})]
+    assert logged(state, 0, Rank(words=tuple(list(w[:7]))))[0] == (
         "tic-tac-top.log.ranked_countdown",
         {"seat": 0},
     )
-    state = act(act(act(state, 1, {"type": "done"}), 2, {"type": "lock"}), 0, {"type": "rank", "words": list(w[:7])})
-    assert logged(state, 0, {"type": "next"})[0] == ("tic-tac-top.log.announced", {"word_number": 1, "word": w[0]})
+    state = act(act(act(state, 1, Done()), 2, Lock()), 0, Rank(words=tuple(list(w[:7]))))
+    assert logged(state, 0, Next())[0] == ("tic-tac-top.log.announced", {"word_number": 1, "word": w[0]})
 
 
-def logged(state: Any, seat: int, action: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+def logged(state: Any, seat: int, action: TicTacTopAction) -> list[tuple[str, dict[str, Any]]]:
     """The log entries of an action, as (key, params)."""
     entries = ENGINE.log_entries(state, seat, action, ENGINE.apply(state, seat, action))
     return [(entry.key, dict(entry.params)) for entry in entries]
@@ -625,44 +638,43 @@ def _secret_owners(state: TicTacTopState) -> list[int]:
     return []
 
 
-def _random_action(state: TicTacTopState, seat: int, rng: random.Random) -> dict[str, Any]:
+def _random_action(state: TicTacTopState, seat: int, rng: random.Random) -> TicTacTopAction:
     """Legal actions, plus drafts, erasing, overwriting and timeouts the sample does not list."""
     roll = rng.random()
     if state.phase == "write" and state.theme is not None:
         words = list(state.theme.words)
         if seat == state.leader and roll < 0.3:
-            return {"type": "draft", "words": rng.sample(words, rng.randint(0, 7))}
+            return Draft(words=tuple(rng.sample(words, rng.randint(0, 7))))
         grid = state.grids[seat]
         if seat != state.leader and roll < 0.15 and any(grid):
-            return {"type": "clear", "cell": rng.choice([c for c in range(9) if grid[c] is not None])}
+            return Clear(cell=rng.choice([c for c in range(9) if grid[c] is not None]))
         if seat != state.leader and roll < 0.35:
             unused = [w for w in words if w not in grid]
-            return {"type": "place", "cell": rng.randrange(9), "word": rng.choice(unused)}
+            return PlaceWord(cell=rng.randrange(9), word=rng.choice(unused))
     if roll > 0.9:
         return ENGINE.timeout_action(state, seat)
     return rng.choice(ENGINE.legal_actions(state, seat))
 
 
-def _alternative(state: TicTacTopState, seat: int, action: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def _alternative(state: TicTacTopState, seat: int, action: TicTacTopAction, rng: random.Random) -> TicTacTopAction:
     """Another action of the same kind with other secret content (other words, other cells)."""
     assert state.theme is not None
     words = list(state.theme.words)
-    kind = action["type"]
-    if kind in ("draft", "rank"):
-        return {"type": kind, "words": rng.sample(words, len(action["words"]))}
+    if isinstance(action, Draft | Rank):
+        return type(action)(words=tuple(rng.sample(words, len(action.words))))
     grid = state.grids[seat]
-    if kind == "place":
+    if isinstance(action, PlaceWord):
         # Same number of filled cells afterwards (that count is public), other cell and word.
         options = [
             (c, w)
             for c in range(9)
             for w in words
-            if w not in grid and (grid[c] is None) == (grid[action["cell"]] is None)
+            if w not in grid and (grid[c] is None) == (grid[action.cell] is None)
         ]
         cell, word = rng.choice(options)
-        return {"type": "place", "cell": cell, "word": word}
-    if kind == "clear":
-        return {"type": "clear", "cell": rng.choice([c for c in range(9) if grid[c] is not None])}
+        return PlaceWord(cell=cell, word=word)
+    if isinstance(action, Clear):
+        return Clear(cell=rng.choice([c for c in range(9) if grid[c] is not None]))
     return action
 
 
@@ -687,7 +699,7 @@ def test_no_secret_reaches_another_seat_or_the_shared_screen(seed: int) -> None:
         after, events = ENGINE.apply(state, seat, action)
         # 2. The actor's secret content (which word, which cell, which ranking) shows in no one else's
         #    events nor in the public log line.
-        if action["type"] in ("place", "clear", "draft", "rank"):
+        if isinstance(action, PlaceWord | Clear | Draft | Rank):
             alt = _alternative(state, seat, action, rng)
             _, alt_events = ENGINE.apply(state, seat, alt)
             for viewer in viewers:
@@ -715,9 +727,9 @@ def test_no_secret_reaches_another_seat_or_the_shared_screen(seed: int) -> None:
 
 
 def test_spectator_sees_nothing_secret_while_writing() -> None:
-    state = act(new(), 0, {"type": "choose_theme", "index": 0})
+    state = act(new(), 0, ChooseTheme(index=0))
     state = fill(state, 1, g("ABC/DEF/GHI"))
-    state = act(state, 0, {"type": "rank", "words": RANKING})
+    state = act(state, 0, Rank(words=tuple(RANKING)))
     for viewer in (None, 2, 3):
         v = ENGINE.view(state, viewer)
         assert v["ranking"] is None and v["draft"] is None and v["grids"] is None and v["announced"] == []
@@ -730,21 +742,21 @@ def test_spectator_sees_nothing_secret_while_writing() -> None:
 
 
 def test_bot_puts_its_most_central_words_in_the_centre_and_on_the_diagonals() -> None:
-    state = act(new(custom_themes=unique_themes(8)), 0, {"type": "choose_theme", "index": 0})
+    state = act(new(custom_themes=unique_themes(8)), 0, ChooseTheme(index=0))
     theme = state.theme
     assert theme is not None
     rng = random.Random(0)
     while state.finished[1] is None:
         state = act(state, 1, BOT.choose(state, 1, rng))
-    prefs = ttt.preference(theme.name, theme.words, 1, 1)
+    prefs = preference(theme.name, theme.words, 1, 1)
     grid = state.grids[1]
     assert [grid[c] for c in (4, 0, 8, 2, 6)] == prefs[:5]
     assert None not in grid and len(set(grid)) == 9
     # The leader bot drafts a word at a time, then ranks its 7 most central words.
     for _ in range(6):
         state = act(state, 0, BOT.choose(state, 0, rng))
-    assert list(state.ranking) == ttt.preference(theme.name, theme.words, 0, 1)[:7]
-    central = ttt.centrality(theme.name, theme.words)
+    assert list(state.ranking) == preference(theme.name, theme.words, 0, 1)[:7]
+    central = centrality(theme.name, theme.words)
     by_centrality = [w for _c, w in sorted(zip(central, theme.words, strict=True), reverse=True)]
     assert len(set(state.ranking) & set(by_centrality[:7])) >= 5
 
@@ -774,9 +786,9 @@ def test_bots_line_up_with_a_bot_leader() -> None:
                 assert state.theme is not None
                 for s in range(5):
                     if s != state.leader:
-                        bot_lines.append(len(ttt.grid_lines(ttt.grid_marks(state.grids[s], state.ranking))))
+                        bot_lines.append(len(grid_lines(grid_marks(state.grids[s], state.ranking))))
                         shuffled = rng.sample(state.theme.words, 9)
-                        random_lines.append(len(ttt.grid_lines(ttt.grid_marks(shuffled, state.ranking))))
+                        random_lines.append(len(grid_lines(grid_marks(shuffled, state.ranking))))
             state = act(state, seat, BOT.choose(state, seat, rng))
     assert sum(bot_lines) / len(bot_lines) >= 3
     assert sum(bot_lines) > 2 * sum(random_lines)
@@ -785,11 +797,11 @@ def test_bots_line_up_with_a_bot_leader() -> None:
 def test_bot_pacing_hint_follows_the_show() -> None:
     state = new(reveal_pause=2, score_pause=5)
     assert BOT.delay(state, 0) is None
-    state = act(state, 0, {"type": "choose_theme", "index": 0})
+    state = act(state, 0, ChooseTheme(index=0))
     assert BOT.delay(state, 0) == 4.0 and BOT.delay(state, 1) is None
-    state = act(act(act(state, 1, {"type": "done"}), 2, {"type": "done"}), 3, {"type": "done"})
-    state = act(state, 0, {"type": "rank", "words": RANKING})
+    state = act(act(act(state, 1, Done()), 2, Done()), 3, Done())
+    state = act(state, 0, Rank(words=tuple(RANKING)))
     assert BOT.delay(state, 0) == 2.0
     for _ in range(7):
-        state = act(state, 0, {"type": "next"})
+        state = act(state, 0, Next())
     assert BOT.delay(state, 0) == 5.0

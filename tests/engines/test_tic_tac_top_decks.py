@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "engines" / "data" / "tic_tac_top"
+DATA_DIR = Path(__file__).resolve().parents[2] / "engines" / "tic_tac_top" / "decks"
 LANGUAGES = ("en", "fr")
 MIN_THEMES = 120
 WORDS_PER_THEME = 12
