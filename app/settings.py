@@ -58,9 +58,9 @@ class Settings(BaseSettings):
     )
     extra_games: Annotated[list[str], NoDecode] = Field(
         default_factory=list,
-        description="Game packages served besides the registry's own, comma-separated: e.g. engines.tic_tac_toe, "
-        "the example game of docs/adding-a-game.md. Each package's GAME is registered at start-up; a name that "
-        "is not such a package stops the start.",
+        description="Game packages served besides the registry's own, comma-separated package names such as "
+        "engines.<game> (docs/adding-a-game.md): each one's GAME is registered at start-up, and a name that is "
+        "not such a package stops the start.",
     )
 
     max_message_bytes: int = 8192

@@ -6,8 +6,11 @@ import random
 
 import pytest
 
+from app.main import register_extra_games
+from app.settings import Settings
+from engines import registry
 from engines.base import IllegalAction, LogEntry
-from engines.tic_tac_toe import BOT, ENGINE, STRONG
+from engines.tic_tac_toe import BOT, ENGINE, GAME, STRONG
 from engines.tic_tac_toe.actions import Place
 from engines.tic_tac_toe.state import TicTacToeState
 
@@ -94,3 +97,15 @@ def test_the_strong_bot_draws_against_itself() -> None:
         state, _events = ENGINE.apply(state, seat, STRONG.choose(state, seat, rng))
     outcome = ENGINE.outcome(state)
     assert outcome is not None and outcome.is_draw
+
+
+def test_the_setting_serves_the_example_and_a_bad_name_stops_the_start() -> None:
+    settings = Settings.model_validate({"extra_games": "engines.tic_tac_toe, "})
+    assert settings.extra_games == ["engines.tic_tac_toe"]
+    register_extra_games(settings.extra_games)  # the suite registered it already: the same game is no twin
+    assert registry.get_game("tic-tac-toe") is GAME
+    assert GAME not in registry.GAMES, "the example is not one of the served games"
+    with pytest.raises(RuntimeError, match=r"no package 'engines\.no_such_game'"):
+        register_extra_games(["engines.no_such_game"])
+    with pytest.raises(RuntimeError, match=r"'engines\.base' has no GAME"):
+        register_extra_games(["engines.base"])
