@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 import ipaddress
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -33,12 +34,15 @@ from app.routers import games, history, i18n, learn, me, pages, ratings, rooms, 
 from app.security_headers import SecurityHeaders
 from app.settings import Settings, get_settings
 from app.static_files import StaticFolder
+from engines import registry
+from engines.game import Game
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
+    register_extra_games(settings.extra_games)
     log_redaction.install()
     db = make_engine(settings.database_url, settings.postgres_pool_size, settings.postgres_pool_overflow)
     sessions = make_sessionmaker(db)
@@ -133,6 +137,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(i18n.router)
     app.mount("/static", StaticFolder(directory=str(ROOT / "static")), name="static")
     return app
+
+
+def register_extra_games(packages: Iterable[str]) -> None:
+    """Serve each game package named (``settings.extra_games``) besides the registry's own: its ``GAME``."""
+    for package in packages:
+        try:
+            module = importlib.import_module(package)
+        except ModuleNotFoundError as err:
+            if err.name is None or not (package == err.name or package.startswith(f"{err.name}.")):
+                raise  # the package exists but imports something missing: its own traceback says what
+            raise RuntimeError(f"extra_games: there is no package {package!r}") from None
+        game = getattr(module, "GAME", None)
+        if not isinstance(game, Game):
+            raise RuntimeError(f"extra_games: {package!r} has no GAME (an engines.game.Game)")
+        registry.register(game)
 
 
 def may_read_metrics(settings: Settings, request: Request) -> bool:

@@ -56,6 +56,12 @@ class Settings(BaseSettings):
         description="Origins besides the site's own (the Host a request was sent to, and public_url) whose "
         "pages may open the WebSocket and send POSTs, comma-separated: e.g. https://other.example.org",
     )
+    extra_games: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Game packages served besides the registry's own, comma-separated package names such as "
+        "engines.<game> (docs/adding-a-game.md): each one's GAME is registered at start-up, and a name that is "
+        "not such a package stops the start.",
+    )
 
     max_message_bytes: int = 8192
     max_body_bytes: int = Field(
@@ -129,7 +135,7 @@ class Settings(BaseSettings):
     bot_delay_seconds: float = 0.8
     bot_pace: float = Field(default=1.0, description="Multiplies every bot pause (tests run bots fast).")
 
-    @field_validator("allowed_origins", mode="before")
+    @field_validator("allowed_origins", "extra_games", mode="before")
     @classmethod
     def _comma_separated(cls, value: Any) -> Any:
         if isinstance(value, str):

@@ -21,8 +21,10 @@ from typing import Any
 import pytest
 
 from tests.support.inprocess import InProcessServer
-from tests.support.server import ServerProcess, TestServer, alembic_upgrade, migrate
+from tests.support.server import ServerProcess, TestServer, alembic_upgrade, migrate, serve_games
 from tests.support.services import postgres_database
+
+serve_games("engines.tic_tac_toe")  # the example game of docs/adding-a-game.md, put through every generic test
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -32,6 +32,7 @@ from typing import Any
 import httpx
 
 from app.db import postgres_dsn, sqlite_file
+from app.main import register_extra_games
 from tests.support.services import postgres_copy_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -105,6 +106,14 @@ def server_env(
     if redis_url:
         env["REDIS_URL"] = redis_url
     return env
+
+
+def serve_games(*packages: str) -> None:
+    """Serve these game packages besides the registry's own, in every test: they are registered in this process
+    now (so tests that list games find them at collection), and ``THREEFOLD_EXTRA_GAMES`` tells the server
+    processes the tests start (their environment is this one's, ``server_env``) to register them too."""
+    os.environ["THREEFOLD_EXTRA_GAMES"] = ",".join(packages)
+    register_extra_games(packages)
 
 
 class TestServer:
