@@ -427,13 +427,9 @@ class Room(LiveRoom):
         game = self.game
         if game is None or self.record.status != "playing":
             raise ProtocolError("not_playing", "no game is in progress", msg.id)
-        try:
-            action = game.engine.parse_action(msg.action)
-        except IllegalAction as err:
-            raise ProtocolError("illegal", str(err), msg.id, err.reason()) from None
         seat = self.seat_of_socket(conn)
         actor = "player"
-        if seat is None and self._is_host_action(conn, action):
+        if seat is None and self._is_host_action(conn, msg.action.get("type")):
             # The host paces the show from the shared screen: act for the seat the game is waiting on.
             seat, actor = min(game.to_act), "host"
         if seat is None:
@@ -449,16 +445,20 @@ class Room(LiveRoom):
                 f"your view is at version {msg.version} but the game is at {game.version}; resynced",
                 msg.id,
             )
+        try:
+            action = game.engine.parse_action(msg.action)  # the one place a move's JSON becomes an action
+        except IllegalAction as err:
+            raise ProtocolError("illegal", str(err), msg.id, err.reason()) from None
         await self.apply(seat, action, actor, msg.id, mover=conn)
         if msg.id is not None:
             conn.remember_id(msg.id)  # only what was applied: a refused move may be corrected and resent
 
-    def _is_host_action(self, conn: Connection, action: Action) -> bool:
+    def _is_host_action(self, conn: Connection, kind: object) -> bool:
         game = self.game
         return (
             game is not None
             and conn.player_id == self.record.host_id
-            and action.type in game.engine.host_actions
+            and kind in game.engine.host_actions
             and len(game.to_act) == 1
         )
 
