@@ -10,7 +10,12 @@ from typing import Any
 from playwright.async_api import Locator, Page, expect
 
 from app.client import ThreefoldClient
-from engines.registry import all_engines
+from engines.registry import all_engines, get_game
+
+
+def quick_options(game: str) -> dict[str, Any]:
+    """A short game of ``game``: its package's first variant."""
+    return dict(get_game(game).variants[0])
 
 
 def games() -> list[str]:
@@ -19,9 +24,8 @@ def games() -> list[str]:
     return [engine.name for engine in all_engines()]
 
 
-# Small, quick tables: every game at its smallest size (a game not listed plays with its default options).
-# TODO(lead): this is engine data; once each engine package exposes its VARIANTS (option sets), take the
-# smallest table from there and drop this table.
+# The table these tests open for a game; a game not listed opens its first variant (engines/game.py), a short
+# game of the shape its package chose.
 OPTIONS: dict[str, dict[str, Any]] = {
     "tri-tac": {"size": 5},
     "trick-tac-foe": {"players": 2},

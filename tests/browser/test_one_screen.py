@@ -17,7 +17,7 @@ from playwright.async_api import Page, expect
 
 from app import game_folders
 from app.client import ThreefoldClient
-from engines.registry import all_engines
+from engines.registry import all_engines, games
 from tests.browser.conftest import NewPlayer
 from tests.browser.tables import open_table, token_of
 from tests.support.server import ServerProcess, migrate
@@ -35,9 +35,9 @@ def sqlite_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPr
 
 VIEWPORTS = [(1366, 768), (1280, 720), (390, 844), (360, 740)]
 TV_VIEWPORTS = [(1920, 1080), (1280, 720)]
-# Every game at each of its table sizes (test_every_game_has_its_tables fails on a game left out).
-# TODO(lead): engine data: build this from each engine package's VARIANTS.
-TABLES: list[tuple[str, dict[str, Any]]] = [
+# Every game at each of its table sizes: the served games at the sizes chosen here, any other game of the
+# registry at each of its variants (engines/game.py).
+CHOSEN: list[tuple[str, dict[str, Any]]] = [
     ("tri-tac", {"size": 5}),
     ("trick-tac-foe", {"players": 2}),
     ("trick-tac-foe", {"players": 4}),
@@ -48,6 +48,12 @@ TABLES: list[tuple[str, dict[str, Any]]] = [
     ("tricky-tactics", {"mode": "4p"}),
     ("tic-tac-top", {"players": 3}),
     ("tic-tac-top", {"players": 7}),
+]
+TABLES = CHOSEN + [
+    (game.name, dict(options))
+    for game in games()
+    if game.name not in {name for name, _ in CHOSEN}
+    for options in game.variants
 ]
 
 
@@ -112,7 +118,9 @@ async def in_play(page: Page, seat: int | None) -> None:
     )
 
 
-@pytest.mark.parametrize(("game", "options"), TABLES, ids=[f"{g}-{next(iter(o.values()))}" for g, o in TABLES])
+@pytest.mark.parametrize(
+    ("game", "options"), TABLES, ids=[f"{g}-{next(iter(o.values()), 'default')}" for g, o in TABLES]
+)
 async def test_a_game_in_play_fits_one_screen(
     new_player: NewPlayer, sqlite_server: ServerProcess, game: str, options: dict[str, Any]
 ) -> None:

@@ -22,11 +22,11 @@ const colOf = (cell) => cell % SIDE;
 
 /** An X or O of `seat`, centred in the cell at (r, c). */
 function mark(marker, seat, r, c, cls = "") {
-  return xoShape(marker, centre(c), centre(r), { o: CELL * 0.3, x: CELL * 0.26 }, `ttt-mark ttt-seat-${seat} ${cls}`);
+  return xoShape(marker, centre(c), centre(r), { o: CELL * 0.3, x: CELL * 0.26 }, `toe-mark toe-seat-${seat} ${cls}`);
 }
 
 export function mount(root, ctx) {
-  const uid = `ttt${Math.random().toString(36).slice(2, 8)}`;
+  const uid = `toe${Math.random().toString(36).slice(2, 8)}`;
   const gate = new AckGate();
   let msg = null;
 
@@ -39,25 +39,25 @@ export function mount(root, ctx) {
   // ---- structure -----------------------------------------------------------------------------
   const label = el("h2", { class: "visually-hidden", id: `${uid}-label` }, t("tic-tac-toe.board"));
   const summary = el("p", { class: "visually-hidden", id: `${uid}-summary` });
-  const status = el("p", { class: "ttt-status" });
-  const board = svg("svg", { class: "ttt-board", viewBox: `0 0 ${TOTAL} ${TOTAL}`, role: "grid", "aria-labelledby": `${uid}-label`, "aria-describedby": `${uid}-summary`, focusable: "false" });
+  const status = el("p", { class: "toe-status" });
+  const board = svg("svg", { class: "toe-board", viewBox: `0 0 ${TOTAL} ${TOTAL}`, role: "grid", "aria-labelledby": `${uid}-label`, "aria-describedby": `${uid}-summary`, focusable: "false" });
   const cells = [];
   for (let r = 0; r < SIDE; r += 1) {
     const row = svg("g", { role: "row" });
     for (let c = 0; c < SIDE; c += 1) {
-      const g = svg("g", { class: "ttt-cell", role: "gridcell", tabindex: r === 0 && c === 0 ? "0" : "-1", "data-cell": r * SIDE + c });
-      const bg = svg("rect", { class: "ttt-cell-bg", x: PAD + c * CELL + 3, y: PAD + r * CELL + 3, width: CELL - 6, height: CELL - 6, rx: 12 });
-      const content = svg("g", { class: "ttt-content" });
+      const g = svg("g", { class: "toe-cell", role: "gridcell", tabindex: r === 0 && c === 0 ? "0" : "-1", "data-cell": r * SIDE + c });
+      const bg = svg("rect", { class: "toe-cell-bg", x: PAD + c * CELL + 3, y: PAD + r * CELL + 3, width: CELL - 6, height: CELL - 6, rx: 12 });
+      const content = svg("g", { class: "toe-content" });
       g.append(bg, content);
       row.append(g);
       cells.push({ g, content, sig: "" });
     }
     board.append(row);
   }
-  const lineLayer = svg("g", { class: "ttt-line-layer", "aria-hidden": "true" });
+  const lineLayer = svg("g", { class: "toe-line-layer", "aria-hidden": "true" });
   board.append(lineLayer);
   const roving = new RovingGrid({ cell: (r, c) => cells[r * SIDE + c]?.g, size: () => SIDE });
-  const container = el("div", { class: "ttt", hidden: true }, label, status, el("div", { class: "ttt-board-wrap" }, board), summary);
+  const container = el("div", { class: "toe", hidden: true }, label, status, el("div", { class: "toe-board-wrap" }, board), summary);
   root.append(container);
   ensureStylesheet(CSS_HREF).then(() => {
     container.hidden = false;
@@ -77,8 +77,8 @@ export function mount(root, ctx) {
       if (sig !== item.sig) {
         item.sig = sig;
         const parts = [];
-        if (seat !== null) parts.push(mark(markerOf(seat), seat, r, c, cell === placed && !prefersReducedMotion() ? "ttt-pop" : ""));
-        if (isLast) parts.push(svg("rect", { class: "ttt-last", x: PAD + c * CELL + 9, y: PAD + r * CELL + 9, width: CELL - 18, height: CELL - 18, rx: 9 }));
+        if (seat !== null) parts.push(mark(markerOf(seat), seat, r, c, cell === placed && !prefersReducedMotion() ? "toe-pop" : ""));
+        if (isLast) parts.push(svg("rect", { class: "toe-last", x: PAD + c * CELL + 9, y: PAD + r * CELL + 9, width: CELL - 18, height: CELL - 18, rx: 9 }));
         item.content.replaceChildren(...parts);
       }
       const words = [t("tic-tac-toe.cell", { r: r + 1, c: c + 1 }), seat === null ? t("tic-tac-toe.empty") : markerOf(seat)];
@@ -110,7 +110,7 @@ export function mount(root, ctx) {
     if (!line) return;
     const [a, , b] = line;
     const seat = msg.view.board[a];
-    lineLayer.append(svg("line", { class: `ttt-line ttt-seat-${seat}${prefersReducedMotion() ? "" : " is-new"}`, x1: centre(colOf(a)), y1: centre(rowOf(a)), x2: centre(colOf(b)), y2: centre(rowOf(b)), pathLength: 1 }));
+    lineLayer.append(svg("line", { class: `toe-line toe-seat-${seat}${prefersReducedMotion() ? "" : " is-new"}`, x1: centre(colOf(a)), y1: centre(rowOf(a)), x2: centre(colOf(b)), y2: centre(rowOf(b)), pathLength: 1 }));
   }
 
   // ---- input ---------------------------------------------------------------------------------
@@ -121,7 +121,7 @@ export function mount(root, ctx) {
     render();
   }
 
-  const cellOf = (event) => event.target.closest?.(".ttt-cell");
+  const cellOf = (event) => event.target.closest?.(".toe-cell");
   board.addEventListener("click", (event) => {
     const g = cellOf(event);
     if (!g) return;
@@ -150,9 +150,9 @@ export function mount(root, ctx) {
       container.remove();
     },
     seatBadge(seat) {
-      const box = svg("svg", { viewBox: `${PAD} ${PAD} ${CELL} ${CELL}`, class: "ttt-badge", "aria-hidden": "true", focusable: "false" });
+      const box = svg("svg", { viewBox: `${PAD} ${PAD} ${CELL} ${CELL}`, class: "toe-badge", "aria-hidden": "true", focusable: "false" });
       box.append(mark(markerOf(seat), seat, 0, 0));
-      return el("span", { class: "ttt-badge-wrap", title: markerOf(seat) }, box);
+      return el("span", { class: "toe-badge-wrap", title: markerOf(seat) }, box);
     },
     seatName(seat, name) {
       return `${name} (${markerOf(seat)})`;
