@@ -312,7 +312,7 @@ async def test_the_creator_takes_the_first_seat_and_may_leave_it(sqlite_server: 
         assert [s["player"] and s["player"]["id"] for s in summary["seats"]] == [ann.player_id, None, None, None]
         async with ann.connect(code) as host:
             room = await host.wait_room(lambda r: True)
-            assert host.you == {"id": ann.player_id, "name": "Ann", "seat": 0, "host": True}
+            assert host.you == {"id": ann.player_id, "name": "Ann", "seat": 0, "host": True, "coach": False}
             assert room["seats"][0]["player"]["name"] == "Ann" and room["spectators"] == []
             await host.request({"type": "stand"})
             assert host.you["seat"] is None  # the new welcome came before the ack

@@ -90,7 +90,7 @@ async def open_party(url: str, stack: AsyncExitStack) -> Party:
         await sock.next(lambda m, seat=seat: m["type"] == "welcome" and m["you"]["seat"] == seat)
         players.append(sock)
     await host.wait_room(lambda r: all(s["player"] is not None for s in r["seats"]))
-    assert host.you == {"id": host_client.player_id, "name": "TV", "seat": None, "host": True}
+    assert host.you == {"id": host_client.player_id, "name": "TV", "seat": None, "host": True, "coach": False}
     await host.send({"type": "start"})
     party = Party(host, players)
     await party.all_see(lambda s: s["view"]["phase"] == "choose")
