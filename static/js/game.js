@@ -1,6 +1,7 @@
 // The game half of the room page: players strip (names, scores, whose turn, countdown), the game's own
 // renderer (static/games/<game>/index.js, see docs/protocol.md "Browser renderers"), the log, the result.
 
+import { Coach } from "./coach.js";
 import { $, h, prefersReducedMotion } from "./dom.js";
 import { formatNumber, playerName, seatLabel, t, teamName } from "./i18n.js";
 import { personMenu, renderRemoved, roomSettingsForm } from "./host.js";
@@ -51,6 +52,8 @@ export class GameView {
     this.announcer = h("p", { class: "visually-hidden", "aria-live": "polite" });
     document.body.append(this.announcer);
     this.lastAnnounce = 0;
+    this.coach = new Coach(S, { board: this.boardEl });
+    this.rendererContext = null;
   }
 
   /** Called on every room or state change. */
@@ -63,6 +66,7 @@ export class GameView {
       if (this.renderer) this.safeUpdate(state);
     }
     this.sound = null;
+    if (!stateChanged) this.coach.refresh();
     this.renderPlayers();
     this.renderResult();
     this.renderHostPanel();
@@ -143,6 +147,7 @@ export class GameView {
     if (key === this.rendererKey || key === this.loadingKey) return;
     this.loadingKey = key;
     const game = state.game;
+    this.coach.attach(game);
     import(`../games/${encodeURIComponent(game)}/index.js`)
       .catch((err) => {
         console.warn(`no renderer for ${game}`, err);
@@ -158,10 +163,12 @@ export class GameView {
             console.error(err);
           }
         }
+        this.coach.detach();
         this.boardEl.replaceChildren();
         this.rendererKey = key;
+        this.rendererContext = this.rendererCtx();
         try {
-          this.renderer = mod.mount(this.boardEl, this.rendererCtx());
+          this.renderer = mod.mount(this.boardEl, this.rendererContext);
         } catch (err) {
           console.error(err);
           this.renderer = fallbackRenderer.mount(this.boardEl);
@@ -183,10 +190,13 @@ export class GameView {
     } catch (err) {
       console.error("renderer update failed", err);
     }
+    // The coach reads the board the renderer has just drawn (static/js/coach.js).
+    this.coach.update(state, this.renderer, this.rendererContext);
   }
 
   destroy() {
     if (this.renderer) this.renderer.destroy();
+    this.coach.detach();
     this.renderer = null;
     this.rendererKey = "";
     this.followKey = undefined;
