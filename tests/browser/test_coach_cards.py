@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,7 +55,9 @@ def state_message(engine: Any, state: Any, seat: int | None, events: list[Any], 
     }
 
 
-def play(game: str, options: dict[str, Any], seed: int, seats: list[int | None]) -> Iterator[tuple[int | None, dict[str, Any] | None, dict[str, Any], Any]]:
+def play(
+    game: str, options: dict[str, Any], seed: int, seats: Sequence[int | None]
+) -> Iterator[tuple[int | None, dict[str, Any] | None, dict[str, Any], Any]]:
     """Every (seat, previous message, message, state) of a bot game, for each of ``seats``."""
     engine = get_engine(game)
     bot = get_bot(game)
@@ -77,7 +79,13 @@ def play(game: str, options: dict[str, Any], seed: int, seats: list[int | None])
             prev[s] = msg
 
 
-def first_cases(game: str, options: dict[str, Any], seeds: range, seats: list[int | None], expect: Callable[[int | None, dict[str, Any]], list[tuple[str, dict[str, Any]]]]) -> dict[str, Case]:
+def first_cases(
+    game: str,
+    options: dict[str, Any],
+    seeds: range,
+    seats: Sequence[int | None],
+    expect: Callable[[int | None, dict[str, Any]], list[tuple[str, dict[str, Any]]]],
+) -> dict[str, Case]:
     """The first message (over the seeds) for each label ``expect`` gives a message's events: ``expect`` says,
     for each event it covers, (label, expected line)."""
     cases: dict[str, Case] = {}
@@ -155,7 +163,11 @@ def check_lines(cases: list[Case], results: list[dict[str, Any]]) -> None:
     for case, result in zip(cases, results, strict=True):
         lines = result["lines"]
         for want in case.expected:
-            matching = [line for line in lines if line["key"] == want["key"] and all(line["params"].get(k) == v for k, v in want["params"].items())]
+            matching = [
+                line
+                for line in lines
+                if line["key"] == want["key"] and all(line["params"].get(k) == v for k, v in want["params"].items())
+            ]
             assert matching, f"{case.label}: no line {want} in {lines}"
         for text in result["texts"]:
             assert text and ".coach." not in text and "{" not in text, f"{case.label}: {text!r}"
@@ -165,7 +177,9 @@ def check_lines(cases: list[Case], results: list[dict[str, Any]]) -> None:
             assert not hidden, f"{case.label}: {line} names {hidden}, which seat {case.seat} may not see"
         for card in set(ALL_CARDS) - seen:
             for text in result["texts"]:
-                assert not re.search(rf"(?<![0-9]){re.escape(card_text(card))}", text), f"{case.label}: {text!r} names {card}"
+                assert not re.search(rf"(?<![0-9]){re.escape(card_text(card))}", text), (
+                    f"{case.label}: {text!r} names {card}"
+                )
 
 
 # ---- Trick-Tac-Foe ---------------------------------------------------------------------------------------
@@ -183,28 +197,58 @@ def ttf_expect(seat: int | None, msg: dict[str, Any]) -> list[tuple[str, dict[st
             reveal = ev
             if ev["wild"]:
                 key = "you_wild" if mine == "you" else "wild_pending"
-                found.append((f"reveal wild {mine}", {"key": f"trick-tac-foe.coach.{key}", "params": {"seat": ev["winner"], "card": ev["card"]}}))
+                found.append(
+                    (
+                        f"reveal wild {mine}",
+                        {"key": f"trick-tac-foe.coach.{key}", "params": {"seat": ev["winner"], "card": ev["card"]}},
+                    )
+                )
         elif ev["kind"] == "resolve":
             effect = TTF_EFFECT[ev["effect"]]
-            params = {"seat": ev["seat"], "number": ev["number"], "cell": ev["cell"], "team": ev["team"], "mine": number_for(view["perspective"], ev["cell"])}
+            params = {
+                "seat": ev["seat"],
+                "number": ev["number"],
+                "cell": ev["cell"],
+                "team": ev["team"],
+                "mine": number_for(view["perspective"], ev["cell"]),
+            }
             prefix = "you_" if mine == "you" else ""
             if ev["wild"]:
-                found.append((f"wild {effect} {mine}", {"key": f"trick-tac-foe.coach.{prefix}wild_{effect}", "params": params}))
+                found.append(
+                    (f"wild {effect} {mine}", {"key": f"trick-tac-foe.coach.{prefix}wild_{effect}", "params": params})
+                )
             else:
                 assert reveal is not None and reveal["winner"] == ev["seat"]
                 params["card"] = reveal["card"]
-                found.append((f"resolve {effect} {mine}", {"key": f"trick-tac-foe.coach.{prefix}{effect}", "params": params}))
+                found.append(
+                    (f"resolve {effect} {mine}", {"key": f"trick-tac-foe.coach.{prefix}{effect}", "params": params})
+                )
         elif ev["kind"] == "score":
             red, black = ev["scores"]
-            found.append(("score", {"key": "trick-tac-foe.coach.scored", "params": {"team": ev["team"], "red": red, "black": black}}))
+            found.append(
+                (
+                    "score",
+                    {"key": "trick-tac-foe.coach.scored", "params": {"team": ev["team"], "red": red, "black": black}},
+                )
+            )
         elif ev["kind"] == "round_end":
             found.append(("round_end", {"key": "trick-tac-foe.coach.round_over", "params": {"round": ev["round"]}}))
     return found
 
 
 TTF_SEATS_2 = [
-    {"index": 0, "team": None, "direction": "south", "player": {"id": 1, "name": "Ada", "connected": True, "bot": False}},
-    {"index": 1, "team": None, "direction": "north", "player": {"id": 2, "name": "Bo", "connected": True, "bot": False}},
+    {
+        "index": 0,
+        "team": None,
+        "direction": "south",
+        "player": {"id": 1, "name": "Ada", "connected": True, "bot": False},
+    },
+    {
+        "index": 1,
+        "team": None,
+        "direction": "north",
+        "player": {"id": 2, "name": "Bo", "connected": True, "bot": False},
+    },
 ]
 TTF_SEATS_4 = [
     {"index": i, "team": team, "direction": d, "player": {"id": i + 1, "name": name, "connected": True, "bot": False}}
@@ -217,8 +261,27 @@ async def test_trick_tac_foe_coach_says_who_won_which_cell_and_which_line(new_pl
     await page.goto("/rules/trick-tac-foe")
     # Head to head as South (seat 0), and as West in a 4-player game, where West's numbers are turned.
     for options, seats, seat, room_seats, wanted in (
-        ({}, [0], 0, TTF_SEATS_2, {"resolve placed you", "resolve flipped other", "reveal wild other", "reveal wild you", "score", "round_end"}),
-        ({"players": 4}, [3], 3, TTF_SEATS_4, {"resolve placed other", "resolve flipped other", "resolve unchanged other", "wild placed other", "score"}),
+        (
+            {},
+            [0],
+            0,
+            TTF_SEATS_2,
+            {
+                "resolve placed you",
+                "resolve flipped other",
+                "reveal wild other",
+                "reveal wild you",
+                "score",
+                "round_end",
+            },
+        ),
+        (
+            {"players": 4},
+            [3],
+            3,
+            TTF_SEATS_4,
+            {"resolve placed other", "resolve flipped other", "resolve unchanged other", "wild placed other", "score"},
+        ),
     ):
         cases = first_cases("trick-tac-foe", options, range(8), seats, ttf_expect)
         assert wanted <= cases.keys(), f"the seeds never made {wanted - cases.keys()}"
@@ -227,7 +290,12 @@ async def test_trick_tac_foe_coach_says_who_won_which_cell_and_which_line(new_pl
         check_lines(unique, results)
         # West's own number for the cell, not the winner's: the coach reads the grid from your side.
         if seat == 3:
-            turned = [line for r in results for line in r["lines"] if "mine" in line["params"] and line["params"]["mine"] != line["params"]["number"]]
+            turned = [
+                line
+                for r in results
+                for line in r["lines"]
+                if "mine" in line["params"] and line["params"]["mine"] != line["params"]["number"]
+            ]
             assert turned, "no line where West's number differs from the winner's"
 
 
@@ -249,3 +317,267 @@ async def test_trick_tac_foe_coach_targets_the_hand_and_the_wild_cells(new_playe
             assert result["targets"] > 0, case.label
         else:
             assert result["targets"] == 0, case.label
+
+
+async def targets_by_label(page: Page, game: str, room: dict[str, Any], cases: list[Case]) -> None:
+    """``coachTargets`` rings something in each case labelled "... to act", and nothing in the others."""
+    results = await coach_on(page, game, room, cases)
+    for case, result in zip(cases, results, strict=True):
+        if case.label.endswith("to act"):
+            assert result["targets"] > 0, case.label
+        else:
+            assert result["targets"] == 0, case.label
+
+
+# ---- Tricky Tactics --------------------------------------------------------------------------------------
+
+
+def tk_expect(seat: int | None, msg: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    view = msg["view"]
+    ids = [p["id"] for p in view["players"]]
+    found: list[tuple[str, dict[str, Any]]] = []
+    for ev in msg["events"]:
+        if ev["kind"] == "play" and ev["player"] == "automa":
+            found.append(
+                (
+                    "automa play",
+                    {
+                        "key": "tricky-tactics.coach.automa_played",
+                        "params": {"card": ev["card"], "reason": ev["reason"]},
+                    },
+                )
+            )
+        elif ev["kind"] == "trick":
+            key = "you_won_trick" if ev["winner"] == seat else "trick_won"
+            found.append(
+                (
+                    f"trick {key}",
+                    {
+                        "key": f"tricky-tactics.coach.{key}",
+                        "params": {"seat": ev["winner"], "card": ev["card"], "suit": ev["led"]},
+                    },
+                )
+            )
+        elif ev["kind"] == "action":
+            if ev["type"] == "skip":
+                found.append(("skip", {"key": "tricky-tactics.coach.skipped", "params": {"seat": ev["player"]}}))
+            elif ev["player"] == "automa":
+                found.append(
+                    (
+                        f"automa {ev['type']}",
+                        {"key": "tricky-tactics.coach.automa_action", "params": {"reason": ev["reason"]}},
+                    )
+                )
+            elif ev["type"] == "add":
+                value = view["values"][ev["location"][0]]
+                found.append(
+                    (
+                        "add",
+                        {
+                            "key": "tricky-tactics.coach.added",
+                            "params": {"seat": ev["player"], "location": ev["location"], "value": value},
+                        },
+                    )
+                )
+            else:
+                found.append(
+                    (
+                        "remove",
+                        {
+                            "key": "tricky-tactics.coach.removed",
+                            "params": {"seat": ev["player"], "owner_seat": ev["owner"], "location": ev["location"]},
+                        },
+                    )
+                )
+        elif ev["kind"] == "round_scored":
+            points = ev["points"]
+            top = max(points)
+            if top == 0:
+                found.append(
+                    (
+                        "round nobody",
+                        {"key": "tricky-tactics.coach.round_scored_nobody", "params": {"round": ev["round"]}},
+                    )
+                )
+                continue
+            best = [pid for pid, p in zip(ids, points, strict=True) if p == top]
+            params: dict[str, Any] = {"round": ev["round"], "seats": best, "points": top}
+            if seat in best:
+                found.append(
+                    (
+                        "round you top",
+                        {
+                            "key": "tricky-tactics.coach.round_scored_you_top",
+                            "params": {"round": ev["round"], "mine": top},
+                        },
+                    )
+                )
+            elif seat in ids:
+                params["mine"] = points[ids.index(seat)]
+                found.append(("round you", {"key": "tricky-tactics.coach.round_scored_you", "params": params}))
+            else:
+                found.append(("round", {"key": "tricky-tactics.coach.round_scored", "params": params}))
+    return found
+
+
+TK_SEATS = [
+    {
+        "index": i,
+        "team": None,
+        "direction": None,
+        "player": {"id": i + 1, "name": name, "connected": True, "bot": False},
+    }
+    for i, name in enumerate(["Ada", "Bo"])
+]
+
+
+async def test_tricky_tactics_coach_says_tricks_actions_and_the_automas_rule(new_player: NewPlayer) -> None:
+    page = await new_player("Coach")
+    await page.goto("/rules/tricky-tactics")
+    wanted = {"automa play", "trick you_won_trick", "trick trick_won", "add", "automa add", "round"}
+    options = {"rounds": 2, "cubes": 3}  # few cubes: supplies run out, so Removes and skips come too
+    cases = first_cases("tricky-tactics", options, range(4), [0, None], tk_expect)
+    assert wanted <= cases.keys(), f"the seeds never made {wanted - cases.keys()}"
+    assert {"remove", "automa remove"} & cases.keys(), cases.keys()
+    assert {"round you", "round you top"} & cases.keys(), cases.keys()
+    unique = list({id(c): c for c in cases.values()}.values())
+    results = await coach_on(page, "tricky-tactics", room_of("tricky-tactics", TK_SEATS), unique)
+    check_lines(unique, results)
+    # The automa's rule is phrased from its reason, which names only the cards it turned up.
+    automa = [t for r in results for t in r["texts"] if t.startswith("Automa played")]
+    assert automa and all("Its rule: it " in t for t in automa), automa
+
+
+async def test_tricky_tactics_coach_targets_playable_cards_and_actions(new_player: NewPlayer) -> None:
+    page = await new_player("Coach")
+    await page.goto("/rules/tricky-tactics")
+    cases: list[Case] = []
+    for seat, prev, msg, _state in play("tricky-tactics", {"rounds": 1}, 2, [0, None]):
+        view = msg["view"]
+        to_act = seat in msg["to_act"] and msg["outcome"] is None
+        kind = "spectator" if seat is None else f"{view['phase']} {'to act' if to_act else 'waiting'}"
+        if kind not in {c.label for c in cases}:
+            cases.append(Case(seat, prev, msg, [], kind))
+    labels = {c.label for c in cases}
+    assert {"play to act", "play waiting", "action to act", "spectator"} <= labels, labels
+    await targets_by_label(page, "tricky-tactics", room_of("tricky-tactics", TK_SEATS), cases)
+
+
+# ---- Tic Tac Top -----------------------------------------------------------------------------------------
+
+LEADER_BONUS = {3: 3, 4: 2, 5: 1}
+
+
+def ttt_expect(seat: int | None, msg: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    view = msg["view"]
+    found: list[tuple[str, dict[str, Any]]] = []
+    for ev in msg["events"]:
+        if ev["kind"] == "announce":
+            base = {"word_number": ev["index"], "word": ev["word"]}
+            line_seats = sorted({line["seat"] for line in ev["lines"]})
+            if ev["first_line"]:
+                bonus = LEADER_BONUS.get(ev["first_line"]["index"], 0)
+                key = "first_line" if bonus else "first_line_late"
+                params = {**base, "seats": ev["first_line"]["seats"], "bonus": bonus, "leader_seat": view["leader"]}
+                found.append((key, {"key": f"tic-tac-top.coach.{key}", "params": params}))
+            elif line_seats:
+                found.append(("line", {"key": "tic-tac-top.coach.line", "params": {**base}}))
+            elif any(c["seat"] == seat for c in ev["circled"]):
+                found.append(("circled you", {"key": "tic-tac-top.coach.circled_you", "params": base}))
+            else:
+                found.append(
+                    (
+                        "announced",
+                        {"key": "tic-tac-top.coach.announced", "params": {**base, "count": len(ev["circled"])}},
+                    )
+                )
+        elif ev["kind"] == "turn_scored":
+            scoring = ev["scoring"]
+            leader = scoring["leader"]
+
+            def part(name: str, who: int, rows: list[dict[str, Any]] = scoring["rows"]) -> int:
+                return sum(r["points"] for r in rows if r["part"] == name and r["seat"] == who)
+
+            lead = {
+                "seat": leader,
+                "points": part("A", leader) + part("B", leader),
+                "first": part("A", leader),
+                "best": part("B", leader),
+            }
+            key = "you_led_scored" if leader == seat else "leader_scored"
+            found.append((key, {"key": f"tic-tac-top.coach.{key}", "params": lead}))
+            if seat is not None and seat != leader:
+                mine = {"points": part("C", seat) + part("D", seat), "first": part("C", seat), "lines": part("D", seat)}
+                found.append(("you_scored", {"key": "tic-tac-top.coach.you_scored", "params": mine}))
+    return found
+
+
+def ttt_seats(count: int) -> list[dict[str, Any]]:
+    names = ["Ada", "Bo", "Cy", "Di"]
+    return [
+        {
+            "index": i,
+            "team": None,
+            "direction": None,
+            "player": {"id": i + 1, "name": names[i], "connected": True, "bot": False},
+        }
+        for i in range(count)
+    ]
+
+
+def secret_words(engine: Any, state: Any, seat: int | None, msg: dict[str, Any]) -> set[str]:
+    """The Leader's ranked words not yet announced, unless the seat is the Leader: what its coach must not say."""
+    full = engine.view(state, msg["view"]["leader"])
+    ranking = full.get("ranking") or []
+    if seat == msg["view"]["leader"]:
+        return set()
+    return set(ranking) - set(msg["view"].get("announced") or [])
+
+
+async def test_tic_tac_top_coach_says_words_lines_and_bonuses(new_player: NewPlayer) -> None:
+    page = await new_player("Coach")
+    await page.goto("/rules/tic-tac-top")
+    engine = get_engine("tic-tac-top")
+    cases: dict[str, Case] = {}
+    secrets: dict[int, set[str]] = {}
+    for seed in range(3):
+        for seat, prev, msg, state in play("tic-tac-top", {"players": 3}, seed, [1]):
+            found = ttt_expect(seat, msg)
+            new = [label for label, _ in found if label not in cases]
+            if new:
+                case = Case(seat, prev, msg, [line for _, line in found], new[0])
+                secrets[id(case)] = secret_words(engine, state, seat, msg)
+                for label in new:
+                    cases[label] = case
+    wanted = {"announced", "circled you", "first_line", "line", "leader_scored", "you_scored"}
+    assert wanted <= cases.keys(), f"the seeds never made {wanted - cases.keys()}"
+    unique = list({id(c): c for c in cases.values()}.values())
+    results = await coach_on(page, "tic-tac-top", room_of("tic-tac-top", ttt_seats(3)), unique)
+    check_lines(unique, results)
+    for case, result in zip(unique, results, strict=True):
+        for word in secrets[id(case)]:
+            assert all(word not in text for text in result["texts"]), f"{case.label}: names the unannounced {word!r}"
+
+
+async def test_tic_tac_top_coach_targets_each_step(new_player: NewPlayer) -> None:
+    page = await new_player("Coach")
+    await page.goto("/rules/tic-tac-top")
+    cases: list[Case] = []
+    for seat, prev, msg, _state in play("tic-tac-top", {"players": 3}, 1, [0, 1, None]):
+        view = msg["view"]
+        to_act = seat in msg["to_act"] and msg["outcome"] is None
+        role = "spectator" if seat is None else "leader" if view["leader"] == seat else "player"
+        kind = f"{view['phase']} {role} {'to act' if to_act else 'waiting'}"
+        if kind not in {c.label for c in cases}:
+            cases.append(Case(seat, prev, msg, [], kind))
+    labels = {c.label for c in cases}
+    wanted = {
+        "choose leader to act",
+        "write leader to act",
+        "write player to act",
+        "reveal leader to act",
+        "reveal player waiting",
+        "write spectator waiting",
+    }
+    assert wanted <= labels, labels
+    await targets_by_label(page, "tic-tac-top", room_of("tic-tac-top", ttt_seats(3)), cases)

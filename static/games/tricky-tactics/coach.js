@@ -61,6 +61,8 @@ export function coachLines(prev, msg, ctx) {
       const mine = (view.players || []).findIndex((p) => same(p.id, me));
       if (!best.seats.length) {
         lines.push({ key: "tricky-tactics.coach.round_scored_nobody", params: { round: ev.round } });
+      } else if (mine >= 0 && best.seats.some((id) => same(id, me))) {
+        lines.push({ key: "tricky-tactics.coach.round_scored_you_top", params: { round: ev.round, mine: points[mine] ?? 0 } });
       } else if (mine >= 0) {
         lines.push({ key: "tricky-tactics.coach.round_scored_you", params: { round: ev.round, mine: points[mine] ?? 0, seats: best.seats, points: best.points } });
       } else {
