@@ -17,11 +17,13 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from playwright.async_api import Page
+from playwright.async_api import Page, expect
 
 from engines.registry import get_bot, get_engine
 from engines.trick_tac_foe.seats import number_for
 from tests.browser.conftest import NewPlayer
+from tests.browser.tables import open_table
+from tests.support.server import ServerProcess
 
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 CARD = re.compile(r"^(?:A|10|[2-9])[SHDC]$")
@@ -581,3 +583,30 @@ async def test_tic_tac_top_coach_targets_each_step(new_player: NewPlayer) -> Non
     }
     assert wanted <= labels, labels
     await targets_by_label(page, "tic-tac-top", room_of("tic-tac-top", ttt_seats(3)), cases)
+
+
+# ---- on the room page ------------------------------------------------------------------------------------
+
+
+async def test_trick_tac_foe_room_coach_rings_the_hand_says_the_trick_and_switches_off(
+    new_player: NewPlayer, sqlite_server: ServerProcess
+) -> None:
+    page = await new_player("Ann")
+    await open_table(page, sqlite_server.url, "trick-tac-foe")
+    switch = page.get_by_role("switch", name=re.compile("Coach"))
+    if await switch.get_attribute("aria-checked") != "true":
+        await switch.click()
+    await expect(switch).to_have_attribute("aria-checked", "true")
+    line = page.locator("#coach-line")
+    # My hand is ringed; once the trick is played (the bot commits too) the line says who won and where.
+    rings = page.locator("#board .tf-hand-card.coach-target")
+    await expect(rings.first).to_be_attached()
+    assert await rings.count() == await page.locator("#board .tf-hand-card").count()
+    await rings.first.click()
+    await page.locator("#board .tf-play-btn").click()
+    await expect(line).to_contain_text(re.compile(r"won(, | with )"))
+
+    await switch.click()
+    await expect(switch).to_have_attribute("aria-checked", "false")
+    await expect(line).to_be_hidden()
+    await expect(page.locator(".coach-target")).to_have_count(0)
