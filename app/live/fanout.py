@@ -20,15 +20,22 @@ class Fanout:
 
     def welcome(self, live: LiveRoom, conn: Connection) -> bytes:
         """Who the socket is in this room; remembered on the connection (see ``welcomes``)."""
-        name, seat = live.names.get(conn.player_id, "?"), live.seat_of_socket(conn)
-        host = live.record.host_id == conn.player_id
-        conn.welcomed = (name, seat, host)
-        return encode({"type": "welcome", "you": {"id": conn.player_id, "name": name, "seat": seat, "host": host}})
+        name, seat, host, coach = self._who(live, conn)
+        conn.welcomed = (name, seat, host, coach)
+        you = {"id": conn.player_id, "name": name, "seat": seat, "host": host, "coach": coach}
+        return encode({"type": "welcome", "you": you})
+
+    @staticmethod
+    def _who(live: LiveRoom, conn: Connection) -> tuple[str, Seat | None, bool, bool]:
+        """The socket's name, seat, whether it hosts, and whether it plays its first game of this kind."""
+        seat = live.seat_of_socket(conn)
+        coach = seat is not None and conn.player_id in live.coached
+        return live.names.get(conn.player_id, "?"), seat, live.record.host_id == conn.player_id, coach
 
     def changed_welcome(self, live: LiveRoom, conn: Connection) -> bytes | None:
-        """The socket's ``welcome`` if who it is changed since the last one (a rematch changes nobody's)."""
-        name, seat = live.names.get(conn.player_id, "?"), live.seat_of_socket(conn)
-        if conn.welcomed == (name, seat, live.record.host_id == conn.player_id):
+        """The socket's ``welcome`` if who it is changed since the last one (a rematch changes only whether
+        it is a first game)."""
+        if conn.welcomed == self._who(live, conn):
             return None
         return self.welcome(live, conn)
 

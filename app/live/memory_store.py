@@ -21,7 +21,7 @@ from app.live.records import (
     SeatRecord,
     VersionConflict,
 )
-from app.live.sql_store import CHAT_KEPT
+from app.live.sql_store import CHAT_KEPT, players_seated
 
 
 class MemoryStore:
@@ -189,3 +189,9 @@ class MemoryStore:
 
     async def standings(self, room_id: int) -> list[dict[str, Any]]:
         return self._standings(room_id)
+
+    # ---- history -------------------------------------------------------------------------------
+
+    async def new_to(self, engine: str, player_ids: set[int]) -> set[int]:
+        finished = (g.seats for _room, g in self.games.values() if g.engine == engine and g.status == "finished")
+        return player_ids - players_seated(finished)

@@ -108,6 +108,16 @@ class Room(LiveRoom):
         store = self.services.store
         record = await store.latest_game(self.record.id)
         self.game = None if record is None else LiveGame.from_record(record, await store.actions(record.id))
+        await self.find_coached()
+
+    async def find_coached(self) -> None:
+        """Who plays the current game as their first of its kind (the coach's default, per socket)."""
+        game = self.game
+        if game is None:
+            self.coached = frozenset()
+            return
+        people = {s["player_id"] for s in game.seats if s.get("player_id") is not None and not s.get("bot")}
+        self.coached = frozenset(await self.services.store.new_to(game.engine.name, people) if people else ())
 
     async def _refresh_names(self) -> None:
         ids = {s.player_id for s in self.record.seats if s.player_id is not None}
@@ -417,6 +427,7 @@ class Room(LiveRoom):
         )
         game.id = await self.services.store.create_game(start, revision=self.record.revision)
         self.game = game
+        await self.find_coached()
         self.record.status = "playing"
         self.record.revision += 1
         self.services.fanout.state(self, [], room=True, welcomes=True)

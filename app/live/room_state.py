@@ -44,6 +44,9 @@ class LiveRoom:
         """Recent chat lines as sent, with their ids and the team that may read each (None: everyone)."""
         self.chat_read_to = 0
         """The newest chat line id read from the database: other processes' lines come after it."""
+        self.coached: frozenset[int] = frozenset()
+        """The players seated in the game who had finished no game of its kind when it started: their
+        ``welcome`` says ``coach: true``, the coach's default for a first game (app.live.room ``find_coached``)."""
         self._settings_of: dict[str, Any] | None = None
         self._settings = RoomSettings()
 

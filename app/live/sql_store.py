@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 import asyncpg
@@ -34,7 +34,7 @@ from app.live.records import (
     SeatRecord,
     VersionConflict,
 )
-from app.models import ChatLine, Game, GameAction, Player, Room, RoomSeat
+from app.models import ChatLine, Game, GameAction, Player, Room, RoomSeat, Standing
 from app.ratings import rate_game
 from app.sql import FENCE, SessionSql, Sql, Statement, move_update
 
@@ -369,6 +369,19 @@ class SqlStore:
         async with self.sessions() as s:
             return await s.run_sync(lambda session: _standings(SessionSql(session), room_id))
 
+    # ---- history -------------------------------------------------------------------------------
+
+    async def new_to(self, engine: str, player_ids: set[int]) -> set[int]:
+        if not player_ids:
+            return set()
+        # A finished game adds to its seated players' standings in its room: only those rooms' games are read.
+        rooms = select(Standing.room_id).where(Standing.player_id.in_(player_ids), Standing.played > 0)
+        async with self.sessions() as s:
+            rows = await s.execute(
+                select(Game.seats).where(Game.engine == engine, Game.status == "finished", Game.room_id.in_(rooms))
+            )
+            return player_ids - players_seated(seats for (seats,) in rows)
+
 
 def _actions(s: Session, game_id: int, after: int) -> list[tuple[int, int, dict[str, Any], str]]:
     """The game's actions with a version above ``after``, in order."""
@@ -378,6 +391,16 @@ def _actions(s: Session, game_id: int, after: int) -> list[tuple[int, int, dict[
         .order_by(GameAction.version)
     )
     return [(v, seat, dict(a), actor) for v, seat, a, actor in rows]
+
+
+def players_seated(games: Iterable[list[Any]]) -> set[int]:
+    """The people (not bots) seated in any of ``games`` (each game's stored seats)."""
+    return {
+        seat["player_id"]
+        for seats in games
+        for seat in seats
+        if isinstance(seat, dict) and seat.get("player_id") is not None and not seat.get("bot")
+    }
 
 
 def player_row(rows: Sequence[Sequence[Any]]) -> tuple[int, str] | None:

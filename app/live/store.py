@@ -88,6 +88,11 @@ class RoomStore(Protocol):
         """The room's running table, best first."""
         ...
 
+    # history
+    async def new_to(self, engine: str, player_ids: set[int]) -> set[int]:
+        """Those of ``player_ids`` who have finished no game of ``engine`` in a seat (the coach's default)."""
+        ...
+
 
 def open_store(
     sessions: async_sessionmaker[AsyncSession],
