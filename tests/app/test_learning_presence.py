@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+import httpx
 import pytest
 
 from app.client import ClientError, RoomSocket, ThreefoldClient
@@ -174,3 +175,14 @@ async def test_progress_sent_through_another_process_reaches_the_owner() -> None
                 await on_two.close()
                 room = await on_one.wait_room(lambda r: learning_at(r, 1) is None)
                 assert not room["seats"][1]["player"]["connected"]
+
+
+def test_the_lesson_page_may_be_framed_by_this_site_only(sqlite_server: ServerProcess) -> None:
+    """The room's lesson panel frames ``/learn/<game>``: this origin may, no other site may, and every other
+    page stays unframeable."""
+    with httpx.Client(base_url=sqlite_server.url) as http:
+        lesson, room_page = http.get("/learn/tri-tac?embed=1&from=ACDEF"), http.get("/")
+    assert lesson.headers["x-frame-options"] == "SAMEORIGIN"
+    assert "frame-ancestors 'self'" in lesson.headers["content-security-policy"]
+    assert room_page.headers["x-frame-options"] == "DENY"
+    assert "frame-ancestors 'none'" in room_page.headers["content-security-policy"]
