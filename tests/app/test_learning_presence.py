@@ -134,6 +134,19 @@ async def test_bad_progress_is_refused_and_changes_nothing(sqlite_server: Server
         await table.close()
 
 
+async def test_progress_counts_against_the_sockets_message_budget(sqlite_server: ServerProcess) -> None:
+    """A page that posts progress in a loop is slowed down like any other flood of messages."""
+    table = await open_table(sqlite_server.url, "tri-tac", start=False, spectator=False)
+    try:
+        ben = table.sockets[1]
+        for step in range(200):
+            await ben.send({"type": "learning", "step": step % 6 + 1, "of": 6})
+        refused = await ben.next(lambda m: m["type"] == "error")
+        assert refused["code"] == "rate_limited"
+    finally:
+        await table.close()
+
+
 def test_the_lobby_keeps_progress_apart_from_the_room_record() -> None:
     """Learning changes presence only: the record to save, and the rematch acceptances, are untouched."""
     record = RoomRecord(1, "ACDEF", 1, "tri-tac", {}, "lobby", None, [SeatRecord(1), SeatRecord(2)], {})
