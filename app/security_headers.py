@@ -23,7 +23,22 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
 }
-_RAW = [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in SECURITY_HEADERS.items()]
+FRAMED_HERE = ("/learn/",)
+"""Pages the site's own pages show in a frame (the room's lesson panel): framed by this origin, no other."""
+FRAMED_HERE_HEADERS = {
+    **SECURITY_HEADERS,
+    "Content-Security-Policy": SECURITY_HEADERS["Content-Security-Policy"].replace(
+        "frame-ancestors 'none'", "frame-ancestors 'self'"
+    ),
+    "X-Frame-Options": "SAMEORIGIN",
+}
+
+
+def _raw(headers: dict[str, str]) -> list[tuple[bytes, bytes]]:
+    return [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in headers.items()]
+
+
+_RAW, _RAW_FRAMED_HERE = _raw(SECURITY_HEADERS), _raw(FRAMED_HERE_HEADERS)
 _NAMES = {name for name, _ in _RAW}
 
 
@@ -34,14 +49,15 @@ class SecurityHeaders:
     def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
         if scope["type"] != "http":
             return self.app(scope, receive, send)
-        return self.app(scope, receive, _adding_headers(send))
+        framed_here = str(scope.get("path", "")).startswith(FRAMED_HERE)
+        return self.app(scope, receive, _adding_headers(send, _RAW_FRAMED_HERE if framed_here else _RAW))
 
 
-def _adding_headers(send: Send) -> Send:
+def _adding_headers(send: Send, raw: list[tuple[bytes, bytes]]) -> Send:
     async def send_with_headers(message: Message) -> None:
         if message["type"] == "http.response.start":
             kept = [(name, value) for name, value in message.get("headers", []) if name.lower() not in _NAMES]
-            message = {**message, "headers": kept + _RAW}
+            message = {**message, "headers": kept + raw}
         await send(message)
 
     return send_with_headers

@@ -20,6 +20,7 @@ from app.live.messages import (
     Configure,
     Invite,
     Kick,
+    Learning,
     MakeHost,
     MoveSeat,
     ProtocolError,
@@ -183,6 +184,8 @@ def configure(live: LiveRoom, player_id: int, msg: Configure) -> Change:
     count = len(engine.seats(options))
     seats = live.record.seats[:count]
     seats += [SeatRecord(None) for _ in range(count - len(seats))]
+    if game != live.record.game:
+        live.learning.clear()  # their lessons were of the game no longer chosen
     live.record.game = game
     live.record.options = options.model_dump(mode="json")
     live.record.seats = seats
@@ -246,6 +249,7 @@ def kick(live: LiveRoom, player_id: int, target: int) -> Change:
                 game_seats = True
     removed = [c for c in live.connections if c.player_id == target]
     live.connections.difference_update(removed)
+    live.learning.pop(target, None)
     return Change(removed=removed, timers=True, game_seats=game_seats)
 
 
@@ -281,6 +285,19 @@ def shuffle(live: LiveRoom, player_id: int) -> Change:
     require_host_in_lobby(live, player_id)
     random.shuffle(live.record.seats)
     return Change()
+
+
+def learn(live: LiveRoom, player_id: int, msg: Learning) -> bool:
+    """The player's progress through the chosen game's lesson while the room waits (``step`` null: they
+    stopped). Presence only: nothing is saved, and acceptances of a rematch stand. True if it changed.
+    Stopping is taken at any time: a page closing its lesson as the game starts must not be refused."""
+    before = live.learning.get(player_id)
+    if msg.step is None or msg.of is None:
+        live.learning.pop(player_id, None)
+    else:
+        require_not_playing(live)
+        live.learning[player_id] = (msg.step, msg.of)
+    return live.learning.get(player_id) != before
 
 
 def options_reason(err: EngineError, game: str) -> dict[str, Any]:

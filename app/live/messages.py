@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+
+from engines.lesson import MAX_STEPS
 
 
 class _Msg(BaseModel):
@@ -109,6 +111,25 @@ class Ping(_Msg):
     type: Literal["ping"]
 
 
+class Learning(_Msg):
+    """How far the sender is in the chosen game's lesson while the room waits; ``step`` null: stopped."""
+
+    type: Literal["learning"]
+    step: int | None = Field(ge=1, le=MAX_STEPS)
+    of: int | None = Field(default=None, ge=1, le=MAX_STEPS)
+
+    @model_validator(mode="after")
+    def _step_within_the_lesson(self) -> Learning:
+        if self.step is None:
+            if self.of is not None:
+                raise ValueError("of is only given with a step")
+        elif self.of is None:
+            raise ValueError("a step needs of, the lesson's number of steps")
+        elif self.step > self.of:
+            raise ValueError("step must be at most of")
+        return self
+
+
 ClientMessage = Annotated[
     Sit
     | Stand
@@ -126,7 +147,8 @@ ClientMessage = Annotated[
     | Rematch
     | Act
     | Sync
-    | Ping,
+    | Ping
+    | Learning,
     Field(discriminator="type"),
 ]
 _adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)

@@ -32,6 +32,7 @@ from app.live.messages import (
     Act,
     Chat,
     ClientMessage,
+    Learning,
     Ping,
     ProtocolError,
     Rematch,
@@ -141,6 +142,8 @@ class Room(LiveRoom):
         if record is None:
             return
         self.record = record
+        if record.status == "playing":  # another process started the game: the lessons close here too
+            self.learning.clear()
         await self._load_game()
         await self.finish_if_ended()
         await self._refresh_names()
@@ -269,6 +272,7 @@ class Room(LiveRoom):
         now = time.time()
         for player in players:
             self.away_since[player] = now
+            self.learning.pop(player, None)
         self.services.fanout.room(self)
         if self.record.host_id in players:
             if self.host_task is not None:
@@ -331,6 +335,10 @@ class Room(LiveRoom):
                     if self.game is not None and (msg.version is None or msg.version != self.game.version):
                         conn.send(self.game.state_message(self.seat_of_socket(conn), []))
                     conn.send(self.services.fanout.room_message(self))
+            elif isinstance(msg, Learning):
+                async with self.lock:
+                    if lobby.learn(self, conn.player_id, msg):
+                        self.show_room()  # presence: shown, never saved, so no other process is told
             else:
                 await self._handle_locked(conn, msg)
         except LeaseLost:
@@ -430,6 +438,7 @@ class Room(LiveRoom):
         await self.find_coached()
         self.record.status = "playing"
         self.record.revision += 1
+        self.learning.clear()  # the lessons close as the game opens
         self.services.fanout.state(self, [], room=True, welcomes=True)
         await self.services.bus.room_changed(self.code)
         self.after_change()

@@ -47,6 +47,9 @@ class LiveRoom:
         self.coached: frozenset[int] = frozenset()
         """The players seated in the game who had finished no game of its kind when it started: their
         ``welcome`` says ``coach: true``, the coach's default for a first game (app.live.room ``find_coached``)."""
+        self.learning: dict[int, tuple[int, int]] = {}
+        """Who is going through the chosen game's lesson while the room waits: step and number of steps, by
+        player. Presence, like ``connections``: held here only, never stored (app.live.lobby.learn)."""
         self._settings_of: dict[str, Any] | None = None
         self._settings = RoomSettings()
 
@@ -123,6 +126,11 @@ class LiveRoom:
         """The seat a socket sees and plays as: its player's, except on a shared screen (``watching``)."""
         return None if conn.watching else self.seat_of(conn.player_id)
 
+    def learning_of(self, player_id: int | None) -> dict[str, int] | None:
+        """How far the player is in the lesson (``{"step", "of"}``), shown on their seat while the room waits."""
+        found = None if player_id is None or self.record.status == "playing" else self.learning.get(player_id)
+        return None if found is None else {"step": found[0], "of": found[1]}
+
     def rematch_accepted(self) -> list[int]:
         """The seated players who accepted a rematch of the finished game (empty while none is due)."""
         settings = self.settings
@@ -147,11 +155,13 @@ class LiveRoom:
                     "bot": rec.is_bot,
                     "level": (rec.level or DEFAULT_LEVEL) if rec.is_bot else None,
                     "standin": self.standing_in(index),
+                    "learning": self.learning_of(rec.player_id),
                 }
             seats.append({**info.to_json(index), "player": player})
         seated = {rec.player_id for rec in self.record.seats if rec.player_id is not None}
         spectators = [
-            {"id": pid, "name": self.names.get(pid, "?"), "connected": True} for pid in sorted(connected - seated)
+            {"id": pid, "name": self.names.get(pid, "?"), "connected": True, "learning": self.learning_of(pid)}
+            for pid in sorted(connected - seated)
         ]
         return {
             "code": self.code,

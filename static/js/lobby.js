@@ -65,6 +65,22 @@ export function presence(player) {
   );
 }
 
+/** "learning 3/6": the person is going through the game's lesson while the room waits (words, not colour). */
+export function learningNote(player) {
+  const progress = player?.learning;
+  if (!progress || !Number.isInteger(progress.step) || !Number.isInteger(progress.of)) return null;
+  const icon = h("span", { class: "icon-wrap", "aria-hidden": "true" });
+  icon.innerHTML =
+    '<svg class="icon" viewBox="0 0 24 24" focusable="false"><path d="M4 5.5C6.5 4.5 9.5 4.5 12 6.5c2.5-2 5.5-2 8-1v13c-2.5-1-5.5-1-8 1-2.5-2-5.5-2-8-1z" fill="none" stroke="currentColor" stroke-width="2" stroke-linejoin="round"/><path d="M12 6.5v13" stroke="currentColor" stroke-width="2"/></svg>';
+  return h("span", { class: "learning-note" }, icon, t("room.learning", { step: progress.step, of: progress.of }));
+}
+
+/** Online or away, and learning if they are: one line, so a seat card keeps its height. */
+function seatStatus(player) {
+  const parts = [presence(player), learningNote(player)].filter(Boolean);
+  return parts.length ? h("span", { class: "seat-status" }, parts) : null;
+}
+
 export function standingsTable(room) {
   const rows = room?.standings || [];
   if (!rows.length) return null;
@@ -209,7 +225,7 @@ export class Lobby {
             host ? h("span", { class: "tag tag-host" }, t("room.host")) : null,
             p.bot ? h("span", { class: "tag" }, t("room.bot")) : null)
           : h("span", { class: "seat-player seat-player-empty" }, t("room.seat_empty")),
-        presence(p)),
+        seatStatus(p)),
       h("div", { class: "seat-actions" }, actions),
     );
   }
@@ -227,6 +243,7 @@ export class Lobby {
           p.id === myId ? h("span", { class: "tag tag-you" }, t("room.you")) : null,
           p.id === room.host ? h("span", { class: "tag tag-host" }, t("room.host")) : null,
           presence(p),
+          learningNote(p),
           isHost ? personMenu(this.S, this.send, p, null) : null)))
       : [this.spectatorRows.part("none", "", () => h("li", { class: "muted small" }, t("room.no_spectators")))]);
     this.spectatorRows.sweep();

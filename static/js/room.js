@@ -8,6 +8,7 @@ import { setupHowTo } from "./howto.js";
 import { play, soundToggle } from "./sound.js";
 import { optionsProblem, t } from "./i18n.js";
 import { logContext, reasonText } from "./log.js";
+import { LessonPanel } from "./lesson-panel.js";
 import { Lobby, gameIcon } from "./lobby.js";
 import { getMe, nameProblem, onMeChange, saveName } from "./me.js";
 
@@ -56,6 +57,7 @@ let client = null;
 const lobby = new Lobby(S, send);
 const game = new GameView(S, { act, send });
 const chat = new Chat(S, send);
+const lesson = new LessonPanel(S, code, tellLearning);
 let closedReason = null; // {code, message} of the error that came with a refusing close
 
 function send(msg) {
@@ -64,6 +66,15 @@ function send(msg) {
     return false;
   }
   return true;
+}
+
+/** The lesson's progress for the others' lobby (`learning`): a hint, so nothing is said when it cannot be
+ * sent (the page sends it again on reconnecting) and a refusal is not shown (see the "error" handler). */
+let learningIds = 0;
+function tellLearning(progress) {
+  if (!client || !S.connected) return false;
+  const msg = progress === null ? { type: "learning", step: null } : { type: "learning", step: progress.step, of: progress.of };
+  return client.send({ ...msg, id: `learning-${++learningIds}` });
 }
 
 function act(action) {
@@ -94,6 +105,7 @@ function render({ stateChanged = false } = {}) {
   document.body.classList.toggle("in-table", Boolean(inGame));
   $("#side-toggle").hidden = !inGame;
   if (!inGame) setSideOpen(false);
+  lesson.render({ inLobby: !inGame }); // before the focus moves to a game that just started
   if (inGame && !wasInGame) {
     // The game just started (or we came back to it): show it from the top, and keep keyboard users
     // in the game rather than on a vanished Start button.
@@ -200,6 +212,7 @@ function connect() {
   client.on("welcome", (msg) => {
     S.you = msg.you || null;
     render();
+    lesson.rejoined();
   });
   client.on("room", (msg) => {
     const before = S.room;
@@ -230,6 +243,8 @@ function connect() {
   });
   client.on("chat", (msg) => chat.add(msg));
   client.on("error", (msg) => {
+    // The lesson's progress raced the game's start: the lesson is closing anyway.
+    if (typeof msg.id === "string" && msg.id.startsWith("learning-")) return;
     if (msg.code === "kicked" || msg.code === "forbidden" || msg.code === "unknown_room") closedReason = msg;
     if (msg.code === "stale_version") client.send({ type: "sync", version: client.lastVersion ?? undefined });
     if (msg.code === "bad_options") lobby.resetOptions();
@@ -250,6 +265,7 @@ function showClosed(closeCode) {
   panel.hidden = false;
   $("#lobby").hidden = true;
   $("#game").hidden = true;
+  lesson.close();
   game.destroy();
   S.room = null; // nothing more to show
 }
