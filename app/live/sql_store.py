@@ -91,17 +91,7 @@ _ADD_ACTION = Statement(
 )
 
 
-def _move_statement(snapshot: bool, result: bool) -> Statement:
-    return Statement(
-        move_update(snapshot, result),
-        json=frozenset({"snapshot"} if snapshot else set()) | frozenset({"result"} if result else set()),
-    )
-
-
-_MOVE = {
-    (snapshot, result): _move_statement(snapshot, result) for snapshot in (False, True) for result in (False, True)
-}
-"""The per-move update of the game row, by (with a snapshot, with a result)."""
+_MOVE = Statement(move_update(), json=frozenset({"snapshot", "result"}))
 
 
 class _StandingsNotStored(Exception):
@@ -422,11 +412,9 @@ def _add_to_standings(sql: Sql, end: GameEnd) -> list[dict[str, Any]]:
 
 def _record(sql: Sql, move: MoveWrite) -> None:
     """The per-move write: the game's new version (only over the previous one) and the action's row."""
-    statement = _MOVE[move.snapshot is not None, move.result is not None]
     changed = sql.run(
-        statement,
+        _MOVE,
         version=move.version,
-        previous=move.version - 1,
         game_id=move.game_id,
         timer_key=move.timer_key,
         deadline=move.deadline,
