@@ -376,14 +376,14 @@ async def test_moves_of_many_rooms_go_in_one_statement_and_a_lost_room_is_refuse
         async with asyncio.timeout(5):  # the first room's lease runs out and the other process takes it
             while isinstance(await two.leases.acquire("G0000"), Elsewhere):
                 await asyncio.sleep(0.05)
-        alone: list[MoveWrite] = []
-        record_alone = one._pg.record_alone
+        groups: list[int] = []  # the moves in each statement
+        commit = one._pg._group._commit
 
-        async def counted(move: MoveWrite, epoch: int | None = None) -> None:
-            alone.append(move)
-            await record_alone(move, epoch)
+        async def counted(group: list[Any]) -> Any:
+            groups.append(len(group))
+            return await commit(group)
 
-        monkeypatch.setattr(one._pg, "record_alone", counted)
+        monkeypatch.setattr(one._pg._group, "_commit", counted)
         versions = [2, 1, 2, 2, 2, 2]  # the second room's move is over a version already stored
         outcomes = await asyncio.gather(
             *(
@@ -395,7 +395,7 @@ async def test_moves_of_many_rooms_go_in_one_statement_and_a_lost_room_is_refuse
         assert isinstance(outcomes[0], LeaseLost)
         assert isinstance(outcomes[1], VersionConflict)
         assert outcomes[2:] == [None] * 4
-        assert alone == [], "one statement for the group"
+        assert groups == [6], "one statement for the group"
         async with engine.connect() as db:
             stored = (await db.execute(text("SELECT game_id, max(version) FROM game_actions GROUP BY game_id"))).all()
             games = dict((await db.execute(text("SELECT id, version FROM games"))).all())
