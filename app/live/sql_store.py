@@ -1,7 +1,7 @@
 """The room store on a SQL database (app.live.store.RoomStore): reads through the ORM, writes as plain SQL
 (app.sql) through an async session. ``SqliteStore`` and ``PostgresStore`` are this with their own fast paths.
 
-The per-move path (``record_action``) is a plain-SQL insert + conditional update in one transaction:
+The per-move path (``record_move``) is a plain-SQL insert + conditional update in one transaction:
 ``UNIQUE(game_id, version)`` and ``WHERE version = :previous`` make a stale or duplicate write fail instead
 of being applied twice, even across processes.
 """
@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
 
+from app.live.game import StoredAction
 from app.live.leases import Leases
 from app.live.records import (
     ChatRecord,
@@ -104,11 +105,8 @@ class SqlStore:
         in-memory SQLite in tests)."""
         self.sessions = sessions
         self.leases: Leases | None = None
-        """Set where rooms have owners (``own_rooms``): every write of a room then checks its lease."""
-
-    def own_rooms(self, address: str, seconds: float, owner: str | None = None) -> Leases | None:
-        """Rooms have owners only on PostgreSQL (``PostgresStore``): here one process serves them all."""
-        return None
+        """Set where rooms have owners (``PostgresStore.own_rooms``): every write of a room then checks its
+        lease. Here one process serves them all."""
 
     def _fence(self, sql: Sql, room_id: int) -> None:
         """First statement of a room's write: refused (LeaseLost) unless this process still owns the room,
@@ -144,8 +142,10 @@ class SqlStore:
 
     # ---- rooms ---------------------------------------------------------------------------------
 
-    async def create_room(self, room: NewRoom) -> None:
+    async def create_room(self, room: NewRoom) -> bool:
         async with self.sessions.begin() as s:
+            if (await s.execute(select(Room.id).where(Room.code == room.code))).first() is not None:
+                return False
             row = Room(
                 code=room.code,
                 host_id=room.host_id,
@@ -161,10 +161,7 @@ class SqlStore:
                 RoomSeat(room_id=row.id, seat=i, player_id=room.host_id if i == room.host_seat else None)
                 for i in range(room.seat_count)
             )
-
-    async def code_exists(self, code: str) -> bool:
-        async with self.sessions() as s:
-            return (await s.execute(select(Room.id).where(Room.code == code))).first() is not None
+        return True
 
     async def load_room(self, code: str) -> RoomRecord | None:
         async with self.sessions() as s:
@@ -236,12 +233,14 @@ class SqlStore:
 
     # ---- games ---------------------------------------------------------------------------------
 
-    async def latest_game(self, room_id: int) -> GameRecord | None:
+    async def load_game(self, room_id: int) -> tuple[GameRecord, list[StoredAction]] | None:
         async with self.sessions() as s:
             game = (
                 await s.execute(select(Game).where(Game.room_id == room_id).order_by(Game.number.desc()).limit(1))
             ).scalar_one_or_none()
-            return None if game is None else _game_record(game)
+            if game is None:
+                return None
+            return _game_record(game), await s.run_sync(_actions, game.id)
 
     async def create_game(self, game: NewGame, revision: int | None = None) -> int:
         """Insert the game and mark the room playing; with ``revision``, only if the room is still at it
@@ -259,10 +258,6 @@ class SqlStore:
 
         return await self._write(work)
 
-    async def record_action(self, move: MoveWrite) -> None:
-        """Persist one applied action; raises VersionConflict if ``move.version - 1`` is no longer current."""
-        await self._write_move(lambda sql: _record(sql, move))
-
     async def _write_move(self, work: Callable[[Sql], T]) -> T:
         """``_write`` for work that stores an action: its version already stored is a VersionConflict."""
         try:
@@ -270,18 +265,20 @@ class SqlStore:
         except (IntegrityError, sqlite3.IntegrityError, asyncpg.UniqueViolationError) as err:
             raise VersionConflict(str(err)) from None
 
-    async def actions(self, game_id: int) -> list[tuple[int, int, dict[str, Any], str]]:
-        """The game's actions, in order."""
-        async with self.sessions() as s:
-            return await s.run_sync(_actions, game_id, 0)
+    async def record_move(self, move: MoveWrite, end: GameEnd | None = None) -> list[dict[str, Any]] | None:
+        """Persist one applied action; raises VersionConflict if ``move.version - 1`` is no longer current.
 
-    async def record_last_action(self, move: MoveWrite, end: GameEnd) -> list[dict[str, Any]] | None:
-        """Persist the action that ended a game together with the game's end: the room finished, the game in
-        its standings and the players' ratings, one transaction (a crash between two left the room
-        "playing" for good, without the game's standings). Returns the standings as they now are, read in
-        the same transaction. If the standings or ratings cannot be stored, the action is still stored with
-        the room's finish, and None is returned: the room must never stay "playing" after its game's end.
-        Raises VersionConflict like ``record_action``."""
+        With ``end``, together with the game's end: the room finished, the game in its standings and the
+        players' ratings, one transaction (a crash between two left the room "playing" for good, without the
+        game's standings). Returns the standings as they now are, read in the same transaction. If the
+        standings or ratings cannot be stored, the action is still stored with the room's finish, and None is
+        returned: the room must never stay "playing" after its game's end."""
+        if end is None:
+            await self._write_move(lambda sql: _record(sql, move))
+            return None
+        return await self._record_last(move, end)
+
+    async def _record_last(self, move: MoveWrite, end: GameEnd) -> list[dict[str, Any]] | None:
 
         def room_finished(sql: Sql) -> None:
             self._fence(sql, end.room_id)
@@ -360,11 +357,11 @@ class SqlStore:
             return await s.run_sync(lambda session: _standings(SessionSql(session), room_id))
 
 
-def _actions(s: Session, game_id: int, after: int) -> list[tuple[int, int, dict[str, Any], str]]:
-    """The game's actions with a version above ``after``, in order."""
+def _actions(s: Session, game_id: int) -> list[StoredAction]:
+    """The game's actions, in order."""
     rows = s.execute(
         select(GameAction.version, GameAction.seat, GameAction.action, GameAction.actor)
-        .where(GameAction.game_id == game_id, GameAction.version > after)
+        .where(GameAction.game_id == game_id)
         .order_by(GameAction.version)
     )
     return [(v, seat, dict(a), actor) for v, seat, a, actor in rows]

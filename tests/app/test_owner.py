@@ -333,7 +333,7 @@ async def test_two_processes_race_for_a_free_room_one_wins_and_the_loser_cannot_
         assert owner.leases is not None and other.leases is not None
         assert await owner.leases.acquire(code) == room.id  # its own lease again, now for 0.5 s
         game_id = await owner.create_game(NewGame(room.id, 1, "tri-tac", {"size": 3}, 1, [{}, {}], {}, None, None))
-        await owner.record_action(_move(game_id, 1, room.id))
+        await owner.record_move(_move(game_id, 1, room.id))
 
         async with asyncio.timeout(5):  # the owner stops renewing (paused, partitioned): it runs out
             while isinstance(await other.leases.acquire(code), Elsewhere):
@@ -341,12 +341,12 @@ async def test_two_processes_race_for_a_free_room_one_wins_and_the_loser_cannot_
         assert room.id in owner.leases.epochs, "the old owner has not noticed"
 
         with pytest.raises(LeaseLost):
-            await owner.record_action(_move(game_id, 2, room.id))
+            await owner.record_move(_move(game_id, 2, room.id))
         with pytest.raises(LeaseLost):
             await owner.save_room(_copy(room))
         with pytest.raises(LeaseLost):
             await owner.create_game(NewGame(room.id, 2, "tri-tac", {"size": 3}, 1, [{}, {}], {}, None, None))
-        await other.record_action(_move(game_id, 2, room.id))
+        await other.record_move(_move(game_id, 2, room.id))
         await other.save_room(_copy(await other.load_room(code)))
         async with engine.connect() as db:
             version = (await db.execute(text(f"SELECT version FROM games WHERE id = {game_id}"))).scalar()
@@ -371,7 +371,7 @@ async def test_moves_of_many_rooms_go_in_one_statement_and_a_lost_room_is_refuse
             assert isinstance(room_id, int)
             game = NewGame(room_id, 1, "tri-tac", {"size": 3}, 1, [{}, {}], {}, None, None)
             rooms.append((room_id, await one.create_game(game)))
-        await asyncio.gather(*(one.record_action(_move(game_id, 1, room_id)) for room_id, game_id in rooms))
+        await asyncio.gather(*(one.record_move(_move(game_id, 1, room_id)) for room_id, game_id in rooms))
 
         async with asyncio.timeout(5):  # the first room's lease runs out and the other process takes it
             while isinstance(await two.leases.acquire("G0000"), Elsewhere):
@@ -387,7 +387,7 @@ async def test_moves_of_many_rooms_go_in_one_statement_and_a_lost_room_is_refuse
         versions = [2, 1, 2, 2, 2, 2]  # the second room's move is over a version already stored
         outcomes = await asyncio.gather(
             *(
-                one.record_action(_move(game_id, version, room_id))
+                one.record_move(_move(game_id, version, room_id))
                 for (room_id, game_id), version in zip(rooms, versions, strict=True)
             ),
             return_exceptions=True,
