@@ -10,6 +10,7 @@ from typing import Any
 from app.live.game import StoredAction
 from app.live.leases import Leases
 from app.live.records import (
+    CHAT_KEPT,
     ChatRecord,
     GameEnd,
     GameRecord,
@@ -21,7 +22,6 @@ from app.live.records import (
     SeatRecord,
     VersionConflict,
 )
-from app.live.sql_store import CHAT_KEPT
 
 
 class MemoryStore:

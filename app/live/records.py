@@ -7,6 +7,10 @@ from typing import Any, NamedTuple
 
 from engines.base import SeatInfo
 
+CHAT_KEPT = 200
+"""Chat lines a room keeps in the database (it loads the last 50): each new line deletes those before the
+latest 200, through the (room_id, id) index, so a long evening's chat does not grow the table for good."""
+
 
 class VersionConflict(Exception):
     """Another writer got there first: the caller must reload the game."""

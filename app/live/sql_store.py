@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 from app.live.game import StoredAction
 from app.live.leases import Leases
 from app.live.records import (
+    CHAT_KEPT,
     ChatRecord,
     GameEnd,
     GameRecord,
@@ -65,9 +66,6 @@ _PRUNE_CHAT = Statement(
     "DELETE FROM chat_lines WHERE room_id = :room_id AND id < "
     "(SELECT id FROM chat_lines WHERE room_id = :room_id ORDER BY id DESC LIMIT 1 OFFSET :kept)"
 )
-CHAT_KEPT = 200
-"""Chat lines a room keeps in the database (it loads the last 50): each new line deletes those before the
-latest 200, through the (room_id, id) index, so a long evening's chat does not grow the table for good."""
 _FINISH_ROOM = Statement("UPDATE rooms SET status = 'finished', revision = revision + 1 WHERE id = :room_id")
 _FINISH_STUCK_ROOM = Statement(
     "UPDATE rooms SET status = 'finished', revision = revision + 1 "

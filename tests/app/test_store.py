@@ -18,8 +18,8 @@ from sqlalchemy.util import await_
 from app.db import make_engine, make_sessionmaker, postgres_dsn, sqlite_file
 from app.live.game import LiveGame
 from app.live.postgres_store import PostgresStore
-from app.live.records import ChatRecord, GameEnd, MoveWrite, NewGame, NewRoom, VersionConflict
-from app.live.sql_store import CHAT_KEPT, SqlStore
+from app.live.records import CHAT_KEPT, ChatRecord, GameEnd, MoveWrite, NewGame, NewRoom, VersionConflict
+from app.live.sql_store import SqlStore
 from app.live.sqlite_store import SqliteMoveWriter, SqliteStore
 from app.settings import Settings
 from app.sql import Sql, Statement
