@@ -6,6 +6,10 @@ One retry policy: if a group fails as a whole (say one move's version is already
 is tried again alone, so a stale or duplicate write fails by itself and the others are still stored. A caller
 that gave up waiting (cancelled) has been told its write failed and has undone it: its write is dropped from
 any attempt not yet made.
+
+What differs stays with each store, in its ``Commit``: SQLite yields and tries again while another connection
+holds the write lock (app.live.sqlite_store), and a PostgreSQL statement takes one move a game
+(app.live.pg_moves), which can refuse one move of a group without failing the rest.
 """
 
 from __future__ import annotations
