@@ -1,8 +1,7 @@
-"""FastAPI dependencies: the app's services, the database session and the current player."""
+"""FastAPI dependencies: the app's services and the current player."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -76,14 +75,6 @@ def get_hub(services: ServicesDep) -> Hub:
 
 
 HubDep = Annotated[Hub, Depends(get_hub)]
-
-
-async def get_session(services: ServicesDep) -> AsyncIterator[AsyncSession]:
-    async with services.sessions() as session:
-        yield session
-
-
-SessionDep = Annotated[AsyncSession, Depends(get_session)]
 
 
 def request_token(request: Request) -> str | None:

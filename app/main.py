@@ -19,14 +19,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import collector, log_redaction
 from app.body_limit import BodyLimit
-from app.db import make_engine, make_sessionmaker, postgres_dsn, sqlite_file
+from app.db import make_engine, make_sessionmaker
 from app.deps import Services
 from app.errors import ApiError
 from app.identity import bearer_token
 from app.limits import make_limiter
 from app.live.bus import make_bus
 from app.live.hub import Hub
-from app.live.store import open_store
+from app.live.open_store import open_store
 from app.metrics import Metrics
 from app.network import public_base_url
 from app.origins import OriginCheck, OriginPolicy
@@ -51,15 +51,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     limiter = make_limiter(settings.redis_url, settings.join_attempts_per_minute)
     base = public_base_url(settings.public_url, settings.listen_host, settings.listen_port)
     origins = OriginPolicy([*settings.allowed_origins, *([settings.public_url] if settings.public_url else [])])
-    store = open_store(
-        sessions,
-        sqlite_file(settings.database_url),
-        postgres_dsn(settings.database_url),
-        settings.postgres_move_connections,
-    )
     # On PostgreSQL each room has one owner process (app.live.leases), named by its bus origin.
-    address = settings.internal_url or f"http://{settings.listen_host}:{settings.listen_port}"
-    store.own_rooms(address, settings.lease_seconds, getattr(bus, "origin", None))
+    store = open_store(sessions, settings, getattr(bus, "origin", None))
     hub = Hub(store, settings, bus, base, metrics)
 
     @asynccontextmanager

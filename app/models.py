@@ -50,7 +50,7 @@ class Room(Base):
     """Host controls (app.live.room_settings.RoomSettings): lock, spectators, turn timer, grace, bans."""
     revision: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     """Bumped by every change of the room row: a process saves its lobby change only over the revision it
-    read, so two processes changing one room at once cannot undo each other (Store.save_room)."""
+    read, so two processes changing one room at once cannot undo each other (RoomStore.save_room)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 

@@ -7,10 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.models import Player, Rating
 from app.sql import Sql, Statement
 from engines.base import SeatInfo
 
@@ -61,22 +58,3 @@ def rate_game(sql: Sql, game: str, seats: list[dict[str, Any]], infos: list[Seat
     for (members, _rank), team in zip(groups, updated, strict=True):
         for seat, rating in zip(members, team, strict=True):
             sql.run(_SAVE_RATING, player_id=ids[seat], game=game, mu=rating.mu, sigma=rating.sigma)
-
-
-async def leaderboard(session: AsyncSession, game: str, limit: int = 50) -> list[dict[str, Any]]:
-    rows = await session.execute(
-        select(Rating, Player.name).join(Player, Player.id == Rating.player_id).where(Rating.game == game)
-    )
-    table: list[dict[str, Any]] = [
-        {
-            "player_id": r.player_id,
-            "name": name,
-            "rating": round(r.mu - 3 * r.sigma, 2),
-            "mu": round(r.mu, 2),
-            "sigma": round(r.sigma, 2),
-            "games": r.games,
-        }
-        for r, name in rows
-    ]
-    table.sort(key=lambda row: row["rating"], reverse=True)
-    return table[:limit]

@@ -34,16 +34,24 @@ FENCE = "SELECT 1 FROM room_leases WHERE room_id = :room_id AND epoch = :epoch F
 still at the epoch this process took it at, and stays so until the write commits."""
 
 
-def move_update(snapshot: bool, result: bool) -> str:
-    """The per-move update of the game row, only over the previous version: with the new snapshot (every few
-    moves and at the end) and the result (at the end). Shared by the SQLite and session path (app.live.sql_store)
-    and the asyncpg path (app.live.pg_moves), which runs it inside one statement with the action's insert."""
-    sets = ["version = :version", "timer_key = :timer_key", "deadline = :deadline"]
-    if snapshot:
-        sets += ["snapshot = :snapshot", "snapshot_version = :version"]
-    if result:
-        sets += ["status = 'finished'", "result = :result", "finished_at = CURRENT_TIMESTAMP"]
-    return f"UPDATE games SET {', '.join(sets)} WHERE id = :game_id AND version = :previous"
+def move_update(new: str = ":", old: str = "", rows: str = "") -> str:
+    """The per-move update of a game row, only over the previous version: the new version, timer and deadline,
+    the snapshot (every few moves and at the end; else the stored one stays) and the result (at the end).
+
+    Written once for both forms it runs in: one move's named parameters (``new=":"``, the row's own columns
+    unqualified), and on PostgreSQL many moves at once, as rows of a ``FROM`` (``new="m."``, ``old="g."``,
+    ``rows="FROM m"``, app.live.pg_moves). A value is set before it is tested for NULL, so that PostgreSQL
+    infers each parameter's type from the column it is assigned to."""
+    table = f"games {old[:-1]}" if old else "games"
+    return (
+        f"UPDATE {table} SET version = {new}version, timer_key = {new}timer_key, deadline = {new}deadline, "
+        f"snapshot = COALESCE({new}snapshot, {old}snapshot), "
+        f"snapshot_version = CASE WHEN {new}snapshot IS NULL THEN {old}snapshot_version ELSE {new}version END, "
+        f"result = COALESCE({new}result, {old}result), "
+        f"status = CASE WHEN {new}result IS NULL THEN {old}status ELSE 'finished' END, "
+        f"finished_at = CASE WHEN {new}result IS NULL THEN {old}finished_at ELSE CURRENT_TIMESTAMP END "
+        f"{rows + ' ' if rows else ''}WHERE {old}id = {new}game_id AND {old}version = {new}version - 1"
+    )
 
 
 class Sql(Protocol):
@@ -90,4 +98,6 @@ def _json_as_text(statement: Statement, params: dict[str, Any]) -> dict[str, Any
 
 @functools.cache
 def _compiled(statement: Statement) -> TextClause:
-    return text(statement.sql).bindparams(*(bindparam(name, type_=JSON) for name in sorted(statement.json)))
+    # none_as_null: a move without a snapshot or result binds NULL (the stored one stays), not JSON 'null'.
+    json = JSON(none_as_null=True)
+    return text(statement.sql).bindparams(*(bindparam(name, type_=json) for name in sorted(statement.json)))

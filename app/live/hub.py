@@ -64,17 +64,13 @@ class Hub:
         """A new room; its creator takes the first seat (they may stand, move or hand it to a bot)."""
         engine = get_engine(game)
         parsed = engine.parse_options(options)
+        seat_count = len(engine.seats(parsed))
         for _ in range(20):
             code = new_code()
-            if not await self.store.code_exists(code):
-                break
-        else:  # pragma: no cover - 21^5 codes
-            raise RuntimeError("could not find a free room code")
-        seat_count = len(engine.seats(parsed))
-        await self.store.create_room(
-            NewRoom(code, host_id, game, parsed.model_dump(mode="json"), seat_count, seed, host_seat=0)
-        )
-        return code
+            room = NewRoom(code, host_id, game, parsed.model_dump(mode="json"), seat_count, seed, host_seat=0)
+            if await self.store.create_room(room):
+                return code
+        raise RuntimeError("could not find a free room code")  # pragma: no cover - 21^5 codes
 
     async def room(self, code: str) -> Room | None:
         """The live room for ``code``, loaded from the database on first use in this process. Where another

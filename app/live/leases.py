@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import asyncpg
 
-from app.live.pg_moves import PostgresMoves
+if TYPE_CHECKING:  # the interface (app.live.store) names Leases without importing an implementation
+    from app.live.pg_moves import PostgresMoves
 
 _NOW = "extract(epoch from clock_timestamp())"
 

@@ -10,6 +10,7 @@ from typing import Any
 from app.live.game import StoredAction
 from app.live.leases import Leases
 from app.live.records import (
+    CHAT_KEPT,
     ChatRecord,
     GameEnd,
     GameRecord,
@@ -20,8 +21,8 @@ from app.live.records import (
     RoomRecord,
     SeatRecord,
     VersionConflict,
+    players_seated,
 )
-from app.live.sql_store import CHAT_KEPT, players_seated
 
 
 class MemoryStore:
@@ -47,9 +48,6 @@ class MemoryStore:
         self.players[player_id] = (name, token_hash)
         return player_id
 
-    def own_rooms(self, address: str, seconds: float, owner: str | None = None) -> Leases | None:
-        return None
-
     async def close(self) -> None:
         return None
 
@@ -66,14 +64,14 @@ class MemoryStore:
 
     # ---- rooms ---------------------------------------------------------------------------------
 
-    async def create_room(self, room: NewRoom) -> None:
+    async def create_room(self, room: NewRoom) -> bool:
+        if room.code in self.rooms:
+            return False
         seats = [SeatRecord(room.host_id if i == room.host_seat else None) for i in range(room.seat_count)]
         self.rooms[room.code] = RoomRecord(
             self._next_id(), room.code, room.host_id, room.game, dict(room.options), "lobby", room.test_seed, seats, {}
         )
-
-    async def code_exists(self, code: str) -> bool:
-        return code in self.rooms
+        return True
 
     async def load_room(self, code: str) -> RoomRecord | None:
         record = self.rooms.get(code)
@@ -99,12 +97,12 @@ class MemoryStore:
 
     # ---- games ---------------------------------------------------------------------------------
 
-    async def latest_game(self, room_id: int) -> GameRecord | None:
+    async def load_game(self, room_id: int) -> tuple[GameRecord, list[StoredAction]] | None:
         games = [game for owner, game in self.games.values() if owner == room_id]
-        return copy.deepcopy(max(games, key=lambda game: game.number)) if games else None
-
-    async def actions(self, game_id: int) -> list[StoredAction]:
-        return copy.deepcopy(self.moves.get(game_id, []))
+        if not games:
+            return None
+        latest = max(games, key=lambda game: game.number)
+        return copy.deepcopy(latest), copy.deepcopy(self.moves.get(latest.id, []))
 
     async def create_game(self, game: NewGame, revision: int | None = None) -> int:
         if revision is not None and self._room(game.room_id).revision != revision:
@@ -129,7 +127,14 @@ class MemoryStore:
         self.moves[game_id] = []
         return game_id
 
-    async def record_action(self, move: MoveWrite) -> None:
+    async def record_move(self, move: MoveWrite, end: GameEnd | None = None) -> list[dict[str, Any]] | None:
+        self._record(move)
+        if end is None:
+            return None
+        self._set_room(end.room_id, status="finished")
+        return self._add_to_standings(end)
+
+    def _record(self, move: MoveWrite) -> None:
         room_id, game = self.games[move.game_id]
         if game.version != move.version - 1:
             raise VersionConflict(f"game {move.game_id} is no longer at version {move.version - 1}")
@@ -140,11 +145,6 @@ class MemoryStore:
             changes |= {"status": "finished", "result": copy.deepcopy(move.result)}
         self.games[move.game_id] = (room_id, dataclasses.replace(game, **changes))
         self.moves[move.game_id].append((move.version, move.seat, copy.deepcopy(move.action), move.actor))
-
-    async def record_last_action(self, move: MoveWrite, end: GameEnd) -> list[dict[str, Any]] | None:
-        await self.record_action(move)
-        self._set_room(end.room_id, status="finished")
-        return self._add_to_standings(end)
 
     async def repair_finished_game(self, revision: int, end: GameEnd) -> list[dict[str, Any]] | None:
         record = self._room(end.room_id)

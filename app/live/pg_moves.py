@@ -5,10 +5,9 @@ Through SQLAlchemy's async session a move cost four round trips (BEGIN, UPDATE, 
 greenlet switch, a statement coercion and asyncpg's own work. One statement a move (a data-modifying CTE,
 atomic on its own) still paid a pool acquire, a bind, a round trip and a release for every move, and the
 loop's wake-ups for each. Now every move asked for while the previous group was on its way (across all the
-rooms this process owns) goes in one statement over arrays (``unnest``), as SQLite commits a loop turn's
-moves in one transaction (app.live.sqlite_store): each row still checks its own room's lease and game
-version, so one stale move is refused by itself, and each caller is answered only once the statement has
-committed.
+rooms this process owns) goes in one statement over arrays (``unnest``), through the group commit SQLite's
+writer uses too (app.live.group_commit): each row still checks its own room's lease and game version, so one
+stale move is refused by itself, and each caller is answered only once the statement has committed.
 """
 
 from __future__ import annotations
@@ -24,8 +23,9 @@ import asyncpg
 import orjson
 from sqlalchemy.util import await_, greenlet_spawn
 
+from app.live.group_commit import GroupCommit, Waiting
 from app.live.records import LeaseLost, MoveWrite, VersionConflict
-from app.sql import FENCE, Sql, Statement, move_update
+from app.sql import Sql, Statement, move_update
 
 T = TypeVar("T")
 
@@ -43,63 +43,32 @@ def positional(sql: str) -> tuple[str, tuple[str, ...]]:
     return re.sub(r"(?<!:):([a-z_]+)", number, sql), tuple(names)
 
 
-def _move_sql(snapshot: bool, result: bool, fenced: bool) -> tuple[str, tuple[str, ...]]:
-    if not fenced:
-        return positional(
-            f"WITH moved AS ({move_update(snapshot, result)} RETURNING id) "
-            "INSERT INTO game_actions (game_id, version, seat, action, actor, created_at) "
-            "SELECT id, :version, :seat, :action, :actor, :created_at FROM moved"
-        )
-    # The lease row's shared lock is held to the statement's commit: a takeover waits for this write, and a
-    # write after a takeover finds the epoch raised and changes nothing.
-    return positional(
-        f"WITH fence AS ({FENCE}), "
-        f"moved AS ({move_update(snapshot, result)} AND EXISTS (SELECT 1 FROM fence) RETURNING id) "
-        "INSERT INTO game_actions (game_id, version, seat, action, actor, created_at) "
-        "SELECT id, :version, :seat, :action, :actor, :created_at FROM moved"
-    )
-
-
-_MOVE = {
-    (snapshot, result, fenced): _move_sql(snapshot, result, fenced)
-    for snapshot in (False, True)
-    for result in (False, True)
-    for fenced in (False, True)
-}
-"""The per-move statement by (with a snapshot, with a result, checking the room's lease)."""
-
-_FENCE_ONLY = positional(FENCE.replace(" FOR SHARE", ""))
-
 _GROUP = (
     # The moves as rows, one per game; ``epoch`` NULL where rooms have no owners.
     "WITH m AS MATERIALIZED (SELECT * FROM unnest($1::int[], $2::bigint[], $3::int[], $4::int[], $5::text[], "
-    "$6::float8[], $7::json[], $8::int[], $9::json[], $10::text[], $11::float8[]) "
-    "AS m(room_id, epoch, game_id, version, timer_key, deadline, snapshot, seat, action, actor, created_at) "
+    "$6::float8[], $7::json[], $8::json[], $9::int[], $10::json[], $11::text[], $12::float8[]) "
+    "AS m(room_id, epoch, game_id, version, timer_key, deadline, snapshot, result, seat, action, actor, created_at) "
     "ORDER BY room_id), "
     # The rooms still owned at the move's epoch; their lease rows share-locked to the commit, as FENCE does,
     # in room order (app.live.leases locks several in that order too). Lateral: one primary-key lookup a
     # move, never a scan of every lease.
     "fence AS MATERIALIZED (SELECT m.game_id FROM m, LATERAL (SELECT 1 FROM room_leases l "
     "WHERE l.room_id = m.room_id AND l.epoch = m.epoch FOR SHARE) held), "
-    # move_update for each row, only over the previous version; a row without a snapshot keeps the stored one.
-    "moved AS (UPDATE games g SET version = m.version, timer_key = m.timer_key, deadline = m.deadline, "
-    "snapshot = COALESCE(m.snapshot, g.snapshot), "
-    "snapshot_version = CASE WHEN m.snapshot IS NULL THEN g.snapshot_version ELSE m.version END "
-    "FROM m WHERE g.id = m.game_id AND g.version = m.version - 1 "
+    f"moved AS ({move_update(new='m.', old='g.', rows='FROM m')} "
     "AND (m.epoch IS NULL OR m.game_id IN (SELECT game_id FROM fence)) RETURNING g.id), "
     "added AS (INSERT INTO game_actions (game_id, version, seat, action, actor, created_at) "
     "SELECT m.game_id, m.version, m.seat, m.action, m.actor, m.created_at FROM m JOIN moved ON moved.id = m.game_id "
     "RETURNING game_id) "
     "SELECT (SELECT array_agg(game_id) FROM added), (SELECT array_agg(game_id) FROM fence)"
 )
-"""The moves of many games at once (``PostgresMoves._write_group``): the games whose move was stored, and
-those whose room's lease still holds (a move neither stored nor fenced out met another version)."""
+"""The moves of many games at once (``PostgresMoves._commit``): the games whose move was stored, and those
+whose room's lease still holds (a move neither stored nor fenced out met another version)."""
 
 GROUP_LIMIT = 500
 """Moves in one statement at most; the rest go in the next."""
 
-_Waiting = tuple[MoveWrite, "int | None", "asyncio.Future[None]"]
-"""A move waiting for the next group, its room's epoch, and its caller's future."""
+_Move = tuple[MoveWrite, int | None]
+"""A move and its room's epoch (None where rooms have no owners)."""
 
 
 def _json(value: Any) -> str | None:
@@ -151,15 +120,15 @@ def _bound(statement: Statement, params: dict[str, Any]) -> tuple[str, list[Any]
 
 
 class PostgresMoves:
-    """A small asyncpg pool of its own, opened on first use (the app's SQLAlchemy pool serves the rest)."""
+    """A small asyncpg pool of its own, opened on first use (the app's SQLAlchemy pool serves the rest), and the
+    moves' group commit (app.live.group_commit) on it."""
 
     def __init__(self, dsn: str, max_connections: int = 10) -> None:
         self._dsn = dsn
         self._max = max_connections
         self._pool: asyncpg.Pool | None = None
         self._opening = asyncio.Lock()
-        self._pending: list[_Waiting] = []
-        self._writer: asyncio.Task[None] | None = None
+        self._group: GroupCommit[_Move, None] = GroupCommit(self._commit, _take_group)
 
     async def connections(self) -> asyncpg.Pool:
         if self._pool is None:
@@ -178,137 +147,62 @@ class PostgresMoves:
         """Store one applied action, with the other moves asked for meanwhile; returns once it is committed.
         VersionConflict if the game is no longer at ``move.version - 1``. With ``epoch``, only while the
         room's lease is still at it (else LeaseLost)."""
-        if move.result is not None:  # a game's end (rare): its own statement
-            await self.record_alone(move, epoch)
-            return
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((move, epoch, future))
-        if self._writer is None:
-            self._writer = asyncio.create_task(self._write_pending())
-        await future
+        await self._group.write((move, epoch))
 
-    async def _write_pending(self) -> None:
-        """One group at a time: whatever is asked for while a group is on its way goes in the next one."""
-        group: list[_Waiting] = []
-        try:
-            while self._pending:
-                group, self._pending = _take_group(self._pending)
-                # A caller cancelled before its group left has been told its move failed (and undid it).
-                group = [waiting for waiting in group if not waiting[2].cancelled()]
-                if group:
-                    await self._write_group(group)
-                group = []
-        except BaseException as err:  # never leave a caller waiting forever
-            for _move, _epoch, future in group + self._pending:
-                _settle(future, err if isinstance(err, Exception) else RuntimeError("move writer stopped"))
-            self._pending = []
-            raise
-        finally:
-            self._writer = None
-
-    async def _write_alone(self, waiting: _Waiting) -> None:
-        move, epoch, future = waiting
-        try:
-            await self.record_alone(move, epoch)
-        except Exception as err:
-            _settle(future, err)
-        else:
-            _settle(future)
-
-    async def _write_group(self, group: list[_Waiting]) -> None:
-        if len(group) == 1:
-            await self._write_alone(group[0])
-            return
+    async def _commit(self, group: list[Waiting[_Move, None]]) -> list[Exception | None]:
         created_at = time.time()
-        moves = [move for move, _epoch, _future in group]
+        moves = [move for (move, _epoch), _future in group]
         pool = await self.connections()
         try:
             stored, owned = await pool.fetchrow(
                 _GROUP,
                 [move.room_id for move in moves],
-                [epoch for _move, epoch, _future in group],
+                [epoch for (_move, epoch), _future in group],
                 [move.game_id for move in moves],
                 [move.version for move in moves],
                 [move.timer_key for move in moves],
                 [move.deadline for move in moves],
                 [_json(move.snapshot) for move in moves],
+                [_json(move.result) for move in moves],
                 [move.seat for move in moves],
                 [_json(move.action) for move in moves],
                 [move.actor for move in moves],
                 [created_at] * len(moves),
             )
-        except Exception:  # e.g. an action's version already stored: the whole statement failed; each alone
-            for waiting in group:
-                if not waiting[2].cancelled():  # else its caller has undone it meanwhile: it must not be stored now
-                    await self._write_alone(waiting)
-            return
+        except asyncpg.UniqueViolationError as err:  # an action's version is already stored
+            if len(group) == 1:
+                raise VersionConflict(str(err)) from None
+            raise  # which one: each is tried alone
         stored_games, owned_games = set(stored or ()), set(owned or ())
-        for move, epoch, future in group:
+        outcomes: list[Exception | None] = []
+        for move, epoch in (waiting[0] for waiting in group):
             if move.game_id in stored_games:
-                _settle(future)
+                outcomes.append(None)
             elif epoch is not None and move.game_id not in owned_games:
-                _settle(future, LeaseLost(f"room {move.room_id} is no longer owned at epoch {epoch}"))
+                outcomes.append(LeaseLost(f"room {move.room_id} is no longer owned at epoch {epoch}"))
             else:
-                _settle(future, VersionConflict(f"game {move.game_id} is no longer at version {move.version - 1}"))
-
-    async def record_alone(self, move: MoveWrite, epoch: int | None = None) -> None:
-        """``record`` in a statement of its own."""
-        sql, names = _MOVE[move.snapshot is not None, move.result is not None, epoch is not None]
-        values = {
-            "room_id": move.room_id,
-            "epoch": epoch,
-            "version": move.version,
-            "previous": move.version - 1,
-            "game_id": move.game_id,
-            "timer_key": move.timer_key,
-            "deadline": move.deadline,
-            "snapshot": _json(move.snapshot),
-            "result": _json(move.result),
-            "seat": move.seat,
-            "action": _json(move.action),
-            "actor": move.actor,
-            "created_at": time.time(),
-        }
-        pool = await self.connections()
-        try:
-            status = await pool.execute(sql, *(values[name] for name in names))
-        except asyncpg.UniqueViolationError as err:  # the action's version is already stored
-            raise VersionConflict(str(err)) from None
-        if status != "INSERT 0 1":
-            if epoch is not None and not await pool.fetchval(_FENCE_ONLY[0], move.room_id, epoch):
-                raise LeaseLost(f"room {move.room_id} is no longer owned at epoch {epoch}")
-            raise VersionConflict(f"game {move.game_id} is no longer at version {move.version - 1}")
+                outcomes.append(VersionConflict(f"game {move.game_id} is no longer at version {move.version - 1}"))
+        return outcomes
 
     async def close(self) -> None:
-        writer = self._writer
-        if writer is not None:  # the moves already asked for are stored (or refused) first
-            await asyncio.gather(writer, return_exceptions=True)
+        await self._group.drain()  # the moves already asked for are stored (or refused) first
         if self._pool is not None:
             await self._pool.close()
             self._pool = None
 
 
-def _take_group(pending: list[_Waiting]) -> tuple[list[_Waiting], list[_Waiting]]:
+def _take_group(pending: list[Waiting[_Move, None]]) -> tuple[list[Waiting[_Move, None]], list[Waiting[_Move, None]]]:
     """The next group (one move a game: a statement updates a row once) and what is left for the one after."""
     if len(pending) <= 1:
         return pending, []
-    group: list[_Waiting] = []
-    rest: list[_Waiting] = []
+    group: list[Waiting[_Move, None]] = []
+    rest: list[Waiting[_Move, None]] = []
     games: set[int] = set()
     for waiting in pending:
-        game_id = waiting[0].game_id
+        game_id = waiting[0][0].game_id
         if game_id in games or len(group) >= GROUP_LIMIT:
             rest.append(waiting)
         else:
             games.add(game_id)
             group.append(waiting)
     return group, rest
-
-
-def _settle(future: asyncio.Future[None], error: BaseException | None = None) -> None:
-    if future.done():  # the caller gave up waiting (cancelled)
-        return
-    if error is None:
-        future.set_result(None)
-    else:
-        future.set_exception(error)

@@ -4,13 +4,13 @@ in one asyncpg round trip (app.live.pg_moves)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.live.leases import Leases
 from app.live.pg_moves import PostgresMoves, in_transaction
-from app.live.records import LeaseLost, MoveWrite
+from app.live.records import GameEnd, LeaseLost, MoveWrite
 from app.live.sql_store import SqlStore
 from app.sql import Sql
 
@@ -24,8 +24,8 @@ class PostgresStore(SqlStore):
         super().__init__(sessions)
         self._pg = PostgresMoves(dsn, move_connections)
 
-    def own_rooms(self, address: str, seconds: float, owner: str | None = None) -> Leases | None:
-        """Give rooms owners from now on (app.live.leases)."""
+    def own_rooms(self, address: str, seconds: float, owner: str | None = None) -> Leases:
+        """Give rooms owners from now on (app.live.leases), this process reached at ``address``."""
         self.leases = Leases(self._pg, address, seconds, owner)
         return self.leases
 
@@ -50,8 +50,13 @@ class PostgresStore(SqlStore):
                 if driver.is_in_transaction():
                     await connection.invalidate()
 
-    async def record_action(self, move: MoveWrite) -> None:
+    async def record_move(self, move: MoveWrite, end: GameEnd | None = None) -> list[dict[str, Any]] | None:
+        """A move in the next group statement (app.live.pg_moves); a game's end, with the room's finish and
+        standings, in a transaction of its own."""
+        if end is not None:
+            return await super().record_move(move, end)
         await self._pg.record(move, self._epoch(move.room_id))
+        return None
 
     def _epoch(self, room_id: int | None) -> int | None:
         """The epoch a move of this room must find, or None where rooms have no owners."""

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from engines.base import SeatInfo
+
+CHAT_KEPT = 200
+"""Chat lines a room keeps in the database (it loads the last 50): each new line deletes those before the
+latest 200, through the (room_id, id) index, so a long evening's chat does not grow the table for good."""
 
 
 class VersionConflict(Exception):
@@ -146,3 +151,13 @@ class ChatRecord:
             "team": self.team,
             "at": int(self.at * 1000),
         }
+
+
+def players_seated(games: Iterable[list[Any]]) -> set[int]:
+    """The people (not bots) seated in any of ``games`` (each game's stored seats)."""
+    return {
+        seat["player_id"]
+        for seats in games
+        for seat in seats
+        if isinstance(seat, dict) and seat.get("player_id") is not None and not seat.get("bot")
+    }

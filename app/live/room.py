@@ -106,9 +106,8 @@ class Room(LiveRoom):
         await self.read_chat()
 
     async def _load_game(self) -> None:
-        store = self.services.store
-        record = await store.latest_game(self.record.id)
-        self.game = None if record is None else LiveGame.from_record(record, await store.actions(record.id))
+        loaded = await self.services.store.load_game(self.record.id)
+        self.game = None if loaded is None else LiveGame.from_record(*loaded)
         await self.find_coached()
 
     async def find_coached(self) -> None:
@@ -524,9 +523,9 @@ class Room(LiveRoom):
         standings: list[dict[str, Any]] | None = None
         try:
             if outcome is None:
-                await services.store.record_action(move)
+                await services.store.record_move(move)
             else:
-                standings = await services.store.record_last_action(move, self._game_end(game, outcome))
+                standings = await services.store.record_move(move, self._game_end(game, outcome))
         except VersionConflict:
             # Another process wrote first: take its state and tell the client to look again.
             game.undo(played)

@@ -1,7 +1,7 @@
 """The room store on a SQL database (app.live.store.RoomStore): reads through the ORM, writes as plain SQL
 (app.sql) through an async session. ``SqliteStore`` and ``PostgresStore`` are this with their own fast paths.
 
-The per-move path (``record_action``) is a plain-SQL insert + conditional update in one transaction:
+The per-move path (``record_move``) is a plain-SQL insert + conditional update in one transaction:
 ``UNIQUE(game_id, version)`` and ``WHERE version = :previous`` make a stale or duplicate write fail instead
 of being applied twice, even across processes.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import asyncpg
@@ -20,8 +20,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
 
+from app.live.game import StoredAction
 from app.live.leases import Leases
 from app.live.records import (
+    CHAT_KEPT,
     ChatRecord,
     GameEnd,
     GameRecord,
@@ -33,6 +35,7 @@ from app.live.records import (
     RoomRecord,
     SeatRecord,
     VersionConflict,
+    players_seated,
 )
 from app.models import ChatLine, Game, GameAction, Player, Room, RoomSeat, Standing
 from app.ratings import rate_game
@@ -64,9 +67,6 @@ _PRUNE_CHAT = Statement(
     "DELETE FROM chat_lines WHERE room_id = :room_id AND id < "
     "(SELECT id FROM chat_lines WHERE room_id = :room_id ORDER BY id DESC LIMIT 1 OFFSET :kept)"
 )
-CHAT_KEPT = 200
-"""Chat lines a room keeps in the database (it loads the last 50): each new line deletes those before the
-latest 200, through the (room_id, id) index, so a long evening's chat does not grow the table for good."""
 _FINISH_ROOM = Statement("UPDATE rooms SET status = 'finished', revision = revision + 1 WHERE id = :room_id")
 _FINISH_STUCK_ROOM = Statement(
     "UPDATE rooms SET status = 'finished', revision = revision + 1 "
@@ -91,17 +91,7 @@ _ADD_ACTION = Statement(
 )
 
 
-def _move_statement(snapshot: bool, result: bool) -> Statement:
-    return Statement(
-        move_update(snapshot, result),
-        json=frozenset({"snapshot"} if snapshot else set()) | frozenset({"result"} if result else set()),
-    )
-
-
-_MOVE = {
-    (snapshot, result): _move_statement(snapshot, result) for snapshot in (False, True) for result in (False, True)
-}
-"""The per-move update of the game row, by (with a snapshot, with a result)."""
+_MOVE = Statement(move_update(), json=frozenset({"snapshot", "result"}))
 
 
 class _StandingsNotStored(Exception):
@@ -114,11 +104,8 @@ class SqlStore:
         in-memory SQLite in tests)."""
         self.sessions = sessions
         self.leases: Leases | None = None
-        """Set where rooms have owners (``own_rooms``): every write of a room then checks its lease."""
-
-    def own_rooms(self, address: str, seconds: float, owner: str | None = None) -> Leases | None:
-        """Rooms have owners only on PostgreSQL (``PostgresStore``): here one process serves them all."""
-        return None
+        """Set where rooms have owners (``PostgresStore.own_rooms``): every write of a room then checks its
+        lease. Here one process serves them all."""
 
     def _fence(self, sql: Sql, room_id: int) -> None:
         """First statement of a room's write: refused (LeaseLost) unless this process still owns the room,
@@ -154,8 +141,10 @@ class SqlStore:
 
     # ---- rooms ---------------------------------------------------------------------------------
 
-    async def create_room(self, room: NewRoom) -> None:
+    async def create_room(self, room: NewRoom) -> bool:
         async with self.sessions.begin() as s:
+            if (await s.execute(select(Room.id).where(Room.code == room.code))).first() is not None:
+                return False
             row = Room(
                 code=room.code,
                 host_id=room.host_id,
@@ -171,10 +160,7 @@ class SqlStore:
                 RoomSeat(room_id=row.id, seat=i, player_id=room.host_id if i == room.host_seat else None)
                 for i in range(room.seat_count)
             )
-
-    async def code_exists(self, code: str) -> bool:
-        async with self.sessions() as s:
-            return (await s.execute(select(Room.id).where(Room.code == code))).first() is not None
+        return True
 
     async def load_room(self, code: str) -> RoomRecord | None:
         async with self.sessions() as s:
@@ -246,12 +232,14 @@ class SqlStore:
 
     # ---- games ---------------------------------------------------------------------------------
 
-    async def latest_game(self, room_id: int) -> GameRecord | None:
+    async def load_game(self, room_id: int) -> tuple[GameRecord, list[StoredAction]] | None:
         async with self.sessions() as s:
             game = (
                 await s.execute(select(Game).where(Game.room_id == room_id).order_by(Game.number.desc()).limit(1))
             ).scalar_one_or_none()
-            return None if game is None else _game_record(game)
+            if game is None:
+                return None
+            return _game_record(game), await s.run_sync(_actions, game.id)
 
     async def create_game(self, game: NewGame, revision: int | None = None) -> int:
         """Insert the game and mark the room playing; with ``revision``, only if the room is still at it
@@ -269,10 +257,6 @@ class SqlStore:
 
         return await self._write(work)
 
-    async def record_action(self, move: MoveWrite) -> None:
-        """Persist one applied action; raises VersionConflict if ``move.version - 1`` is no longer current."""
-        await self._write_move(lambda sql: _record(sql, move))
-
     async def _write_move(self, work: Callable[[Sql], T]) -> T:
         """``_write`` for work that stores an action: its version already stored is a VersionConflict."""
         try:
@@ -280,18 +264,20 @@ class SqlStore:
         except (IntegrityError, sqlite3.IntegrityError, asyncpg.UniqueViolationError) as err:
             raise VersionConflict(str(err)) from None
 
-    async def actions(self, game_id: int) -> list[tuple[int, int, dict[str, Any], str]]:
-        """The game's actions, in order."""
-        async with self.sessions() as s:
-            return await s.run_sync(_actions, game_id, 0)
+    async def record_move(self, move: MoveWrite, end: GameEnd | None = None) -> list[dict[str, Any]] | None:
+        """Persist one applied action; raises VersionConflict if ``move.version - 1`` is no longer current.
 
-    async def record_last_action(self, move: MoveWrite, end: GameEnd) -> list[dict[str, Any]] | None:
-        """Persist the action that ended a game together with the game's end: the room finished, the game in
-        its standings and the players' ratings, one transaction (a crash between two left the room
-        "playing" for good, without the game's standings). Returns the standings as they now are, read in
-        the same transaction. If the standings or ratings cannot be stored, the action is still stored with
-        the room's finish, and None is returned: the room must never stay "playing" after its game's end.
-        Raises VersionConflict like ``record_action``."""
+        With ``end``, together with the game's end: the room finished, the game in its standings and the
+        players' ratings, one transaction (a crash between two left the room "playing" for good, without the
+        game's standings). Returns the standings as they now are, read in the same transaction. If the
+        standings or ratings cannot be stored, the action is still stored with the room's finish, and None is
+        returned: the room must never stay "playing" after its game's end."""
+        if end is None:
+            await self._write_move(lambda sql: _record(sql, move))
+            return None
+        return await self._record_last(move, end)
+
+    async def _record_last(self, move: MoveWrite, end: GameEnd) -> list[dict[str, Any]] | None:
 
         def room_finished(sql: Sql) -> None:
             self._fence(sql, end.room_id)
@@ -383,24 +369,14 @@ class SqlStore:
             return player_ids - players_seated(seats for (seats,) in rows)
 
 
-def _actions(s: Session, game_id: int, after: int) -> list[tuple[int, int, dict[str, Any], str]]:
-    """The game's actions with a version above ``after``, in order."""
+def _actions(s: Session, game_id: int) -> list[StoredAction]:
+    """The game's actions, in order."""
     rows = s.execute(
         select(GameAction.version, GameAction.seat, GameAction.action, GameAction.actor)
-        .where(GameAction.game_id == game_id, GameAction.version > after)
+        .where(GameAction.game_id == game_id)
         .order_by(GameAction.version)
     )
     return [(v, seat, dict(a), actor) for v, seat, a, actor in rows]
-
-
-def players_seated(games: Iterable[list[Any]]) -> set[int]:
-    """The people (not bots) seated in any of ``games`` (each game's stored seats)."""
-    return {
-        seat["player_id"]
-        for seats in games
-        for seat in seats
-        if isinstance(seat, dict) and seat.get("player_id") is not None and not seat.get("bot")
-    }
 
 
 def player_row(rows: Sequence[Sequence[Any]]) -> tuple[int, str] | None:
@@ -445,11 +421,9 @@ def _add_to_standings(sql: Sql, end: GameEnd) -> list[dict[str, Any]]:
 
 def _record(sql: Sql, move: MoveWrite) -> None:
     """The per-move write: the game's new version (only over the previous one) and the action's row."""
-    statement = _MOVE[move.snapshot is not None, move.result is not None]
     changed = sql.run(
-        statement,
+        _MOVE,
         version=move.version,
-        previous=move.version - 1,
         game_id=move.game_id,
         timer_key=move.timer_key,
         deadline=move.deadline,

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.live.group_commit import GroupCommit, Waiting
 from app.live.sql_store import PLAYER_BY_TOKEN, SqlStore, player_row
 from app.sql import Sql, SqliteSql
 
@@ -43,10 +44,6 @@ class SqliteStore(SqlStore):
         return player_row(await _when_not_busy(lambda: SqliteSql(db).rows(PLAYER_BY_TOKEN, token_hash=token_hash)))
 
 
-_Write = tuple[Callable[[Sql], Any], "asyncio.Future[Any]"]
-"""A write waiting for the next group commit, and its caller's future."""
-
-
 class SqliteMoveWriter:
     """The per-move write on SQLite, on a plain ``sqlite3`` connection (WAL, synchronous=NORMAL).
 
@@ -72,7 +69,7 @@ class SqliteMoveWriter:
     def __init__(self, path: str, *, checkpoint_seconds: float = 1.0, wal_size_limit: int = 64 << 20) -> None:
         self.checkpoint_seconds = checkpoint_seconds
         self.wal_size_limit = wal_size_limit
-        # busy_timeout=0: a busy database answers at once, and Store.record_action retries without blocking.
+        # busy_timeout=0: a busy database answers at once, and ``_when_not_busy`` retries without blocking.
         self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=0)
         for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=0"):
             self.db.execute(f"PRAGMA {pragma}")
@@ -87,8 +84,7 @@ class SqliteMoveWriter:
         self._checkpointer = threading.Thread(target=self._checkpoints, args=(path,), daemon=True)
         self._checkpointer.start()
         self._sql = SqliteSql(self.db)
-        self._pending: list[_Write] = []
-        self._committer: asyncio.Task[None] | None = None
+        self._group: GroupCommit[Callable[[Sql], Any], Any] = GroupCommit(self._commit_group)
 
     def close(self) -> None:
         self._stop.set()
@@ -119,57 +115,28 @@ class SqliteMoveWriter:
             await asyncio.to_thread(lambda: self._restarter.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall())
 
     async def write(self, work: Callable[[Sql], T]) -> T:
-        """Run ``work`` in the next group commit and return its result once that is committed.
-
-        Every write asked for in one turn of the event loop (a move in each of many rooms, a game end) shares
-        one transaction: one WAL append and one commit instead of one each (a commit is much of a move's
-        write). Nothing is answered before the commit, so "stored before anyone is told"
-        holds. If one of them fails, the group is rolled back and each is run alone, so a stale or duplicate
-        move fails by itself and the others are still stored."""
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._pending.append((work, future))
-        if self._committer is None:
-            self._committer = asyncio.create_task(self._commit_pending())
-        result: T = await future
+        """Run ``work`` in the next group commit (app.live.group_commit) and return its result once that is
+        committed: every write asked for in one turn of the event loop (a move in each of many rooms, a game
+        end) shares one transaction, one WAL append and one commit instead of one each."""
+        result: T = await self._group.write(work)
         return result
 
-    async def _commit_pending(self) -> None:
-        group: list[_Write] = []
-        try:
-            while self._pending:
-                if self.wal_oversized:
-                    await self._restart_wal()
-                group, self._pending = self._pending, []
-                try:
-                    group, results = await _when_not_busy(functools.partial(self._commit_waited_for, group))
-                except Exception:
-                    for work, future in group:  # one of them failed: each alone
-                        try:
-                            alone, results = await _when_not_busy(
-                                functools.partial(self._commit_waited_for, [(work, future)])
-                            )
-                        except Exception as err:
-                            _settle(future, error=err)
-                        else:
-                            if alone:
-                                _settle(future, result=results[0])
-                else:
-                    for (_work, future), result in zip(group, results, strict=True):
-                        _settle(future, result=result)
-        except BaseException as err:  # never leave a writer waiting forever
-            for _work, future in group + self._pending:
-                _settle(future, error=err if isinstance(err, Exception) else RuntimeError("writer stopped"))
-            self._pending = []
-            raise
-        finally:
-            self._committer = None
+    async def _commit_group(self, group: list[Waiting[Callable[[Sql], Any], Any]]) -> list[Any]:
+        if self.wal_oversized:
+            await self._restart_wal()
+        return await _when_not_busy(functools.partial(self._commit_waited_for, group))
 
-    def _commit_waited_for(self, group: list[_Write]) -> tuple[list[_Write], list[Any]]:
-        """Commit the writes someone still waits for, and say which they were. Checked at every attempt: a
-        writer cancelled while the database was busy (between ``_when_not_busy``'s tries) has already been
-        told its write failed, and restored what it had changed, so that write must not be stored after all."""
-        waited_for = [(work, future) for work, future in group if not future.cancelled()]
-        return waited_for, self._commit([work for work, _ in waited_for]) if waited_for else []
+    def _commit_waited_for(self, group: list[Waiting[Callable[[Sql], Any], Any]]) -> list[Any]:
+        """Commit the writes someone still waits for (a result for each of ``group``, None for the others).
+        Checked at every attempt: a writer cancelled while the database was busy (between ``_when_not_busy``'s
+        tries) has already been told its write failed, and restored what it had changed, so that write must
+        not be stored after all."""
+        waited_for = [index for index, (_work, future) in enumerate(group) if not future.cancelled()]
+        results: list[Any] = [None] * len(group)
+        if waited_for:
+            for index, result in zip(waited_for, self._commit([group[i][0] for i in waited_for]), strict=True):
+                results[index] = result
+        return results
 
     def _commit(self, works: list[Callable[[Sql], Any]]) -> list[Any]:
         """Run ``works`` in one transaction holding the write lock from the start (BEGIN IMMEDIATE: the
@@ -184,15 +151,6 @@ class SqliteMoveWriter:
             raise
         db.execute("COMMIT")
         return results
-
-
-def _settle(future: asyncio.Future[Any], *, result: Any = None, error: BaseException | None = None) -> None:
-    if future.done():  # the writer gave up waiting (cancelled)
-        return
-    if error is not None:
-        future.set_exception(error)
-    else:
-        future.set_result(result)
 
 
 async def _when_not_busy(write: Callable[[], T]) -> T:

@@ -10,12 +10,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
-from sqlalchemy import select
 
+from app import queries
 from app.codes import is_well_formed, normalise
-from app.deps import ERROR_RESPONSES, ServicesDep, SessionDep, SettingsDep
+from app.deps import ERROR_RESPONSES, ServicesDep, SettingsDep
 from app.errors import ApiError
-from app.models import Game, GameAction, Room
 from app.replay import Replay, ReplayError, replay
 from app.routers.rooms import refuse_if_guessing, wrong_code
 from engines.base import SeatInfo
@@ -47,39 +46,28 @@ class ImportResult(BaseModel):
     """Each seat (index, team, direction) and its player's name, to name the seats in the log."""
 
 
-async def _finished_game(session: SessionDep, game_id: GameId) -> Game:
-    game = await session.get(Game, game_id)
-    if game is None or game.status != "finished":
-        raise ApiError(404, "no_game", note=f"no finished game {game_id}", game_id=game_id)
-    return game
-
-
 @router.get("/rooms/{code}")
-async def room_games(code: str, session: SessionDep, services: ServicesDep, request: Request) -> list[dict[str, Any]]:
+async def room_games(code: str, services: ServicesDep, request: Request) -> list[dict[str, Any]]:
     await refuse_if_guessing(services, request)
     normal = normalise(code)
-    found = select(Room).where(Room.code == normal)
-    room = (await session.execute(found)).scalar_one_or_none() if is_well_formed(normal) else None
-    if room is None:
+    games = await queries.room_games(services.sessions, normal) if is_well_formed(normal) else None
+    if games is None:
         raise await wrong_code(services, request, code)
-    games = (await session.execute(select(Game).where(Game.room_id == room.id).order_by(Game.number))).scalars()
-    return [
-        {"id": g.id, "number": g.number, "engine": g.engine, "status": g.status, "result": g.result, "seats": g.seats}
-        for g in games
-    ]
+    return games
 
 
 @router.get("/{game_id}/export", response_model=GameExport)
-async def export_game(game_id: GameId, session: SessionDep) -> GameExport:
-    game = await _finished_game(session, game_id)
-    rows = await session.execute(
-        select(GameAction.seat, GameAction.action, GameAction.actor)
-        .where(GameAction.game_id == game_id)
-        .order_by(GameAction.version)
-    )
-    actions = [{"seat": seat, "action": action, "actor": actor} for seat, action, actor in rows]
+async def export_game(game_id: GameId, services: ServicesDep) -> GameExport:
+    game = await queries.finished_game(services.sessions, game_id)
+    if game is None:
+        raise ApiError(404, "no_game", note=f"no finished game {game_id}", game_id=game_id)
     return GameExport(
-        engine=game.engine, options=game.options, seed=game.seed, seats=game.seats, actions=actions, result=game.result
+        engine=game.engine,
+        options=game.options,
+        seed=game.seed,
+        seats=game.seats,
+        actions=game.actions,
+        result=game.result,
     )
 
 
@@ -116,11 +104,11 @@ def _seat_json(index: int, info: SeatInfo, seat: dict[str, Any]) -> dict[str, An
 
 @router.get("/{game_id}/replay")
 async def replay_step(
-    game_id: GameId, session: SessionDep, step: StepQuery = 0, seat: SeatQuery = None, reveal: bool = False
+    game_id: GameId, services: ServicesDep, step: StepQuery = 0, seat: SeatQuery = None, reveal: bool = False
 ) -> dict[str, Any]:
     """The view at ``step`` (0 = before the first action) as ``seat`` saw it (none: a spectator), or the full
     state with ``reveal``."""
-    export = await export_game(game_id, session)
+    export = await export_game(game_id, services)
     run = await asyncio.to_thread(replay, export.engine, export.options, export.seed, export.actions)
     if not 0 <= step < len(run.states):
         last = len(run.states) - 1
@@ -143,10 +131,10 @@ async def replay_step(
 
 
 @router.get("/{game_id}/views")
-async def all_views(game_id: GameId, session: SessionDep, seat: SeatQuery = None) -> dict[str, Any]:
+async def all_views(game_id: GameId, services: ServicesDep, seat: SeatQuery = None) -> dict[str, Any]:
     """Every step of a finished game as ``seat`` saw it (no seat: a spectator), for stepping through a
     replay in the browser without a request per step."""
-    export = await export_game(game_id, session)
+    export = await export_game(game_id, services)
     run = await asyncio.to_thread(replay, export.engine, export.options, export.seed, export.actions)
     if seat is not None and not 0 <= seat < len(export.seats):
         raise ApiError(422, "no_seat", note=f"no seat {seat}", seat=seat)

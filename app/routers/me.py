@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel
-from sqlalchemy import update
 
-from app.deps import ERROR_RESPONSES, CurrentPlayer, OptionalPlayer, SessionDep, SettingsDep
+from app import queries
+from app.deps import ERROR_RESPONSES, CurrentPlayer, OptionalPlayer, ServicesDep, SettingsDep
 from app.errors import ApiError
 from app.identity import COOKIE, BadName, clean_name, hash_token, new_token
-from app.models import Player
 from app.settings import Settings
 
 router = APIRouter(prefix="/api/me", tags=["identity"], responses=ERROR_RESPONSES)
@@ -36,7 +35,7 @@ async def who_am_i(player: OptionalPlayer) -> MeOut:
 async def set_name(
     body: NameIn,
     player: OptionalPlayer,
-    session: SessionDep,
+    services: ServicesDep,
     settings: SettingsDep,
     request: Request,
     response: Response,
@@ -46,26 +45,22 @@ async def set_name(
     except BadName as err:
         raise ApiError(422, err.code, note=str(err), **err.params) from None
     if player is not None:
-        await session.execute(update(Player).where(Player.id == player.id).values(name=name))
-        await session.commit()
+        await queries.rename_player(services.sessions, player.id, name)
         return MeOut(id=player.id, name=name)
     token = new_token()
-    fresh = Player(token_hash=hash_token(token), name=name)
-    session.add(fresh)
-    await session.commit()
+    player_id = await queries.add_player(services.sessions, name, hash_token(token))
     _set_token_cookie(request, response, token, settings)
-    return MeOut(id=fresh.id, name=name, token=token)
+    return MeOut(id=player_id, name=name, token=token)
 
 
 @router.post("/token/rotate", response_model=MeOut)
 async def rotate_token(
-    player: CurrentPlayer, session: SessionDep, settings: SettingsDep, request: Request, response: Response
+    player: CurrentPlayer, services: ServicesDep, settings: SettingsDep, request: Request, response: Response
 ) -> MeOut:
     """A new secret for the same player (seats, host role, ratings stay); the old one stops working at once.
     Sockets already open stay open until they close."""
     token = new_token()
-    await session.execute(update(Player).where(Player.id == player.id).values(token_hash=hash_token(token)))
-    await session.commit()
+    await queries.set_token_hash(services.sessions, player.id, hash_token(token))
     _set_token_cookie(request, response, token, settings)
     return MeOut(id=player.id, name=player.name, token=token)
 

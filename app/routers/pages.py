@@ -12,8 +12,8 @@ from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader
 from starlette.exceptions import HTTPException  # FastAPI's and app.errors.ApiError both derive from it
 
 from app import game_folders, i18n
-from app.deps import HubDep, OptionalPlayer, ServicesDep, SessionDep, base_url
-from app.ratings import leaderboard
+from app.deps import HubDep, OptionalPlayer, ServicesDep, base_url
+from app.queries import leaderboard
 from app.routers.games import game_catalogue
 from app.routers.rooms import find_room
 from app.typography import typography
@@ -75,7 +75,7 @@ async def room_page(
 
 
 @router.get("/leaderboard/{game}", response_class=HTMLResponse)
-async def leaderboard_page(game: str, request: Request, player: OptionalPlayer, session: SessionDep) -> HTMLResponse:
+async def leaderboard_page(game: str, request: Request, player: OptionalPlayer, services: ServicesDep) -> HTMLResponse:
     games = {g.name: g for g in game_catalogue()}
     if game not in games:
         return TEMPLATES.TemplateResponse(
@@ -90,7 +90,7 @@ async def leaderboard_page(game: str, request: Request, player: OptionalPlayer, 
             },
             status_code=404,
         )
-    rows = await leaderboard(session, game)
+    rows = await leaderboard(services.sessions, game)
     return TEMPLATES.TemplateResponse(
         request,
         "leaderboard.html",

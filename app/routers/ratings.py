@@ -6,9 +6,9 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from app.deps import ERROR_RESPONSES, SessionDep
+from app.deps import ERROR_RESPONSES, ServicesDep
 from app.errors import ApiError
-from app.ratings import leaderboard
+from app.queries import leaderboard
 from engines.base import EngineError
 from engines.registry import get_engine
 
@@ -16,9 +16,9 @@ router = APIRouter(prefix="/api/ratings", tags=["ratings"], responses=ERROR_RESP
 
 
 @router.get("/{game}")
-async def game_leaderboard(game: str, session: SessionDep) -> list[dict[str, Any]]:
+async def game_leaderboard(game: str, services: ServicesDep) -> list[dict[str, Any]]:
     try:
         get_engine(game)
     except EngineError as err:
         raise ApiError(404, "unknown_game", note=str(err), game=game) from None
-    return await leaderboard(session, game)
+    return await leaderboard(services.sessions, game)

@@ -333,7 +333,7 @@ async def test_two_processes_race_for_a_free_room_one_wins_and_the_loser_cannot_
         assert owner.leases is not None and other.leases is not None
         assert await owner.leases.acquire(code) == room.id  # its own lease again, now for 0.5 s
         game_id = await owner.create_game(NewGame(room.id, 1, "tri-tac", {"size": 3}, 1, [{}, {}], {}, None, None))
-        await owner.record_action(_move(game_id, 1, room.id))
+        await owner.record_move(_move(game_id, 1, room.id))
 
         async with asyncio.timeout(5):  # the owner stops renewing (paused, partitioned): it runs out
             while isinstance(await other.leases.acquire(code), Elsewhere):
@@ -341,12 +341,12 @@ async def test_two_processes_race_for_a_free_room_one_wins_and_the_loser_cannot_
         assert room.id in owner.leases.epochs, "the old owner has not noticed"
 
         with pytest.raises(LeaseLost):
-            await owner.record_action(_move(game_id, 2, room.id))
+            await owner.record_move(_move(game_id, 2, room.id))
         with pytest.raises(LeaseLost):
             await owner.save_room(_copy(room))
         with pytest.raises(LeaseLost):
             await owner.create_game(NewGame(room.id, 2, "tri-tac", {"size": 3}, 1, [{}, {}], {}, None, None))
-        await other.record_action(_move(game_id, 2, room.id))
+        await other.record_move(_move(game_id, 2, room.id))
         await other.save_room(_copy(await other.load_room(code)))
         async with engine.connect() as db:
             version = (await db.execute(text(f"SELECT version FROM games WHERE id = {game_id}"))).scalar()
@@ -371,23 +371,23 @@ async def test_moves_of_many_rooms_go_in_one_statement_and_a_lost_room_is_refuse
             assert isinstance(room_id, int)
             game = NewGame(room_id, 1, "tri-tac", {"size": 3}, 1, [{}, {}], {}, None, None)
             rooms.append((room_id, await one.create_game(game)))
-        await asyncio.gather(*(one.record_action(_move(game_id, 1, room_id)) for room_id, game_id in rooms))
+        await asyncio.gather(*(one.record_move(_move(game_id, 1, room_id)) for room_id, game_id in rooms))
 
         async with asyncio.timeout(5):  # the first room's lease runs out and the other process takes it
             while isinstance(await two.leases.acquire("G0000"), Elsewhere):
                 await asyncio.sleep(0.05)
-        alone: list[MoveWrite] = []
-        record_alone = one._pg.record_alone
+        groups: list[int] = []  # the moves in each statement
+        commit = one._pg._group._commit
 
-        async def counted(move: MoveWrite, epoch: int | None = None) -> None:
-            alone.append(move)
-            await record_alone(move, epoch)
+        async def counted(group: list[Any]) -> Any:
+            groups.append(len(group))
+            return await commit(group)
 
-        monkeypatch.setattr(one._pg, "record_alone", counted)
+        monkeypatch.setattr(one._pg._group, "_commit", counted)
         versions = [2, 1, 2, 2, 2, 2]  # the second room's move is over a version already stored
         outcomes = await asyncio.gather(
             *(
-                one.record_action(_move(game_id, version, room_id))
+                one.record_move(_move(game_id, version, room_id))
                 for (room_id, game_id), version in zip(rooms, versions, strict=True)
             ),
             return_exceptions=True,
@@ -395,7 +395,7 @@ async def test_moves_of_many_rooms_go_in_one_statement_and_a_lost_room_is_refuse
         assert isinstance(outcomes[0], LeaseLost)
         assert isinstance(outcomes[1], VersionConflict)
         assert outcomes[2:] == [None] * 4
-        assert alone == [], "one statement for the group"
+        assert groups == [6], "one statement for the group"
         async with engine.connect() as db:
             stored = (await db.execute(text("SELECT game_id, max(version) FROM game_actions GROUP BY game_id"))).all()
             games = dict((await db.execute(text("SELECT id, version FROM games"))).all())

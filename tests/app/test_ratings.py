@@ -13,7 +13,8 @@ from sqlalchemy.orm import Session
 
 from app.db import make_engine, make_sessionmaker
 from app.models import Player, Rating
-from app.ratings import MODEL, leaderboard, rate_game
+from app.queries import leaderboard
+from app.ratings import MODEL, rate_game
 from app.sql import SessionSql
 from engines.base import SeatInfo
 from tests.support.server import migrate
@@ -68,8 +69,7 @@ async def test_one_v_one_team_and_multiplayer_results(tmp_path: Path) -> None:
                 rated, "tri-tac", [{"player_id": 1, "bot": False}, {"player_id": None, "bot": True}], solo, [0, 1]
             )
         assert (await _ratings(sessions, "tri-tac"))[1].games == 1, "a bot game is not rated"
-        async with sessions() as s:
-            board = await leaderboard(s, "tri-tac")
+        board = await leaderboard(sessions, "tri-tac")
         assert [row["name"] for row in board] == ["P1", "P2"]
     finally:
         await engine.dispose()

@@ -85,7 +85,7 @@ async def test_a_room_loaded_again_replays_its_game_to_the_same_place() -> None:
             room, mover, {"type": "act", "action": {"type": "place", "cell": empty_cell(room)}, "version": game.version}
         )
         assert mover.last("ack")["version"] == game.version
-    assert [version for version, *_ in await store.actions(game.id)] == [1, 2, 3, 4]
+    assert [version for version, *_ in store.moves[game.id]] == [1, 2, 3, 4]
 
     again = await Hub(store, SETTINGS, LocalBus(), "http://test").room(room.code)
     assert again is not None and again.game is not None
@@ -107,7 +107,7 @@ async def test_a_move_that_cannot_be_stored_is_not_played() -> None:
     await say(room, ann, {"type": "act", "action": {"type": "place", "cell": [0, 0]}, "version": 0, "id": "m1"})
     assert ann.last("error")["code"] == "stale_version"
     assert (game.engine.dump(game.state), game.version, game.log) == before  # the old object: untouched
-    assert await store.actions(game.id) == []
+    assert store.moves[game.id] == []
 
 
 async def test_a_bot_moves_through_the_same_apply() -> None:
@@ -126,7 +126,7 @@ async def test_a_bot_moves_through_the_same_apply() -> None:
     assert game is not None
     await say(room, socket, {"type": "act", "action": {"type": "place", "cell": [0, 0]}, "version": 0})
     await until(lambda: game.version == 2)
-    actions = await store.actions(game.id)
+    actions = store.moves[game.id]
     assert [(version, seat, actor) for version, seat, _action, actor in actions] == [(1, 0, "player"), (2, 1, "bot")]
     assert socket.last("state")["version"] == 2
     await hub.close()

@@ -18,8 +18,8 @@ from sqlalchemy.util import await_
 from app.db import make_engine, make_sessionmaker, postgres_dsn, sqlite_file
 from app.live.game import LiveGame
 from app.live.postgres_store import PostgresStore
-from app.live.records import ChatRecord, GameEnd, MoveWrite, NewGame, NewRoom, VersionConflict
-from app.live.sql_store import CHAT_KEPT, SqlStore
+from app.live.records import CHAT_KEPT, ChatRecord, GameEnd, MoveWrite, NewGame, NewRoom, VersionConflict
+from app.live.sql_store import SqlStore
 from app.live.sqlite_store import SqliteMoveWriter, SqliteStore
 from app.settings import Settings
 from app.sql import Sql, Statement
@@ -64,20 +64,27 @@ async def room_id(store: SqlStore) -> int:
     return room.id
 
 
+async def stored_versions(store: SqlStore, game_id: int) -> list[int]:
+    """The versions of the game's stored actions, in order."""
+    async with store.sessions() as s:
+        query = text("SELECT version FROM game_actions WHERE game_id = :game_id ORDER BY version")
+        return [int(version) for (version,) in await s.execute(query, {"game_id": game_id})]
+
+
 async def test_a_version_is_written_once(store: SqlStore) -> None:
     game_id = await store.create_game(NewGame(await room_id(store), 1, "tri-tac", {}, 7, [], {"s": 0}, None, None))
     place = {"type": "place", "cell": [0, 0]}
-    await store.record_action(MoveWrite(game_id, 1, 0, place, "player", {"s": 1}, None, None, None))
+    await store.record_move(MoveWrite(game_id, 1, 0, place, "player", {"s": 1}, None, None, None))
     for stale in (1, 3):  # a duplicate of version 1, and a version that skips 2
         with pytest.raises(VersionConflict):
             stale_move = MoveWrite(game_id, stale, 1, {"type": "pass"}, "player", {"s": 9}, None, None, None)
-            await store.record_action(stale_move)
+            await store.record_move(stale_move)
     result = {"scores": [1, 0], "winners": [0], "ranks": [0, 1], "summary": "Ann wins"}
-    await store.record_action(MoveWrite(game_id, 2, 1, {"type": "pass"}, "timer", {"s": 2}, "k", 12.5, result))
-    game = await store.latest_game(await room_id(store))
-    assert game is not None
+    await store.record_move(MoveWrite(game_id, 2, 1, {"type": "pass"}, "timer", {"s": 2}, "k", 12.5, result))
+    loaded = await store.load_game(await room_id(store))
+    assert loaded is not None
+    game, actions = loaded
     assert (game.version, game.snapshot, game.status, game.result) == (2, {"s": 2}, "finished", result)
-    actions = await store.actions(game_id)
     assert [(v, seat, actor) for v, seat, _a, actor in actions] == [(1, 0, "player"), (2, 1, "timer")]
 
 
@@ -87,11 +94,12 @@ async def test_each_move_stores_the_games_version_and_timer_with_its_action(stor
     moves = [{"type": "place", "cell": [0, n]} for n in range(3)]
     for version, action in enumerate(moves, start=1):
         timer = (f"turn-{version}", 100.0 + version) if version == 3 else (None, None)
-        await store.record_action(MoveWrite(game_id, version, version % 2, action, "player", None, *timer, None))
-    game = await store.latest_game(rid)
-    assert game is not None
+        await store.record_move(MoveWrite(game_id, version, version % 2, action, "player", None, *timer, None))
+    loaded = await store.load_game(rid)
+    assert loaded is not None
+    game, actions = loaded
     assert (game.version, game.timer_key, game.deadline) == (3, "turn-3", 103.0)
-    assert await store.actions(game_id) == [(n, n % 2, moves[n - 1], "player") for n in (1, 2, 3)]
+    assert actions == [(n, n % 2, moves[n - 1], "player") for n in (1, 2, 3)]
 
 
 async def test_a_player_is_found_by_the_hash_of_their_token(store: SqlStore) -> None:
@@ -111,19 +119,19 @@ async def test_moves_made_at_once_are_stored_together_and_a_stale_one_fails_alon
     def move(game_id: int, version: int) -> MoveWrite:
         return MoveWrite(game_id, version, 0, {"type": "place", "cell": [0, version]}, "player", None, None, None, None)
 
-    await asyncio.gather(*(store.record_action(move(g, 1)) for g in games))
+    await asyncio.gather(*(store.record_move(move(g, 1)) for g in games))
     if isinstance(store, SqliteStore):
         assert statements.count("COMMIT") == 1, statements
 
     outcomes = await asyncio.gather(
-        store.record_action(move(games[0], 2)),
-        store.record_action(move(games[1], 1)),  # already stored
-        store.record_action(move(games[2], 2)),
+        store.record_move(move(games[0], 2)),
+        store.record_move(move(games[1], 1)),  # already stored
+        store.record_move(move(games[2], 2)),
         return_exceptions=True,
     )
     assert outcomes[0] is None and outcomes[2] is None
     assert isinstance(outcomes[1], VersionConflict)
-    stored = [[v for v, _seat, _a, _actor in await store.actions(g)] for g in games]
+    stored = [await stored_versions(store, g) for g in games]
     assert stored == [[1, 2], [1], [1, 2]]
 
 
@@ -141,13 +149,15 @@ async def test_a_game_reloads_from_an_older_snapshot_and_the_actions_after_it(st
         action = bot.choose(state, seat, random.Random(version))
         state, _ = tri_tac.apply(state, seat, action)
         snapshot = tri_tac.dump(state) if version == 3 else None
-        await store.record_action(
+        await store.record_move(
             MoveWrite(game_id, version, seat, action.to_json(), "player", snapshot, None, None, None)
         )
-        record = await store.latest_game(rid)
-        assert record is not None and record.version == version
+        loaded = await store.load_game(rid)
+        assert loaded is not None
+        record, actions = loaded
+        assert record.version == version
         assert record.snapshot_version == (0 if version < 3 else 3)
-        live = LiveGame.from_record(record, await store.actions(game_id))
+        live = LiveGame.from_record(record, actions)
         assert tri_tac.dump(live.state) == tri_tac.dump(state)
         assert [entry["v"] for entry in live.log] == list(range(1, version + 1))
 
@@ -283,13 +293,13 @@ async def _room_and_standings(store: SqlStore) -> tuple[str, list[int]]:
 async def test_a_games_last_move_is_stored_with_the_rooms_finish_and_standings(store: SqlStore) -> None:
     rid = await room_id(store)
     game_id = await store.create_game(NewGame(rid, 1, "tri-tac", {}, 7, SOLO, {"s": 0}, None, None))
-    await store.record_action(MoveWrite(game_id, 1, 0, {"type": "place"}, "player", None, None, None, None))
+    await store.record_move(MoveWrite(game_id, 1, 0, {"type": "place"}, "player", None, None, None, None))
     last = MoveWrite(game_id, 2, 1, {"type": "place"}, "bot", {"s": 2}, None, None, OUTCOME)
-    standings = await store.record_last_action(last, _game_end(rid))
+    standings = await store.record_move(last, _game_end(rid))
     assert standings is not None and [(row["player_id"], row["played"]) for row in standings] == [(1, 1)]
     assert await _room_and_standings(store) == ("finished", [1])
     with pytest.raises(VersionConflict):  # stored once: the game's end is not counted twice either
-        await store.record_last_action(last, _game_end(rid))
+        await store.record_move(last, _game_end(rid))
     assert await _room_and_standings(store) == ("finished", [1])
 
 
@@ -297,7 +307,7 @@ async def test_a_room_left_playing_after_its_game_ended_is_finished_once(store: 
     rid = await room_id(store)
     game_id = await store.create_game(NewGame(rid, 1, "tri-tac", {}, 7, SOLO, {"s": 0}, None, None))
     # As a crash between the last move and the room's finish left it, before they were one transaction.
-    await store.record_action(MoveWrite(game_id, 1, 0, {"type": "place"}, "player", {"s": 1}, None, None, OUTCOME))
+    await store.record_move(MoveWrite(game_id, 1, 0, {"type": "place"}, "player", {"s": 1}, None, None, OUTCOME))
     room = await store.load_room("ACDEF")
     assert room is not None and room.status == "playing"
     assert await store.repair_finished_game(room.revision, _game_end(rid)) is not None
