@@ -18,7 +18,9 @@ export function createHint(container) {
   const noteId = `learn-hint-${uid()}`;
   const note = h("span", { class: "visually-hidden", id: noteId }, t("learn.hint_target"));
   const layer = h("div", { class: "learn-hint-layer", "aria-hidden": "true" });
-  const mutations = new MutationObserver(() => schedule());
+  // The marks follow a redraw at once (what is ringed is what a click now does); the rings follow the
+  // layout on the next frame.
+  const mutations = new MutationObserver(() => find && refresh());
   const resizes = new ResizeObserver(() => schedule());
   const onMove = () => schedule();
 
@@ -26,7 +28,7 @@ export function createHint(container) {
     if (frame || !find) return;
     frame = requestAnimationFrame(() => {
       frame = 0;
-      refresh();
+      place();
     });
   }
 
@@ -43,10 +45,16 @@ export function createHint(container) {
     if (!ids.includes(noteId)) el.setAttribute("aria-describedby", [...ids, noteId].join(" "));
   }
 
+  let targets = [];
+
   function refresh() {
-    const targets = find ? (find() || []).filter(Boolean) : [];
+    targets = find ? (find() || []).filter(Boolean) : [];
     for (const el of container.querySelectorAll("[data-hint-step]")) if (!targets.includes(el)) unmark(el);
     targets.forEach((el, i) => mark(el, i + 1));
+    schedule();
+  }
+
+  function place() {
     while (rings.length > targets.length) rings.pop().remove();
     while (rings.length < targets.length) {
       const ring = h("div", { class: "learn-hint-ring" }, h("span", { class: "learn-hint-arrow" }));
@@ -73,10 +81,12 @@ export function createHint(container) {
     window.addEventListener("resize", onMove);
     document.addEventListener("scroll", onMove, true);
     refresh();
+    place();
   }
 
   function clear() {
     find = null;
+    targets = [];
     cancelAnimationFrame(frame);
     frame = 0;
     mutations.disconnect();

@@ -109,11 +109,13 @@ function mountStep() {
   if (L.hinted) showHint();
 }
 
-function showHint() {
+/** Ring the step's move; `after` is what the learner was just told (a refusal), kept before the note. */
+function showHint(after = "") {
   L.hinted = true;
   L.renderer?.hint?.(L.step.hint);
-  tell(t("learn.hint_shown"), "hint");
-  say(t("learn.hint_shown"));
+  const note = t("learn.hint_shown");
+  tell(after ? `${after} ${note}` : note, after ? "refused" : "hint");
+  say(after ? `${after} ${note}` : note);
 }
 
 // ---- a try ---------------------------------------------------------------------------------
@@ -130,20 +132,24 @@ async function act(action) {
   if (L.settled) throw new Refused(t("learn.wait"), null);
   if (L.step.unjudged.includes(action?.type)) return { id: 0, version: L.version };
   const token = L.token;
+  // The move is made: the hint has done its work (it comes back if the move is refused).
+  L.renderer?.hint?.(null);
   let result;
   try {
     result = await api("POST", `/api/learn/${encodeURIComponent(game)}/steps/${L.n}/try`, { action });
   } catch (err) {
     tell(err.message, "error");
+    if (L.hinted) L.renderer?.hint?.(L.step.hint);
     throw err;
   }
   if (token !== L.token) throw new Refused("stale", null);
   if (result.verdict === "refused") {
     const why = reasonText(result.reason, logContext(L.room, L.renderer)) || t("common.error");
     const message = t("learn.refused", { reason: why });
-    countMiss();
     tell(message, "refused");
     say(message);
+    if (L.hinted) L.renderer?.hint?.(L.step.hint);
+    countMiss(message);
     throw new Refused(message, result.reason);
   }
   const ack = { id: 0, version: L.version + result.frames.length };
@@ -152,16 +158,16 @@ async function act(action) {
   return ack;
 }
 
-function countMiss() {
+/** A refused or missed try; the second one shows the move. `told`: what the learner was just told. */
+function countMiss(told = "") {
   L.misses += 1;
-  if (L.misses >= MISSES_BEFORE_HINT && !L.hinted) showHint();
+  if (L.misses >= MISSES_BEFORE_HINT && !L.hinted) showHint(told);
 }
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The try's moves one after the other (the renderer animates each), then what it did. */
 async function playOut(result, token) {
-  L.renderer?.hint?.(null);
   await Promise.resolve(); // the renderer hears its ack first, as from a room
   for (const [i, frame] of result.frames.entries()) {
     if (token !== L.token) return;
@@ -176,15 +182,19 @@ async function playOut(result, token) {
 }
 
 function stepMissed() {
-  countMiss();
+  // The board shows what the move led to; a second miss rings the move once it is taken back.
+  L.misses += 1;
+  const hintNow = L.misses >= MISSES_BEFORE_HINT && !L.hinted;
+  if (hintNow) L.hinted = true;
   const again = button(t("learn.try_again"), "btn-primary", () => {
     mountStep();
     renderActions();
-    tell(L.hinted ? t("learn.hint_shown") : "");
+    tell(L.hinted ? t("learn.hint_shown") : "", "hint");
     focusBoard();
   }, "again");
-  tell(text("miss"), "miss");
-  say(text("miss"));
+  const said = hintNow ? `${text("miss")} ${t("learn.hint_next")}` : text("miss");
+  tell(said, "miss");
+  say(said);
   actionsEl.replaceChildren(again, hintButton());
   again.focus();
 }
@@ -302,4 +312,4 @@ try {
 if (L.module) await loadStep(1);
 
 // For browser tests and the console.
-window.threefold = { lesson: L };
+window.threefold = { lesson: L, act };

@@ -172,7 +172,8 @@ export function mount(root, ctx) {
     hint: lessonHint.hook((action) => {
       const [r, c] = Array.isArray(action.cell) ? action.cell : [];
       const cell = boardSvg.querySelector(`.tt-cell[data-r="${r}"][data-c="${c}"]`);
-      return action.type === "power" ? [toolbar.powerBtn, cell] : [cell];
+      // A step already taken drops out: the ring moves on to what is left to do.
+      return action.type === "power" ? [m.powerMode ? null : toolbar.powerBtn, cell] : [cell];
     }),
     /** Optional hook used by the room page: the marker shown beside each seat. */
     seatBadge(seat) {
