@@ -17,7 +17,7 @@ from app.ratings import leaderboard
 from app.routers.games import game_catalogue
 from app.routers.rooms import find_room
 from app.typography import typography
-from engines.registry import UnknownGame, get_game
+from engines import registry
 
 TEMPLATE_FOLDER = Path(__file__).resolve().parents[2] / "templates"
 TEMPLATES = Jinja2Templates(directory=str(TEMPLATE_FOLDER))
@@ -34,9 +34,14 @@ TEMPLATES.env.filters["typography"] = typography
 def has_lesson(game: str) -> bool:
     """Whether ``/learn/<game>`` has a lesson to show (the pages link to it only then)."""
     try:
-        return get_game(game).lesson is not None
-    except UnknownGame:
+        return registry.get_game(game).lesson is not None
+    except registry.UnknownGame:
         return False
+
+
+def lesson_games() -> list[str]:
+    """The games that have a lesson, for a page whose game can change (the room's "How to play")."""
+    return [game.name for game in registry.games() if game.lesson is not None]
 
 
 TEMPLATES.env.globals.update(
@@ -44,6 +49,7 @@ TEMPLATES.env.globals.update(
     game_icons=game_folders.icon_urls,
     rules_pages=game_folders.rules_templates,
     has_lesson=has_lesson,
+    lesson_games=lesson_games,
 )
 i18n.install(TEMPLATES.env.globals)
 router = APIRouter(include_in_schema=False)

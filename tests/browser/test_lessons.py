@@ -17,11 +17,12 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
-from playwright.async_api import Browser, BrowserContext, Locator, Page, expect
+from playwright.async_api import Browser, BrowserContext, FrameLocator, Locator, Page, Route, expect
 
 from app import i18n
 from engines.registry import get_game
-from tests.browser.tables import games
+from tests.browser.conftest import NewPlayer
+from tests.browser.tables import games, open_table
 from tests.browser.test_accessibility import audit
 from tests.browser.test_one_screen import assert_one_screen
 from tests.support.server import ServerProcess
@@ -95,47 +96,59 @@ async def press(page: Page, target: Locator, keyboard: bool) -> None:
         await target.click()
 
 
-async def make_the_move(page: Page, game: str, keyboard: bool) -> None:
-    """Show me, then use each ringed control in turn until the step gives its verdict."""
-    await press(page, page.locator("#learn-actions [data-learn=hint]"), keyboard)
-    verdict = page.locator("#learn-actions [data-learn=next], #learn-actions [data-learn=again]")
-    either = page.locator('#board [data-hint-step="1"], #learn-actions [data-learn=next], #learn-actions [data-learn=again]')
+async def make_the_move(page: Page, game: str, keyboard: bool, root: Page | FrameLocator | None = None) -> None:
+    """Show me, then use each ringed control in turn until the step gives its verdict (in `root`: the page, or
+    the frame the lesson is in)."""
+    root = root or page
+    await press(page, root.locator("#learn-actions [data-learn=hint]"), keyboard)
+    verdict_css = "#learn-actions [data-learn=next], #learn-actions [data-learn=again]"
+    verdict = root.locator(verdict_css)
+    either = root.locator(f'#board [data-hint-step="1"], {verdict_css}')
     for _ in range(MAX_CLICKS):
         await expect(either.first).to_be_visible()
         if await verdict.count():
             return
-        await press(page, page.locator('#board [data-hint-step="1"]'), keyboard)
-    step = await page.locator("#learn").get_attribute("data-step-id")
+        await press(page, root.locator('#board [data-hint-step="1"]'), keyboard)
+    step = await root.locator("#learn").get_attribute("data-step-id")
     raise AssertionError(f"{game}: the hinted controls of step {step} never made its move")
 
 
-async def complete_lesson(page: Page, game: str, lang: str, keyboard: bool) -> None:
+async def complete_lesson(
+    page: Page, game: str, lang: str, keyboard: bool, root: Page | FrameLocator | None = None
+) -> None:
+    """Every step of the lesson, asserting its counter, prompt and done text, up to the end screen."""
     texts = catalogue(lang)
+    embedded = root is not None
+    root = root or page
     lesson = get_game(game).lesson
     assert lesson is not None
     total = len(lesson.steps)
     for n, step in enumerate(lesson.steps, 1):
         where = f"{game} ({lang}) step {n} {step.id}"
-        await expect(page.locator("#learn")).to_have_attribute("data-step", str(n))
-        counter = page.locator("#learn-counter")
+        await expect(root.locator("#learn")).to_have_attribute("data-step", str(n))
+        counter = root.locator("#learn-counter")
         await expect(counter).to_have_text(f"{n} / {total}")
         label = await counter.get_attribute("aria-label")
         assert label and str(n) in label and str(total) in label, where
-        prompt = await page.locator("#learn-prompt").text_content()
+        prompt = await root.locator("#learn-prompt").text_content()
         assert plain(prompt or "") == plain(texts[f"{game}.lesson.{step.id}.prompt"]), where
-        await make_the_move(page, game, keyboard)
-        next_button = page.locator("#learn-actions [data-learn=next]")
+        await make_the_move(page, game, keyboard, root)
+        next_button = root.locator("#learn-actions [data-learn=next]")
         await expect(next_button, where).to_be_visible()
         await expect(next_button).to_be_focused()
-        feedback = await page.locator("#learn-feedback").text_content()
+        feedback = await root.locator("#learn-feedback").text_content()
         assert plain(feedback or "") == plain(texts[f"{game}.lesson.{step.id}.done"]), where
         await press(page, next_button, keyboard)
-    end = page.locator("#learn-end")
+    end = root.locator("#learn-end")
     await expect(end).to_be_visible()
     await expect(end).to_be_focused()
     finished = await end.locator(".learn-end-text").text_content()
     assert plain(finished or "") == plain(texts[f"{game}.lesson.finished"])
-    await expect(end.locator("[data-learn=bot]")).to_be_visible()
+    if embedded:  # a panel in a room: only the way back
+        await expect(end.locator("[data-learn=close]")).to_be_visible()
+        await expect(end.locator("[data-learn=bot]")).to_have_count(0)
+    else:
+        await expect(end.locator("[data-learn=bot]")).to_be_visible()
 
 
 @pytest.mark.parametrize("game", lesson_games())
@@ -209,11 +222,89 @@ async def test_a_step_fits_the_screen_and_is_accessible(contexts: Any, width: in
     for n, game in enumerate(lesson_games()):
         page = await contexts(game, "en", {"width": width, "height": height})
         await expect(page.locator("#board > *").first).to_be_visible()
-        await assert_one_screen(page, f"{game} lesson at {width}x{height}", ["#learn-prompt", "#learn-actions", "#board"])
+        where = f"{game} lesson at {width}x{height}"
+        await assert_one_screen(page, where, ["#learn-prompt", "#learn-actions", "#board"])
         await page.locator("#learn-actions [data-learn=hint]").click()
-        await assert_one_screen(page, f"{game} lesson with its hint at {width}x{height}", ["#board [data-hint-step='1']"])
+        await assert_one_screen(page, f"{where}, with its hint", ["#board [data-hint-step='1']"])
         if n == 0:
             for scheme in ("light", "dark"):
                 await page.emulate_media(color_scheme=scheme, reduced_motion="reduce")  # type: ignore[arg-type]
                 await audit(page, f"{game} lesson at {width}x{height} ({scheme})")
         await page.context.close()
+
+
+async def test_play_against_a_bot_seats_the_learner_with_bots(contexts: Any) -> None:
+    """The end screen's "Play against a bot": a name first (none saved yet), then a room of the game where the
+    learner sits and bots at the normal level fill the other seats, ready to start."""
+    game = lesson_games()[0]
+    page = await contexts(game, "en", LAPTOP)
+    await complete_lesson(page, game, "en", keyboard=False)
+    await page.locator("#learn-end [data-learn=bot]").click()
+    await page.locator("#learn-name-input").fill("Ada")
+    await page.locator("#learn-name button[type=submit]").click()
+    await expect(page).to_have_url(re.compile(r"/r/[A-Z0-9]+$"))
+    seats = page.locator("#seat-list .seat-card")
+    await expect(seats.first).to_have_class(re.compile(r"\bseat-mine\b"))
+    await expect(page.locator("#seat-list .seat-card .bot-level")).to_have_count(await seats.count() - 1)
+    for select in await page.locator("#seat-list .bot-level").all():
+        await expect(select).to_have_value("normal")
+    await expect(page.locator("#start-btn")).to_be_enabled()
+
+
+async def test_in_a_rooms_panel_the_lesson_tells_the_room_its_progress(contexts: Any) -> None:
+    """embed=1: no site chrome, each step posted to the room page, and the end offers only the way back."""
+    game = lesson_games()[0]
+    page = await contexts(game, "en", LAPTOP)
+
+    # The site forbids framing (app/security_headers.py); the room's panel is the place that lets its own
+    # origin frame a lesson. Here the lesson's response is let into a frame as that panel will.
+    async def frameable(route: Route) -> None:
+        response = await route.fetch()
+        headers = {
+            k: v for k, v in response.headers.items() if k.lower() not in ("x-frame-options", "content-security-policy")
+        }
+        await route.fulfill(response=response, headers=headers)
+
+    await page.route(re.compile(r"/learn/[^?]+\?embed=1"), frameable)
+    await page.evaluate(
+        """(src) => {
+        window.lessonMessages = [];
+        addEventListener("message", (event) => window.lessonMessages.push(event.data));
+        const frame = document.createElement("iframe");
+        frame.src = src;
+        frame.style.cssText = "position:fixed;inset:0;width:100vw;height:100vh;z-index:99;background:#fff";
+        document.body.append(frame);
+    }""",
+        f"/learn/{game}?embed=1",
+    )
+    frame = page.frame_locator("iframe")
+    await expect(frame.locator("#learn")).to_have_attribute("data-step", "1")
+    await expect(frame.locator(".learn-links")).to_have_count(0)
+    await complete_lesson(page, game, "en", keyboard=False, root=frame)
+    messages = await page.evaluate("window.lessonMessages")
+    steps = [m for m in messages if m.get("type") == "threefold:lesson"]
+    total = len(get_game(game).lesson.steps)  # type: ignore[union-attr]
+    assert [m["step"] for m in steps if not m["finished"]] == list(range(1, total + 1))
+    assert steps[-1] == {"type": "threefold:lesson", "game": game, "step": total, "of": total, "finished": True}
+    await frame.locator("#learn-end [data-learn=close]").click()
+    await page.wait_for_function("window.lessonMessages.some((m) => m.type === 'threefold:lesson-close')")
+
+
+async def test_the_pages_link_to_the_lessons(
+    contexts: Any, new_player: NewPlayer, sqlite_server: ServerProcess
+) -> None:
+    """The home page's game cards, each rules page and the room's "How to play" lead to the lesson."""
+    page = await contexts(lesson_games()[0], "en", LAPTOP)
+    await page.goto("/")
+    for game in lesson_games():
+        await expect(page.locator(f'.game-card[data-game="{game}"] a[href="/learn/{game}"]')).to_be_visible()
+        await page.goto(f"/rules/{game}")
+        await expect(page.locator(f'.rules a[href="/learn/{game}"]')).to_be_visible()
+        await page.goto("/")
+    game = lesson_games()[0]
+    host = await new_player("Ada")
+    code = await open_table(host, sqlite_server.url, game, start=False)
+    await host.locator("#room-rules-link").click()
+    learn = host.locator("#howto-learn")
+    await expect(learn).to_be_visible()
+    await expect(learn).to_have_attribute("href", f"/learn/{game}?from={code}")
