@@ -1,13 +1,13 @@
 // The room a lesson's renderer believes it sits in (ctx.room, docs/protocol.md "Room summary"): the step's
-// seats, the learner's named "You" and the others named as bots are in a game ("Bot 2"), which the
-// renderers, the log's sentences and the refusals read.
+// seats, the learner's named by their saved name (else "You") and the others named as bots are in a game
+// ("Bot 2"), which the renderers, the log's sentences and the refusals read.
 
 import { getMe } from "./me.js";
 import { t } from "./i18n.js";
 
 export function lessonRoom(game, step) {
   const me = getMe();
-  const you = { id: me?.id ?? -1, name: t("room.you"), bot: false, connected: true };
+  const you = { id: me?.id ?? -1, name: me?.name || t("room.you"), bot: false, connected: true };
   return {
     code: "",
     game,

@@ -93,6 +93,7 @@ function update(frame) {
 /** A fresh renderer on the step's position: a step, or a try taken back, starts from nothing the last one kept. */
 function mountStep() {
   L.token += 1;
+  delete root.dataset.verdict;
   L.settled = false;
   boardEl.inert = false;
   if (L.renderer) {
@@ -182,6 +183,7 @@ async function playOut(result, token) {
 }
 
 function stepMissed() {
+  root.dataset.verdict = "missed";
   // The board shows what the move led to; a second miss rings the move once it is taken back.
   L.misses += 1;
   const hintNow = L.misses >= MISSES_BEFORE_HINT && !L.hinted;
@@ -200,6 +202,7 @@ function stepMissed() {
 }
 
 function stepDone() {
+  root.dataset.verdict = "done";
   const last = L.n >= L.of;
   const next = button(last ? t("learn.finish") : t("learn.next"), "btn-primary", () => (last ? finish() : loadStep(L.n + 1)), "next");
   tell(text("done"), "done");
