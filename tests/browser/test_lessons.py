@@ -113,6 +113,20 @@ async def make_the_move(page: Page, game: str, keyboard: bool, root: Page | Fram
     raise AssertionError(f"{game}: the hinted controls of step {step} never made its move")
 
 
+async def assert_no_english(root: Page | FrameLocator, game: str, lang: str) -> None:
+    """None of the English texts of the page or of the game (their own, of two words or more) is shown."""
+    english, other = catalogue("en"), catalogue(lang)
+    shown = plain(await root.locator("body").inner_text())
+    prefixes = ("learn.", f"{game}.", "room.", "common.")
+    left = [
+        text
+        for key, text in english.items()
+        if key.startswith(prefixes) and "{" not in text and len(text.split()) >= 2 and text != other.get(key)
+        if plain(text) in shown
+    ]
+    assert not left, f"{game}: English on a {lang} page: {left}"
+
+
 async def complete_lesson(
     page: Page, game: str, lang: str, keyboard: bool, root: Page | FrameLocator | None = None
 ) -> None:
@@ -138,6 +152,8 @@ async def complete_lesson(
         await expect(next_button).to_be_focused()
         feedback = await root.locator("#learn-feedback").text_content()
         assert plain(feedback or "") == plain(texts[f"{game}.lesson.{step.id}.done"]), where
+        if lang != "en":
+            await assert_no_english(root, game, lang)
         await press(page, next_button, keyboard)
     end = root.locator("#learn-end")
     await expect(end).to_be_visible()
@@ -287,7 +303,12 @@ async def test_in_a_rooms_panel_the_lesson_tells_the_room_its_progress(contexts:
     assert [m["step"] for m in steps if not m["finished"]] == list(range(1, total + 1))
     assert steps[-1] == {"type": "threefold:lesson", "game": game, "step": total, "of": total, "finished": True}
     await frame.locator("#learn-end [data-learn=close]").click()
-    await page.wait_for_function("window.lessonMessages.some((m) => m.type === 'threefold:lesson-close')")
+    closed = """() => new Promise((resolve) => {
+        const close = (m) => m?.type === "threefold:lesson-close";
+        if (window.lessonMessages.some(close)) resolve(true);
+        addEventListener("message", (event) => close(event.data) && resolve(true));
+    })"""
+    assert await page.evaluate(closed)
 
 
 async def test_the_pages_link_to_the_lessons(
