@@ -61,10 +61,13 @@ export function createHint(container) {
       layer.append(ring);
       rings.push(ring);
     }
+    // A target scrolled out of the board's column is not ringed over whatever is beside it.
+    const view = (container.closest(".board-col") || container).getBoundingClientRect();
     targets.forEach((el, i) => {
       const box = el.getBoundingClientRect();
       const ring = rings[i];
-      ring.hidden = box.width === 0 && box.height === 0;
+      const outside = box.bottom <= view.top || box.top >= view.bottom || box.right <= view.left || box.left >= view.right;
+      ring.hidden = (box.width === 0 && box.height === 0) || outside;
       ring.style.left = `${box.left - RING_PAD}px`;
       ring.style.top = `${box.top - RING_PAD}px`;
       ring.style.width = `${box.width + RING_PAD * 2}px`;
