@@ -11,12 +11,13 @@ from fastapi.templating import Jinja2Templates
 from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader
 from starlette.exceptions import HTTPException  # FastAPI's and app.errors.ApiError both derive from it
 
-from app import game_folders, i18n
+from app import codes, game_folders, i18n
 from app.deps import HubDep, OptionalPlayer, ServicesDep, base_url
 from app.queries import leaderboard
 from app.routers.games import game_catalogue
 from app.routers.rooms import find_room
 from app.typography import typography
+from engines import registry
 
 TEMPLATE_FOLDER = Path(__file__).resolve().parents[2] / "templates"
 TEMPLATES = Jinja2Templates(directory=str(TEMPLATE_FOLDER))
@@ -28,8 +29,27 @@ TEMPLATES.env.loader = ChoiceLoader(
     ]
 )
 TEMPLATES.env.filters["typography"] = typography
+
+
+def has_lesson(game: str) -> bool:
+    """Whether ``/learn/<game>`` has a lesson to show (the pages link to it only then)."""
+    try:
+        return registry.get_game(game).lesson is not None
+    except registry.UnknownGame:
+        return False
+
+
+def lesson_games() -> list[str]:
+    """The games that have a lesson, for a page whose game can change (the room's "How to play")."""
+    return [game.name for game in registry.games() if game.lesson is not None]
+
+
 TEMPLATES.env.globals.update(
-    game_icon=game_folders.icon_url, game_icons=game_folders.icon_urls, rules_pages=game_folders.rules_templates
+    game_icon=game_folders.icon_url,
+    game_icons=game_folders.icon_urls,
+    rules_pages=game_folders.rules_templates,
+    has_lesson=has_lesson,
+    lesson_games=lesson_games,
 )
 i18n.install(TEMPLATES.env.globals)
 router = APIRouter(include_in_schema=False)
@@ -143,5 +163,36 @@ async def rules_page(game: str, request: Request, player: OptionalPlayer) -> HTM
             "me": _me(player),
             "game": games[game].model_dump(),
             "games": [g.model_dump() for g in games.values()],
+        },
+    )
+
+
+@router.get("/learn/{game}", response_class=HTMLResponse)
+async def learn_page(game: str, request: Request, player: OptionalPlayer) -> HTMLResponse:
+    """A game's lesson (static/js/learn.js plays it through /api/learn). ``from`` names the room the learner
+    came from ("Back to the room"); ``embed=1`` draws it without the site's header, for a panel in a room."""
+    games = {g.name: g for g in game_catalogue()}
+    if game not in games or not has_lesson(game):
+        return TEMPLATES.TemplateResponse(
+            request,
+            "error.html",
+            {
+                "me": _me(player),
+                "status": 404,
+                "message": f"No lesson for {game}.",
+                "message_key": "error.no_game",
+                "game_name": game,
+            },
+            status_code=404,
+        )
+    room = codes.normalise(request.query_params.get("from", ""))
+    return TEMPLATES.TemplateResponse(
+        request,
+        "learn.html",
+        {
+            "me": _me(player),
+            "game": games[game].model_dump(),
+            "from_room": room if codes.is_well_formed(room) else None,
+            "embed": request.query_params.get("embed") == "1",
         },
     )

@@ -22,6 +22,21 @@ async function summaryOf(game) {
   return fragment.cloneNode(true);
 }
 
+/** The dialog's link to the game's lesson (when it has one), which leads back to this room. */
+function showLessonLink(game) {
+  const learn = document.getElementById("howto-learn");
+  if (!learn) return;
+  let lessons = [];
+  try {
+    lessons = JSON.parse(learn.dataset.lessons || "[]");
+  } catch {
+    lessons = [];
+  }
+  const code = document.getElementById("room")?.dataset.code || "";
+  learn.hidden = !lessons.includes(game);
+  learn.href = `/learn/${encodeURIComponent(game)}${code ? `?from=${encodeURIComponent(code)}` : ""}`;
+}
+
 /** Wire the link; `current()` returns {game, title} for the room's current game. */
 export function setupHowTo(current) {
   const link = document.getElementById("room-rules-link");
@@ -48,6 +63,7 @@ export function setupHowTo(current) {
     }
     title.textContent = t("howto.title", { game: name || game });
     full.href = `/rules/${encodeURIComponent(game)}`;
+    showLessonLink(game);
     dialog.showModal();
     body.scrollTop = 0;
     document.getElementById("howto-close")?.focus();

@@ -199,6 +199,22 @@ function errorText(msg) {
   return translated !== key ? translated : t("common.error");
 }
 
+// "#practice" (a lesson's "Play against a bot", static/js/learn-bot.js): once, in the lobby, the host takes a
+// seat and bots at the normal level fill the others, ready for Start.
+let practice = location.hash === "#practice";
+function setUpPractice() {
+  const { room } = S;
+  if (!practice || !room || room.status !== "lobby" || !S.connected || !S.isHost()) return;
+  practice = false;
+  history.replaceState(history.state, "", location.pathname + location.search);
+  let mine = S.mySeat();
+  if (mine === null) {
+    mine = room.seats.find((seat) => !seat.player)?.index ?? null;
+    if (mine !== null) send({ type: "sit", seat: mine });
+  }
+  for (const seat of room.seats) if (!seat.player && seat.index !== mine) send({ type: "add_bot", seat: seat.index, level: "normal" });
+}
+
 function connect() {
   client = new RoomClient(code);
   client.watch = S.watching;
@@ -225,6 +241,7 @@ function connect() {
       }
     }
     render();
+    setUpPractice();
   });
   client.on("state", (msg) => {
     if (typeof msg.now === "number") {

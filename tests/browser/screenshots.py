@@ -3,6 +3,9 @@
 Trick-Tac-Foe's as a shared table; also each game's lobby and "How to play" dialog, the home page (English
 and French) and every rules page.
 
+Every step of every game's lesson (/learn/<game>) at phone and laptop size, its prompt then its move done, into
+screenshots/lessons/ to look at, and one lesson's steps into docs/screenshots (`--lessons`: only these).
+
 Each game is played for a few moves by bots while the page's player holds seat 0 (their hand and board in
 view), so the pictures show a real position rather than an empty board. The table is one screen, so each
 picture is the whole page: anything that spilled over would show."""
@@ -18,12 +21,17 @@ from typing import Any
 from playwright.async_api import Browser, async_playwright
 
 from app.client import ThreefoldClient
-from engines.registry import all_engines
+from engines.registry import all_engines, get_game
 from tests.browser.conftest import CHROMIUM_ARGS, LAPTOP, PHONE
+from tests.browser.test_lessons import make_the_move
 from tests.support.server import ServerProcess, migrate
 from tests.support.services import CHROMIUM
 
-OUT = Path(__file__).resolve().parents[2] / "screenshots"
+ROOT = Path(__file__).resolve().parents[2]
+OUT = ROOT / "screenshots"
+DOCS = ROOT / "docs" / "screenshots"
+DOCS_LESSON = "tri-tac"  # the lesson whose steps the docs show
+LESSON_SIZES = [("laptop", {"width": 1366, "height": 768}, "light"), ("phone", {"width": 390, "height": 844}, "dark")]
 OPTIONS = {"tri-tac": {"size": 6, "special_squares": True, "power_play": True}, "tic-tac-top": {"players": 3}}
 # (name, viewport, colour schemes): "laptop-light" and "phone-dark" are the names the README shows.
 TABLE_SIZES = [
@@ -98,8 +106,59 @@ async def shoot(server: ServerProcess) -> list[Path]:
                 await page.screenshot(path=str(path), full_page=True)
                 made.append(path)
                 await context.close()
+        made += await shoot_lessons(browser, server)
         await browser.close()
     return made
+
+
+async def shoot_lessons(browser: Browser, server: ServerProcess) -> list[Path]:
+    """Each step of each lesson: its prompt, then its move made (through "Show me") and what it did; then the
+    end. One lesson's pictures go to docs/screenshots, every lesson's to screenshots/lessons/."""
+    made: list[Path] = []
+    for engine in all_engines():
+        lesson = get_game(engine.name).lesson
+        if lesson is None:
+            continue
+        out = DOCS if engine.name == DOCS_LESSON else OUT / "lessons"
+        out.mkdir(parents=True, exist_ok=True)
+        for size_name, viewport, scheme in LESSON_SIZES:
+            context = await browser.new_context(
+                viewport=viewport,  # type: ignore[arg-type]
+                base_url=server.url,
+                color_scheme=scheme,  # type: ignore[arg-type]
+                reduced_motion="reduce",
+            )
+            page = await context.new_page()
+            await page.goto(f"/learn/{engine.name}")
+            for n in range(1, len(lesson.steps) + 1):
+                await page.wait_for_selector(f'#learn[data-step="{n}"] #board > *')
+                await page.wait_for_timeout(300)  # the renderer's stylesheet
+                shots = [
+                    (f"lesson-{engine.name}-{size_name}-{n}.png", None),
+                    (f"lesson-{engine.name}-{size_name}-{n}-done.png", "done"),
+                ]
+                for name, when in shots:
+                    if when == "done":
+                        await make_the_move(page, engine.name, keyboard=False)
+                    path = out / name
+                    await page.screenshot(path=str(path))
+                    made.append(path)
+                await page.locator("#learn-actions [data-learn=next]").click()
+            await page.wait_for_selector("#learn-end:not([hidden])")
+            path = out / f"lesson-{engine.name}-{size_name}-end.png"
+            await page.screenshot(path=str(path))
+            made.append(path)
+            await context.close()
+    return made
+
+
+async def shoot_only_lessons(server: ServerProcess) -> list[Path]:
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            return await shoot_lessons(browser, server)
+        finally:
+            await browser.close()
 
 
 async def shoot_tv(
@@ -142,7 +201,7 @@ def main() -> int:
         migrate(url)
         server = ServerProcess(url, extra_env={"THREEFOLD_BOT_PACE": "0.5"}).start()
         try:
-            made = asyncio.run(shoot(server))
+            made = asyncio.run(shoot_only_lessons(server) if "--lessons" in sys.argv else shoot(server))
         finally:
             server.stop()
     print(f"{len(made)} screenshots in {OUT}")

@@ -10,6 +10,7 @@
 
 import { ensureStylesheet, h as el } from "../../js/dom.js";
 import { t } from "../../js/i18n.js";
+import { createHint } from "../../js/learn-hint.js";
 import { createGrid } from "./grid.js";
 import { createHand } from "./hand.js";
 import { logHooks } from "./log-hooks.js";
@@ -44,6 +45,7 @@ export function mount(root, ctx) {
     el("div", { class: "ttm-main table-main" }, topbar.node, news.node, seats.node, tableArea),
     el("div", { class: "ttm-side table-side" }, hand.area, matches.node, legend), news.summary);
   root.append(container);
+  const lessonHint = createHint(container);
   ensureStylesheet(CSS_HREF).then(() => {
     container.hidden = false;
   });
@@ -154,9 +156,21 @@ export function mount(root, ctx) {
       if (won && !won.series_over && !m.view.over) matches.showOverlay(won);
     },
     destroy() {
+      lessonHint.clear();
       matches.destroy();
       container.remove();
     },
+    /** Optional hook of the lesson page: ring the card, then the cell or the button that plays it. */
+    hint: lessonHint.hook((action) => {
+      // A step already taken drops out: the ring moves on to what is left to do.
+      const card = m.selected === Number(action.card) ? null : hand.box.querySelector(`[data-card-id="${Number(action.card)}"]`);
+      if (action.type === "play") {
+        const [r, c] = Array.isArray(action.cell) ? action.cell : [];
+        return [card, grid.node.querySelector(`.ttm-cell[data-r="${r}"][data-c="${c}"]`)];
+      }
+      const target = action.type === "wipeout" ? `[data-target="${Number(action.target)}"]` : "";
+      return [card, prompt.node.querySelector(`[data-action="${action.type}"]${target}`)];
+    }),
     /** The room page's players strip shows each seat's ID card (kept up to date on every flip). */
     seatBadge: (seat) => seats.badge(seat),
     ...logHooks,

@@ -12,6 +12,7 @@
 // This file wires the phases' modules together: mount, render, update, destroy and the room page's hooks.
 
 import { ensureStylesheet, h as el } from "../../js/dom.js";
+import { createHint } from "../../js/learn-hint.js";
 import { seatBadge, repaintBadges } from "./badges.js";
 import { reducedMotion } from "./bits.js";
 import { describe, onNewState } from "./callouts.js";
@@ -56,6 +57,7 @@ export function mount(root, ctx) {
   g.live = live;
   g.container = container;
   root.append(container);
+  const lessonHint = createHint(container);
   if (g.tv) markTvPage(true);
   ensureStylesheet(CSS_HREF).then(() => {
     if (!g.destroyed) container.hidden = false;
@@ -102,6 +104,7 @@ export function mount(root, ctx) {
       repaintBadges(g);
     },
     destroy() {
+      lessonHint.clear();
       g.destroyed = true;
       clearInterval(clockTimer);
       clearTimeout(g.draftTimer);
@@ -111,5 +114,22 @@ export function mount(root, ctx) {
     },
     /** Optional hook of the room page: the badge beside each seat in the players strip (the Leader's crown). */
     seatBadge: (seat) => seatBadge(g, seat),
+    /** Optional hook of the lesson page: ring the word and the cell to write it in, the ranking's changes
+     * and Submit, or Next. A step already taken drops out: the ring moves on to what is left to do. */
+    hint: lessonHint.hook((action) => {
+      const key = (k) => main.querySelector(`[data-key="${CSS.escape(k)}"]`);
+      if (action.type === "place") {
+        const chosen = g.sel?.kind === "word" && g.sel.word === action.word;
+        const cellFirst = g.sel?.kind === "cell" && g.sel.cell === action.cell;
+        return [chosen ? null : key(`chip-${action.word}`), cellFirst ? null : main.querySelector(`.ttt-own [data-cell="${Number(action.cell)}"]`)];
+      }
+      if (action.type === "rank") {
+        const words = Array.isArray(action.words) ? action.words : [];
+        const out = g.ranking.filter((w) => !words.includes(w)).map((w) => key(`rm-${w}`));
+        const missing = words.filter((w) => !g.ranking.includes(w)).map((w) => key(`chip-${w}`));
+        return [...out, ...missing, key("submit")];
+      }
+      return [key(action.type)];
+    }),
   };
 }

@@ -7,6 +7,7 @@
 // parts: each one draws a piece from the shared model.
 
 import { ensureStylesheet, h as el, prefersReducedMotion, s as svg } from "../../js/dom.js";
+import { createHint } from "../../js/learn-hint.js";
 import { createBoard } from "./board.js";
 import { createLines } from "./lines.js";
 import { logHooks } from "./log-hooks.js";
@@ -46,6 +47,7 @@ export function mount(root, ctx) {
   const boardWrap = el("div", { class: "tt-board-wrap" }, boardSvg);
   const container = el("div", { class: "tt", hidden: true }, summary.label, toolbar.node, vote.node, boardWrap, summary.summary, summary.legend);
   root.append(container);
+  const lessonHint = createHint(container);
   ensureStylesheet(CSS_HREF).then(() => {
     container.hidden = false;
   });
@@ -163,8 +165,16 @@ export function mount(root, ctx) {
       if (hadFocus && !boardSvg.contains(document.activeElement)) board.roving.moveTo(board.roving.at[0], board.roving.at[1]);
     },
     destroy() {
+      lessonHint.clear();
       container.remove();
     },
+    /** Optional hook of the lesson page: ring the cell a move names (and Power Play's button first). */
+    hint: lessonHint.hook((action) => {
+      const [r, c] = Array.isArray(action.cell) ? action.cell : [];
+      const cell = boardSvg.querySelector(`.tt-cell[data-r="${r}"][data-c="${c}"]`);
+      // A step already taken drops out: the ring moves on to what is left to do.
+      return action.type === "power" ? [m.powerMode ? null : toolbar.powerBtn, cell] : [cell];
+    }),
     /** Optional hook used by the room page: the marker shown beside each seat. */
     seatBadge(seat) {
       return markerBadge(m.markerOf(seat), seat);

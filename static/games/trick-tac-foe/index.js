@@ -12,6 +12,7 @@
 
 import { ensureStylesheet, h as el } from "../../js/dom.js";
 import { t } from "../../js/i18n.js";
+import { createHint } from "../../js/learn-hint.js";
 import { tokenBadge } from "./art.js";
 import { drawBar, statusLine, summaryLine } from "./bar.js";
 import { discardPanel } from "./discard.js";
@@ -65,6 +66,7 @@ export function mount(root, ctx) {
     el("div", { class: "tf-main table-main" }, bar, status, watchNote, table),
     el("div", { class: "tf-side table-side" }, hand.panel, discard.panel, legend), summary);
   root.append(container);
+  const lessonHint = createHint(container);
   ensureStylesheet(CSS_HREF).then(() => {
     container.hidden = false;
   });
@@ -105,9 +107,17 @@ export function mount(root, ctx) {
       if (before && playable) timeline.play(events, before);
     },
     destroy() {
+      lessonHint.clear();
       timeline.destroy();
       container.remove();
     },
+    /** Optional hook of the lesson page: ring the card to play and the Play button, or the wild 10's cell. */
+    hint: lessonHint.hook((action) => {
+      if (action.type === "wild") return [grid.gridSvg.querySelector(`.tf-cell[data-number="${Number(action.number)}"]`)];
+      const card = [...hand.panel.querySelectorAll(".tf-hand-card")].find((b) => b.dataset.card === action.card);
+      // A step already taken drops out: the ring moves on to what is left to do.
+      return [T.selected === action.card ? null : card, hand.panel.querySelector(".tf-play-btn")];
+    }),
     /** Optional hook used by the room page: the team token beside each seat. */
     seatBadge(seat) {
       const team = ctx.room?.seats?.[seat]?.team;

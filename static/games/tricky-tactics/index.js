@@ -10,6 +10,7 @@
 
 import { ensureStylesheet, h as el } from "../../js/dom.js";
 import { t } from "../../js/i18n.js";
+import { createHint } from "../../js/learn-hint.js";
 import { drawAction } from "./action.js";
 import { cubeLabel } from "./art.js";
 import { drawAutoma } from "./automa.js";
@@ -73,6 +74,7 @@ export function mount(root, ctx) {
     summary,
   );
   root.append(container);
+  const lessonHint = createHint(container);
   ensureStylesheet(CSS_HREF).then(() => {
     container.hidden = false;
   });
@@ -139,9 +141,19 @@ export function mount(root, ctx) {
       T.firstUpdate = false;
     },
     destroy() {
+      lessonHint.clear();
       clearTimeout(holdTimer);
       container.remove();
     },
+    /** Optional hook of the lesson page: ring the card to play, or the Location's button of an Action. */
+    hint: lessonHint.hook((action) => {
+      const same = (el, name, value) => el.dataset[name] === String(value);
+      if (action.type === "play") return [[...hand.panel.querySelectorAll(".tk-hand-card")].find((b) => same(b, "card", action.card))];
+      const mode = actionPanel.querySelector(`.tk-mode[data-mode="${action.type}"]`);
+      const target = [...actionPanel.querySelectorAll(".tk-target")].find((b) => same(b, "type", action.type) && same(b, "location", action.location) && (action.owner === undefined || same(b, "owner", action.owner)));
+      // A step already taken drops out: the ring moves on to what is left to do.
+      return [T.mode === action.type ? null : mode, target];
+    }),
     /** Optional hook used by the room page: the cube shown beside each seat. */
     seatBadge(seat) {
       const wrap = el("span", { class: "tk-badge-wrap", title: cubeLabel(seat) });
