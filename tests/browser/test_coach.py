@@ -26,7 +26,7 @@ async def test_coach_on_shows_a_line_and_rings_and_off_shows_neither(
     await expect(line).to_have_attribute("aria-live", "polite")
 
     # On my turn the empty cells are ringed; my move (and the bot's reply) is said in the line.
-    rings = page.locator("#board .ttt-cell.coach-target")
+    rings = page.locator("#board .toe-cell.coach-target")
     await expect(rings.first).to_be_attached()
     empty = await rings.count()
     await rings.first.click()
@@ -40,8 +40,8 @@ async def test_coach_on_shows_a_line_and_rings_and_off_shows_neither(
     await expect(line).to_be_hidden()
     await expect(page.locator(".coach-target")).to_have_count(0)
     # Still off after another move, and after the page is opened again (remembered for this game kind).
-    await page.locator("#board .ttt-cell.is-playable").first.click()
-    await expect(page.locator("#board .ttt-cell.is-playable")).not_to_have_count(0)
+    await page.locator("#board .toe-cell.is-playable").first.click()
+    await expect(page.locator("#board .toe-cell.is-playable")).not_to_have_count(0)
     await expect(page.locator(".coach-target")).to_have_count(0)
     await expect(line).to_be_hidden()
     await page.reload()
