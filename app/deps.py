@@ -11,11 +11,12 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.requests import HTTPConnection
 
 from app.errors import ApiError
-from app.identity import COOKIE, bearer_token, player_for_token
+from app.identity import COOKIE, bearer_token
 from app.limits import AttemptLimiter
 from app.live.hub import Hub
 from app.models import Player
 from app.origins import OriginPolicy
+from app.queries import player_by_token
 from app.settings import Settings
 
 
@@ -82,10 +83,7 @@ def request_token(request: Request) -> str | None:
 
 
 async def get_optional_player(request: Request, services: ServicesDep) -> Player | None:
-    """Look the player up on a connection of its own, returned to the pool at once: a route that then
-    opens another session (the hub's store) must never hold two connections and deadlock the pool."""
-    async with services.sessions() as session:
-        return await player_for_token(session, request_token(request))
+    return await player_by_token(services.sessions, request_token(request))
 
 
 OptionalPlayer = Annotated[Player | None, Depends(get_optional_player)]

@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.identity import player_for_token
 from app.models import Game, GameAction, Player, Rating, Room
 
 Sessions = async_sessionmaker[AsyncSession]
@@ -101,3 +102,10 @@ async def set_token_hash(sessions: Sessions, player_id: int, token_hash: str) ->
     """The player's new secret: the old one stops working at once."""
     async with sessions.begin() as s:
         await s.execute(update(Player).where(Player.id == player_id).values(token_hash=token_hash))
+
+
+async def player_by_token(sessions: Sessions, token: str | None) -> Player | None:
+    """The player a token names, looked up on a connection of its own and returned to the pool at once: a
+    route that then opens another (the hub's store) never holds two and deadlocks the pool."""
+    async with sessions() as s:
+        return await player_for_token(s, token)

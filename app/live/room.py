@@ -110,13 +110,17 @@ class Room(LiveRoom):
         self.game = None if loaded is None else LiveGame.from_record(*loaded)
         await self.find_coached()
 
-    async def find_coached(self) -> None:
-        """Who plays the current game as their first of its kind (the coach's default, per socket)."""
+    async def find_coached(self, before: LiveGame | None = None) -> None:
+        """Who plays the current game as their first of its kind (the coach's default, per socket). Whoever
+        was seated in ``before``, the room's game just finished, of the same kind, is known not to: only the
+        others are looked up, so a rematch asks the store nothing."""
         game = self.game
         if game is None:
             self.coached = frozenset()
             return
-        people = {s["player_id"] for s in game.seats if s.get("player_id") is not None and not s.get("bot")}
+        people = _people(game.seats)
+        if before is not None and before.engine is game.engine and before.outcome_json() is not None:
+            people -= _people(before.seats)
         self.coached = frozenset(await self.services.store.new_to(game.engine.name, people) if people else ())
 
     async def _refresh_names(self) -> None:
@@ -433,8 +437,8 @@ class Room(LiveRoom):
             game.deadline,
         )
         game.id = await self.services.store.create_game(start, revision=self.record.revision)
-        self.game = game
-        await self.find_coached()
+        before, self.game = self.game, game
+        await self.find_coached(before)
         self.record.status = "playing"
         self.record.revision += 1
         self.learning.clear()  # the lessons close as the game opens
@@ -615,3 +619,8 @@ class Room(LiveRoom):
 def refusal(why: str) -> dict[str, Any]:
     """The reason a connection is refused entry (``forbidden``), as the page phrases it."""
     return {"key": f"room.refused.{why}", "params": {}}
+
+
+def _people(seats: list[dict[str, Any]]) -> set[int]:
+    """The players (not bots) seated in a game."""
+    return {s["player_id"] for s in seats if s.get("player_id") is not None and not s.get("bot")}
