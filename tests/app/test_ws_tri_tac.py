@@ -66,8 +66,11 @@ async def test_full_game_with_spectator(server: ServerProcess) -> None:
         for sock, before in zip(table.sockets, seen, strict=True):
             fresh = await sock.wait_state(lambda s: s["version"] == 0 and s["outcome"] is None)
             assert fresh["view"]["board"] == [[None] * 4 for _ in range(4)]
-            # Nobody's seat or role changed, so nobody is told who they are again (sent before the state).
-            assert [m["type"] for m in sock.history[before:] if m["type"] == "welcome"] == []
+            # Nobody's seat or role changed: the one thing a socket may be told again (before the state) is that
+            # this is no longer its player's first game of Tri-Tac, the coach's default (docs/protocol.md).
+            last = [m["you"] for m in sock.history[:before] if m["type"] == "welcome"][-1]
+            again = [m["you"] for m in sock.history[before:] if m["type"] == "welcome"]
+            assert again in ([], [{**last, "coach": False}]) and (again == []) == (last["coach"] is False), again
         room = await table.sockets[1].wait_room(lambda r: r["game_number"] == 2)
         assert [s["player"]["name"] for s in room["seats"]] == ["P1", "P2"]
         first = {row["name"]: row for row in room["standings"]}
