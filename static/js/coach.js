@@ -77,6 +77,9 @@ export function linesText(lines, room, renderer) {
     .join(" ");
 }
 
+/** When the side column stands beside the board (app.css: the side toggle is hidden from this width). */
+const SIDE_BESIDE = "(min-width: 901px)";
+
 export class Coach {
   /**
    * @param {object} S the room page's state (S.you.coach is the server's default, S.room the room)
@@ -97,6 +100,7 @@ export class Coach {
     this.frame = 0;
     this.shown = false; // a renderer is on the board (the switch is shown at the table only)
     this.toggle?.addEventListener("click", () => this.flip());
+    this.placeLine();
     // The renderer redraws on its own too (a card picked, an ack): ring the targets again after it does.
     const again = () => this.scheduleTargets();
     if (this.board && typeof MutationObserver === "function") new MutationObserver(again).observe(this.board, { childList: true, subtree: true });
@@ -153,7 +157,8 @@ export class Coach {
       } catch (err) {
         console.error("coach lines failed", err);
       }
-      if (lines.length) this.setLine(linesText(lines, this.S?.room, renderer));
+      // One short line: an update that brought several events says what its last one did (the log has all).
+      if (lines.length) this.setLine(linesText(lines.slice(-1), this.S?.room, renderer));
       else if (msg?.outcome) this.setLine("");
     }
     this.applyTargets();
@@ -181,6 +186,26 @@ export class Coach {
     // The line stays in place while the coach is on (a live region must exist before its text changes).
     if (this.lineEl) this.lineEl.hidden = !this.on || !this.shown;
     if (!this.on) this.setLine("");
+  }
+
+  /**
+   * Where the line sits: beside the board, at the top of the side column, while that column is shown beside
+   * it (wide screens), so that it takes no height from the table; above the board where the side column is a
+   * drawer (phones, narrow windows).
+   */
+  placeLine() {
+    const line = this.lineEl;
+    const side = $("#side-col");
+    const boardCol = this.board?.closest(".board-col");
+    if (!line || !side || !boardCol || typeof window.matchMedia !== "function") return;
+    const wide = window.matchMedia(SIDE_BESIDE);
+    const place = () => {
+      if (wide.matches) side.querySelector(".side-close-row")?.after(line);
+      else boardCol.insertBefore(line, this.board);
+      line.classList.toggle("coach-line-side", wide.matches);
+    };
+    wide.addEventListener("change", place);
+    place();
   }
 
   setLine(text) {
