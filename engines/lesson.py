@@ -112,6 +112,8 @@ class Attempt:
     reason: Mapping[str, JSON] | None = None
     played: tuple[tuple[Seat, ActionModel, Any, list[Event]], ...] = ()
     """Each move played: the seat, its action, the state after it and its events."""
+    start: Any = None
+    """The step's position the try was played from (what ``played`` follows on)."""
 
 
 class LessonRunner:
@@ -161,7 +163,7 @@ class LessonRunner:
                 raise IllegalAction("it is not the learner's turn", "action.not_your_turn")
             after, events = engine.apply(state, seat, action)
         except IllegalAction as err:
-            return Attempt("refused", err.reason())
+            return Attempt("refused", err.reason(), start=state)
         played = [(seat, action, after, events)]
         verdict: Verdict = "done" if action in self.asked(index) else "missed"
         step = self.step(index)
@@ -178,13 +180,13 @@ class LessonRunner:
                     raise InvalidLesson(f"step {step.id!r}: a scripted reply is refused") from None
                 continue  # after a miss the script may no longer fit: the miss shows what it did alone
             played.append((move.seat, reply, next_state, reply_events))
-        return Attempt(verdict, None, tuple(played))
+        return Attempt(verdict, None, tuple(played), state)
 
-    def log_keys(self, index: int, attempt: Attempt) -> list[str]:
+    def log_keys(self, attempt: Attempt) -> list[str]:
         """The log keys of the moves a try played, in order, each followed by the keys of the entries its
         params carry (an automa's reason is such a list: why it played a card is what a step may state)."""
         engine, keys = self.engine, []
-        before = self.position(index).state
+        before = attempt.start
         for seat, action, after, events in attempt.played:
             for entry in engine.log_entries(before, seat, action, (after, events)):
                 keys += [entry.key, *_nested_keys(entry.params)]

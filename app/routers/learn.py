@@ -85,7 +85,7 @@ def _frame(runner: LessonRunner, seat: Seat, state: Any, events: list[Event], lo
 
 def _frames(runner: LessonRunner, index: int, attempt: Attempt) -> list[Frame]:
     engine, seat = runner.engine, runner.seat(index)
-    before, frames, log = runner.position(index).state, [], []
+    before, frames, log = attempt.start, [], []
     for version, (mover, action, after, events) in enumerate(attempt.played, 1):
         actor = "player" if mover == seat else "bot"
         log += log_entries(engine, before, mover, action, actor, version, (after, events))

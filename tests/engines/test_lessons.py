@@ -25,7 +25,7 @@ def test_every_step_plays_as_its_data_says(game: Any) -> None:
             attempt = runner.attempt(index, action)
             assert attempt.verdict == "done", (step.id, action, attempt.reason)
             assert len(attempt.played) == 1 + len(step.replies), f"{step.id}: a scripted reply was not played"
-            keys = runner.log_keys(index, attempt)
+            keys = runner.log_keys(attempt)
             assert set(step.expect) <= set(keys), (step.id, step.expect, keys)
 
 
@@ -60,7 +60,7 @@ def test_a_try_is_refused_missed_or_done() -> None:
     assert missed.verdict == "missed" and len(missed.played) == 2  # the reply still plays after a miss
     done = runner.attempt(0, {"type": "place", "cell": [0, 2]})
     assert done.verdict == "done" and [seat for seat, *_ in done.played] == [0, 1]
-    assert "tri-tac.log.placed_scored" in runner.log_keys(0, done)
+    assert "tri-tac.log.placed_scored" in runner.log_keys(done)
     # Every try starts again from the step's position: nothing carried over.
     assert runner.attempt(0, {"type": "place", "cell": [0, 2]}).played[0][2] == done.played[0][2]
 
@@ -95,6 +95,6 @@ def test_log_keys_include_the_entries_a_reason_lists() -> None:
     assert engine.to_act(state) == {1}
     step = Step(id="lead", seat=1, ask=(engine.legal_actions(state, 1)[0].to_json(),))
     runner = LessonRunner(engine, Lesson(game="tricky-tactics", options={"mode": "automa"}, seed=2, steps=(step,) * 3))
-    keys = runner.log_keys(0, runner.attempt(0, step.ask[0]))
+    keys = runner.log_keys(runner.attempt(0, step.ask[0]))
     played = keys.index("tricky-tactics.log.automa_played")
     assert keys[played + 1].startswith("tricky-tactics.reason."), keys
