@@ -41,7 +41,16 @@ from app.live.messages import (
     encode,
     error,
 )
-from app.live.records import GameEnd, LeaseLost, MoveWrite, NewGame, RoomConflict, RoomRecord, VersionConflict
+from app.live.records import (
+    GameEnd,
+    LeaseLost,
+    MoveWrite,
+    NewGame,
+    RoomConflict,
+    RoomRecord,
+    VersionConflict,
+    players_seated,
+)
 from app.live.room_state import CHAT_LINES, LiveRoom, bot_name
 from app.live.store import RoomStore
 from app.live.thinking import Thinker
@@ -118,9 +127,9 @@ class Room(LiveRoom):
         if game is None:
             self.coached = frozenset()
             return
-        people = _people(game.seats)
+        people = players_seated([game.seats])
         if before is not None and before.engine is game.engine and before.outcome_json() is not None:
-            people -= _people(before.seats)
+            people -= players_seated([before.seats])
         self.coached = frozenset(await self.services.store.new_to(game.engine.name, people) if people else ())
 
     async def _refresh_names(self) -> None:
@@ -619,8 +628,3 @@ class Room(LiveRoom):
 def refusal(why: str) -> dict[str, Any]:
     """The reason a connection is refused entry (``forbidden``), as the page phrases it."""
     return {"key": f"room.refused.{why}", "params": {}}
-
-
-def _people(seats: list[dict[str, Any]]) -> set[int]:
-    """The players (not bots) seated in a game."""
-    return {s["player_id"] for s in seats if s.get("player_id") is not None and not s.get("bot")}
