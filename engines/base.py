@@ -603,3 +603,8 @@ class Bot(ABC, Generic[S]):
     def delay(self, state: S, seat: Seat) -> float | None:
         """Seconds a person would pause before this move (None: the server's default human-like pause)."""
         return None
+
+    def moves_left(self, state: S, seat: Seat) -> int | None:
+        """How many more moves ``seat`` means to make before its time on this step runs out (None: no
+        hurry). When the step has a deadline, the server fits that many pauses into the time left."""
+        return None

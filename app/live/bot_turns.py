@@ -1,16 +1,20 @@
 """Moves the room makes for bot seats, and for people away past the grace period (a bot stands in).
 
-Each comes after a human-like pause and goes through the room's ``apply`` like a person's. A bot that searches
-thinks in a worker (app.live.thinking) during its pause, without the room's lock: the room's sockets and every
-other room go on meanwhile.
+Each comes after a human-like pause and goes through the room's ``apply`` like a person's. Every seat the game
+waits on has a pause of its own: on a simultaneous step (Tic Tac Top's writing, Trick-Tac-Foe's commits) the
+bots think and move side by side, as people do, and one bot's move does not restart another's pause. A bot
+that searches thinks in a worker (app.live.thinking) during its pause, without the room's lock: the room's
+sockets and every other room go on meanwhile.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import random
 import time
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from app.live.game import LiveGame
@@ -57,115 +61,178 @@ class BotRoom(Protocol):
         ...
 
 
+FILL_SHARE = 0.7
+"""The share of the time left before a step's deadline that a bot with several moves still to make there
+spreads them over: the rest is the margin for the last one to land (the room's lock, the store)."""
+
+TurnKey = tuple[int, int, str, float | None]
+"""What a seat's armed move waits on: the game, the version the seat was asked at, who moves (a bot's level,
+or ``standin``) and when a stand-in may start."""
+
+
+@dataclass
+class SeatTurn:
+    """One seat's armed move."""
+
+    key: TurnKey
+    due: float
+    """When (``time.time()``) it moves."""
+    task: asyncio.Task[None]
+    moving: bool = False
+    """Set once it holds the room's lock: from then on it is never cancelled (its move may be being stored)."""
+
+
 class BotTurns:
-    """The room's one armed bot turn: at most one bot or stand-in move waits at a time."""
+    """The room's armed bot and stand-in moves: one task per seat the game waits on, each with its own pause."""
 
     def __init__(self, room: BotRoom, settings: Settings, thinker: Thinker) -> None:
         self.room = room
         self.settings = settings
         self.thinker = thinker
-        self.task: asyncio.Task[None] | None = None
-        self.version: int | None = None
-        """The game version ``task`` was armed at."""
+        self.turns: dict[Seat, SeatTurn] = {}
 
     def pending(self) -> bool:
-        return self.task is not None and not self.task.done()
+        return any(not turn.task.done() for turn in self.turns.values())
 
     def cancel(self) -> None:
-        if self.task is not None and self.task is not asyncio.current_task():
-            self.task.cancel()
+        for seat in list(self.turns):
+            self._drop(seat)
+
+    def _drop(self, seat: Seat) -> None:
+        """Forget the seat's armed move, and cancel it unless it is already moving (or is what runs now)."""
+        turn = self.turns.pop(seat)
+        if not turn.moving and turn.task is not asyncio.current_task():
+            turn.task.cancel()
 
     def get_ready(self, game: str, seats: list[dict[str, Any]]) -> None:
         """A new game begins: if a bot of it searches, start the workers now, so its first move finds them."""
         if any(needs_worker(game, parse_level(s.get("level", DEFAULT_LEVEL))) for s in seats if s["bot"]):
             self.thinker.start()
 
-    def arm(self, game: LiveGame) -> None:
-        """Let the bots and stand-ins of the seats ``game`` waits on move, after their pause."""
-        if self.task is not None and not self.task.done():
-            if self.version == game.version or self.task is asyncio.current_task():
-                return
-            # Armed for an earlier position (say, a stand-in for a player who has come back and moved since,
-            # with a bot to move now): wait for this one instead.
-            self.task.cancel()
+    def arm(self, game: LiveGame | None) -> None:
+        """Let the bots and stand-ins of the seats ``game`` waits on move, each after its own pause (None: no
+        game being played, nothing to move). A seat whose armed move still waits on the same position for
+        it keeps it: another seat's move on a simultaneous step does not restart its pause."""
+        wanted = {} if game is None else self._wanted(game)
         now = time.time()
-        waits = []
+        for seat, turn in list(self.turns.items()):
+            if wanted.get(seat) != turn.key or turn.task.done():
+                self._drop(seat)
+            elif game is not None and not turn.moving and turn.due > self._latest(game, seat, turn.key, now):
+                self._drop(seat)  # a deadline came closer (Tic Tac Top's countdown): a shorter pause
+        if game is None:
+            return
+        for seat, key in wanted.items():
+            if seat in self.turns:
+                continue
+            due = now + self._pause(game, seat, now)
+            if (ready := key[3]) is not None:
+                due = max(ready, due)
+            task = asyncio.create_task(self._move(game.id, seat, key, due - now))
+            self.turns[seat] = SeatTurn(key, due, task)
+
+    def _wanted(self, game: LiveGame) -> dict[Seat, TurnKey]:
+        """The key of every seat ``game`` waits on that a bot plays now or a stand-in will, in seat order."""
+        wanted: dict[Seat, TurnKey] = {}
         for seat in sorted(game.to_act):
             if game.seats[seat].get("bot"):
-                waits.append(self._pause(game))
+                who, ready = str(game.seats[seat].get("level", DEFAULT_LEVEL)), None
             elif (ready := self.room.stand_in_from(seat)) is not None:
-                waits.append(max(ready - now, self._pause(game)))
-        if waits:
-            self.task = asyncio.create_task(self._move(game.id, min(waits)))
-            self.version = game.version
+                who = "standin"
+            else:
+                continue
+            wanted[seat] = (game.id, game.since.get(seat, game.version), who, ready)
+        return wanted
 
-    def _pause(self, game: LiveGame) -> float:
-        """A human-like pause: the game's own hint for this step, else the default, jittered."""
+    def _pause(self, game: LiveGame, seat: Seat, now: float) -> float:
+        """A human-like pause: the game's own hint for this seat's step, else the default, jittered. A seat
+        with several moves still to make before the step's deadline fits them all into the time left."""
         bot = get_bot(game.engine.name)
-        hint = None
-        for seat in sorted(game.to_act):
-            if bot is not None and game.seats[seat].get("bot"):
-                hint = bot.delay(game.state, seat)
-                break
+        hint = None if bot is None else bot.delay(game.state, seat)
         settings = self.settings
         base = settings.bot_delay_seconds if hint is None else hint
-        return base * settings.bot_pace * (0.75 + 0.5 * random.random())
+        pause = base * settings.bot_pace * (0.75 + 0.5 * random.random())
+        fitted = self._fitted(game, seat, now)
+        return pause if fitted is None else min(pause, fitted * (0.75 + 0.25 * random.random()))
 
-    async def _move(self, game_id: int, wait: float) -> None:
-        """Play one move for a bot seat, or for a person away longer than the grace period (a stand-in)."""
+    def _fitted(self, game: LiveGame, seat: Seat, now: float) -> float | None:
+        """The longest pause that leaves time for the seat's other moves before the step's deadline (None:
+        no deadline, or the seat is in no hurry)."""
+        bot = get_bot(game.engine.name)
+        moves = None if bot is None else bot.moves_left(game.state, seat)
+        if not moves or game.deadline is None:
+            return None
+        return FILL_SHARE * max(0.0, game.deadline - now) / moves
+
+    def _latest(self, game: LiveGame, seat: Seat, key: TurnKey, now: float) -> float:
+        """The latest a seat's armed move may come, as things stand."""
+        fitted = self._fitted(game, seat, now)
+        return math.inf if fitted is None else max(key[3] or 0.0, now + fitted)
+
+    async def _move(self, game_id: int, seat: Seat, key: TurnKey, wait: float) -> None:
+        """Play one move for ``seat``: a bot, or a person away longer than the grace period (a stand-in),
+        if the game still waits on it as it did when this was armed."""
         room = self.room
         started = time.monotonic()
-        thought = await self._think(game_id, started + self._think_budget())
+        thought = await self._think(game_id, seat, started + self._think_budget())
         await asyncio.sleep(max(0.0, wait - (time.monotonic() - started)))
         async with room.lock:
-            game = room.playing(game_id)
-            if game is None:
-                return
-            for seat in sorted(game.to_act):
-                is_bot = bool(game.seats[seat].get("bot"))
-                if not is_bot and not room.standing_in(seat):
-                    continue
-                level = parse_level(game.seats[seat].get("level", DEFAULT_LEVEL)) if is_bot else STAND_IN_LEVEL
-                if needs_worker(game.engine.name, level):
-                    level = DEFAULT_LEVEL  # the worker's answer is late or stale: the normal bot answers at once
-                bot = level_bot(game.engine.name, level)
-                if thought is not None and thought.fits(game, seat):
-                    action = thought.action
-                elif bot is not None:
-                    action = bot.choose(game.state, seat, random.Random(game.version * 31 + seat))
-                else:
-                    action = game.engine.timeout_action(game.state, seat)
-                try:
-                    await room.apply(seat, action, "bot" if is_bot else "standin")
-                except ProtocolError as err:  # pragma: no cover - a bot bug, logged
-                    log.error("bot move refused in room %s: %s", room.code, err.message)
-                if not is_bot:
-                    room.show_room()  # seats show "a bot is standing in"
-                break
-        # apply() re-armed bots if they still have to move.
-        if self.task is asyncio.current_task():
-            self.task = None
-            room.after_change()
+            turn = self.turns.get(seat)
+            if turn is not None and turn.task is not asyncio.current_task():
+                turn = None  # a newer move is armed for the seat: it moves, not this one
+            if turn is not None:
+                turn.moving = True
+            try:
+                game = room.playing(game_id)
+                if turn is not None and game is not None and self._wanted(game).get(seat) == key:
+                    await self._play(game, seat, thought)
+            finally:
+                if turn is not None and self.turns.get(seat) is turn:
+                    del self.turns[seat]
+                # apply() re-armed the bots; if this seat did not move (its stand-in was not due yet, the
+                # move was refused), it waits for another pause.
+                if (game := room.playing(game_id)) is not None:
+                    self.arm(game)
+
+    async def _play(self, game: LiveGame, seat: Seat, thought: Thought | None) -> None:
+        """The seat's move, now, through the room's ``apply`` (the lock is held)."""
+        room = self.room
+        is_bot = bool(game.seats[seat].get("bot"))
+        if not is_bot and not room.standing_in(seat):
+            return
+        level = parse_level(game.seats[seat].get("level", DEFAULT_LEVEL)) if is_bot else STAND_IN_LEVEL
+        if needs_worker(game.engine.name, level):
+            level = DEFAULT_LEVEL  # the worker's answer is late or stale: the normal bot answers at once
+        bot = level_bot(game.engine.name, level)
+        if thought is not None and thought.fits(game, seat):
+            action = thought.action
+        elif bot is not None:
+            action = bot.choose(game.state, seat, random.Random(game.version * 31 + seat))
+        else:
+            action = game.engine.timeout_action(game.state, seat)
+        try:
+            await room.apply(seat, action, "bot" if is_bot else "standin")
+        except ProtocolError as err:  # pragma: no cover - a bot bug, logged
+            log.error("bot move refused in room %s: %s", room.code, err.message)
+        if not is_bot:
+            room.show_room()  # seats show "a bot is standing in"
 
     def _think_budget(self) -> float:
         """A strong bot's search time per move: scaled like its pauses (tests run bots fast)."""
         return STRONG_BUDGET_SECONDS * min(1.0, self.settings.bot_pace)
 
-    async def _think(self, game_id: int, deadline_at: float) -> Thought | None:
-        """The move of the first bot seat to act, if its level searches: thought out in a worker."""
+    async def _think(self, game_id: int, seat: Seat, deadline_at: float) -> Thought | None:
+        """The move of bot ``seat``, if its level searches: thought out in a worker."""
         game = self.room.playing(game_id)
-        if game is None:
+        if game is None or seat not in game.to_act:
             return None
-        for seat in sorted(game.to_act):
-            info = game.seats[seat]
-            if not info.get("bot"):
-                continue
-            level = parse_level(info.get("level", DEFAULT_LEVEL))
-            if not needs_worker(game.engine.name, level):
-                return None
-            version = game.version
-            dumped = game.engine.dump(game.state)
-            seed = version * 31 + seat
-            action = await self.thinker.choose(game.engine.name, level, dumped, seat, seed, deadline_at)
-            return None if action is None else Thought(game_id, version, seat, action)
-        return None
+        info = game.seats[seat]
+        if not info.get("bot"):
+            return None
+        level = parse_level(info.get("level", DEFAULT_LEVEL))
+        if not needs_worker(game.engine.name, level):
+            return None
+        version = game.version
+        dumped = game.engine.dump(game.state)
+        action = await self.thinker.choose(game.engine.name, level, dumped, seat, version * 31 + seat, deadline_at)
+        return None if action is None else Thought(game_id, version, seat, action)

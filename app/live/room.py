@@ -586,8 +586,7 @@ class Room(LiveRoom):
         """Re-arm the room's timer and let bots move; both go through ``apply`` like a person would."""
         game = self.game if self.record.status == "playing" else None
         self.timer.arm(game)
-        if game is not None:
-            self.bots.arm(game)
+        self.bots.arm(game)  # with no game being played, the bots' armed moves are cancelled
 
     def show_room(self) -> None:
         """Send everyone the room's summary again."""

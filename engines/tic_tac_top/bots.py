@@ -63,6 +63,13 @@ class TicTacTopBot(Bot[TicTacTopState]):
             return self.LEADER_STEP_SECONDS
         return None
 
+    def moves_left(self, state: TicTacTopState, seat: Seat) -> int | None:
+        """A writer's words still to write, and its ``done``: each is a move of its own, and once the
+        Leader has submitted they must all fit into the countdown."""
+        if state.phase != "write" or seat == state.leader or state.finished[seat] is not None:
+            return None
+        return state.grids[seat].count(None) + 1
+
     def theme_choice(self, offered: list[dict[str, Any]], rng: Any) -> int:
         """Which offered theme a bot Leader keeps (any of them)."""
         return int(rng.randrange(len(offered)))

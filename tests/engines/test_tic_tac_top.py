@@ -805,3 +805,16 @@ def test_bot_pacing_hint_follows_the_show() -> None:
     for _ in range(7):
         state = act(state, 0, Next())
     assert BOT.delay(state, 0) == 5.0
+
+
+def test_a_writers_moves_left_are_its_empty_cells_and_its_done() -> None:
+    state = new()
+    assert BOT.moves_left(state, 1) is None  # choosing: nothing to hurry
+    state = act(state, 0, ChooseTheme(index=0))
+    assert BOT.moves_left(state, 0) is None  # the Leader drafts at its own pace
+    assert BOT.moves_left(state, 1) == 10
+    rng = random.Random(0)
+    state = act(state, 1, BOT.choose(state, 1, rng))
+    assert BOT.moves_left(state, 1) == 9
+    state = act(state, 2, Done())
+    assert BOT.moves_left(state, 2) is None
