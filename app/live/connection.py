@@ -99,7 +99,8 @@ class Connection:
         """The process relaying this socket from its client (app.routers.ws), if it came through one."""
         self.watching = False
         """A shared screen (the room page's TV mode, ``/ws/{code}?watch=1``): it gets the public view, as a
-        spectator does, even when its player holds a seat, so no seat's hand or words reach the TV."""
+        spectator does, even when its player holds a seat, so no seat's hand or words reach the TV. It is
+        nobody's presence (``LiveRoom.local_players``): a seat whose player has only the TV open is away."""
 
     async def close(self) -> None:
         self._gone = True

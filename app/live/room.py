@@ -242,8 +242,9 @@ class Room(LiveRoom):
             was_present = conn.player_id in self.connected_players()
             self.connections.add(conn)
             self.services.metrics.sockets.inc()
-            self.joined_at.setdefault(conn.player_id, time.time())
-            self.away_since.pop(conn.player_id, None)
+            if not conn.watching:  # a shared screen is nobody's presence (LiveRoom.local_players)
+                self.joined_at.setdefault(conn.player_id, time.time())
+                self.away_since.pop(conn.player_id, None)
             conn.send(fanout.welcome(self, conn))
             if self.game is not None:
                 conn.send(self.game.state_message(self.seat_of_socket(conn), []))
@@ -251,12 +252,13 @@ class Room(LiveRoom):
             for _line_id, line_team, payload in self.chat:
                 if line_team is None or line_team == team:
                     conn.send(payload)
-            if not was_present:
+            if not was_present and not conn.watching:
                 fanout.room(self)
             else:
                 conn.send(fanout.room_message(self))
             self.after_change()
-        await self.services.bus.presence(self.code)
+        if not conn.watching:
+            await self.services.bus.presence(self.code)
         return True
 
     async def disconnect(self, conn: Connection) -> None:
@@ -271,10 +273,16 @@ class Room(LiveRoom):
                 return
             if not self.connections:
                 self.idle_since = time.monotonic()
-            self.players_left({conn.player_id} - self.connected_players())
+            self.players_left(self._people_of([conn]) - self.connected_players())
+            self.screens_closed([conn])
         await conn.close()
-        if conn.player_id not in self.local_players():
+        if not conn.watching and conn.player_id not in self.local_players():
             await self.services.bus.presence(self.code)
+
+    @staticmethod
+    def _people_of(conns: list[Connection]) -> set[int]:
+        """Whose presence these sockets were: a shared screen's was nobody's."""
+        return {conn.player_id for conn in conns if not conn.watching}
 
     def players_left(self, players: set[int]) -> None:
         """They are connected nowhere any more: away from now (a bot stands in after the grace period), and
@@ -287,17 +295,27 @@ class Room(LiveRoom):
             self.learning.pop(player, None)
         self.services.fanout.room(self)
         if self.record.host_id in players:
-            if self.host_task is not None:
-                self.host_task.cancel()
-            self.host_task = asyncio.create_task(self._host_handover(self.record.host_id))
+            self._await_host()
         self.after_change()
+
+    def screens_closed(self, conns: list[Connection]) -> None:
+        """A seatless host ran the room from one of these shared screens (``LiveRoom.host_here``): if nothing
+        else keeps them here, a handover unless they come back. Must be called with the lock held."""
+        host = self.record.host_id
+        if any(conn.watching and conn.player_id == host for conn in conns) and not self.host_here():
+            self._await_host()
+
+    def _await_host(self) -> None:
+        if self.host_task is not None:
+            self.host_task.cancel()
+        self.host_task = asyncio.create_task(self._host_handover(self.record.host_id))
 
     async def _host_handover(self, host_id: int) -> None:
         """If the host stays away, the longest-present connected person becomes host."""
         await asyncio.sleep(self.services.settings.host_grace_seconds)
 
         async def hand_over() -> None:
-            if self.record.host_id != host_id or host_id in self.connected_players():
+            if self.record.host_id != host_id or self.host_here():
                 return
             present = [p for p in self.local_players() if p not in self.settings.banned]
             if not present:
@@ -615,13 +633,13 @@ class Room(LiveRoom):
         if origin not in self.remote_presence and not relayed:
             return
         async with self.lock:
-            players = self.remote_presence.pop(origin, set())
+            players = self.remote_presence.pop(origin, set()) | self._people_of(relayed)
             for conn in relayed:  # gone from the room now, not when the silent process answers the close
                 self.connections.discard(conn)
                 self.services.metrics.sockets.dec()
-                players.add(conn.player_id)
                 self.close_later(conn, 1012)
             self.players_left(players - self.connected_players())
+            self.screens_closed(relayed)
 
 
 def refusal(why: str) -> dict[str, Any]:

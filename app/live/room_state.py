@@ -97,13 +97,23 @@ class LiveRoom:
         return get_engine(self.record.game)
 
     def local_players(self) -> set[int]:
-        return {c.player_id for c in self.connections}
+        """The people connected here. A shared screen (``Connection.watching``) is nobody's presence: a seated
+        player whose only socket is the TV is away (a stand-in takes their seat after the grace period)."""
+        return {c.player_id for c in self.connections if not c.watching}
 
     def connected_players(self) -> set[int]:
         players = self.local_players()
         for ids in self.remote_presence.values():
             players |= ids
         return players
+
+    def host_here(self) -> bool:
+        """The host keeps the role: they are connected, or, holding no seat, they run the room from a shared
+        screen (a party host's TV is their place in the room). A seated host's TV alone does not keep it."""
+        host = self.record.host_id
+        if host in self.connected_players():
+            return True
+        return self.seat_of(host) is None and any(c.watching and c.player_id == host for c in self.connections)
 
     def seats_by_player(self) -> dict[int, Seat]:
         """The seat each seated person holds in the current game (or in the lobby when no game runs); the

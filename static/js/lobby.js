@@ -172,43 +172,52 @@ export class Lobby {
     renderRemoved(panel, room, this.send);
   }
 
+  /** Whose the page is: nobody's on a shared screen (TV mode), which shows the room's seats, not the player's. */
+  viewer() {
+    return this.S.watching ? null : this.S.myId();
+  }
+
   renderSeats() {
     const { room } = this.S;
-    const myId = this.S.myId();
+    const myId = this.viewer();
     const isHost = this.S.isHost();
-    const canSit = this.S.canSit();
+    // A screen takes no seat: its player sits from their phone (the host's tools stay, to run the room).
+    const canSit = this.S.canSit() && !this.S.watching;
+    const canHost = isHost && this.S.canSit();
     // A row depends on its own seat and on who is looking; the host's menu reads the other seats when it
     // opens. So a bot taking one seat leaves every other row, and a button being pressed on it, alone.
-    const shared = [room.host, room.status, room.seats.length, room.game, isHost, canSit, myId];
+    const shared = [room.host, room.status, room.seats.length, room.game, isHost, canSit, canHost, myId];
     this.rows.begin();
     reconcile(this.seatList, room.seats.map((seat) =>
-      this.rows.part(`seat-${seat.index}`, JSON.stringify([seat, ...shared]), () => this.seatRow(seat, { myId, isHost, canSit }))));
+      this.rows.part(`seat-${seat.index}`, JSON.stringify([seat, ...shared]), () => this.seatRow(seat, { myId, isHost, canSit, canHost }))));
     this.rows.sweep();
   }
 
-  seatRow(seat, { myId, isHost, canSit }) {
+  seatRow(seat, { myId, isHost, canSit, canHost }) {
     const { room } = this.S;
     const p = seat.player;
-    const mine = p && p.id === myId;
+    const mine = p && myId !== null && p.id === myId; // a bot has no id, nor a screen a viewer
     const host = p && p.id === room.host;
     const label = [seatLabel(seat), teamName(seat.team, room.game)].filter(Boolean).join(" · ");
     const lobby = room.status !== "playing"; // seats can change before a game and between games
     const actions = [];
-    if (lobby && !p && canSit) {
-      actions.push(h("button", { type: "button", class: "btn btn-primary btn-sm", onclick: () => this.send({ type: "sit", seat: seat.index }),
-        "aria-label": `${t("room.sit")}: ${seatLabel(seat)}` }, t("room.sit")));
-      if (isHost) {
+    if (lobby && !p && (canSit || canHost)) {
+      if (canSit) {
+        actions.push(h("button", { type: "button", class: "btn btn-primary btn-sm", onclick: () => this.send({ type: "sit", seat: seat.index }),
+          "aria-label": `${t("room.sit")}: ${seatLabel(seat)}` }, t("room.sit")));
+      }
+      if (canHost) {
         actions.push(h("button", { type: "button", class: "btn btn-ghost btn-sm", onclick: () => this.send({ type: "add_bot", seat: seat.index }),
           "aria-label": `${t("room.add_bot")}: ${seatLabel(seat)}`, title: t("room.add_bot") }, botIcon(), h("span", { class: "btn-text-sm" }, t("room.bot"))));
       }
     } else if (lobby && mine) {
       actions.push(h("button", { type: "button", class: "btn btn-ghost btn-sm", onclick: () => this.send({ type: "stand" }) }, t("room.stand")));
-    } else if (lobby && p && p.bot && isHost && canSit) {
+    } else if (lobby && p && p.bot && canHost) {
       actions.push(levelSelect(p, (level) => this.send({ type: "add_bot", seat: seat.index, level }), seatLabel(seat)));
       actions.push(h("button", { type: "button", class: "btn btn-ghost btn-sm", onclick: () => this.send({ type: "remove_bot", seat: seat.index }),
         "aria-label": `${t("room.remove_bot")}: ${seatLabel(seat)}` }, t("room.remove_bot")));
     }
-    if (isHost && canSit) {
+    if (canHost) {
       const menu = personMenu(this.S, this.send, p, seat.index);
       if (menu) actions.push(menu);
     }
@@ -232,7 +241,7 @@ export class Lobby {
 
   renderSpectators() {
     const { room } = this.S;
-    const myId = this.S.myId();
+    const myId = this.viewer();
     const isHost = this.S.isHost();
     const list = room.spectators || [];
     this.spectatorRows.begin();

@@ -20,6 +20,7 @@ from app.client import ThreefoldClient
 from engines.registry import all_engines, games
 from tests.browser.conftest import NewPlayer
 from tests.browser.tables import open_table, token_of
+from tests.browser.test_accessibility import audit
 from tests.support.server import ServerProcess, migrate
 
 
@@ -35,6 +36,8 @@ def sqlite_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPr
 
 VIEWPORTS = [(1366, 768), (1280, 720), (390, 844), (360, 740)]
 TV_VIEWPORTS = [(1920, 1080), (1280, 720)]
+SEATS_COLUMN = ".lobby-col:has(.seats-panel)"
+"""The lobby's column of seats: on the TV it scrolls what does not fit, so a seat below its box is cut off."""
 # Every game at each of its table sizes: the served games at the sizes chosen here, any other game of the
 # registry at each of its variants (engines/game.py).
 CHOSEN: list[tuple[str, dict[str, Any]]] = [
@@ -179,7 +182,7 @@ async def test_tic_tac_top_tv_mode_through_a_turn(
             await assert_one_screen(
                 tv, "TV lobby", [".room-code", ".qr img", "#start-btn", "#seat-list .seat-card:last-child"]
             )
-            await assert_inside(tv, "TV lobby", "#seat-list .seat-card", ".seats-panel")
+            await assert_inside(tv, "TV lobby", "#seat-list .seat-card", SEATS_COLUMN)
             code_box = await tv.locator(".room-code").bounding_box()
             qr_box = await tv.locator(".qr img").bounding_box()
             assert code_box and qr_box and code_box["height"] >= 70 and qr_box["height"] >= 280, (code_box, qr_box)
@@ -248,6 +251,73 @@ async def test_a_seated_hosts_tv_shows_the_table_as_a_spectator_sees_it(
     # The leader's draft ranking stays on her phone: the TV's view has none.
     assert await tv.evaluate("() => window.threefold.S.state.view.draft") is None
     await phone.close()
+
+
+async def test_a_seated_hosts_tv_shows_the_lobbys_seats(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
+    """Ada sits at the table, then keeps only her TV open: it shows the room's seats, hers among them as away
+    (a screen is nobody's presence), a guest's, a bot's and the empty ones, with no "you", no Sit or Stand (a
+    screen takes no seat) and her host tools. Each name is the TV's body text, never smaller than its label."""
+    tv = await new_player("Ada", viewport={"width": 1920, "height": 1080})
+    async with (
+        ThreefoldClient(sqlite_server.url, token=await token_of(tv)) as me,
+        ThreefoldClient(sqlite_server.url) as guest,
+    ):
+        await guest.set_name("Bartholomew")
+        code = await me.create_room("tic-tac-top", {"players": 7}, seed=7)
+        async with me.connect(code) as phone, guest.connect(code) as other:
+            await phone.next(lambda m: m["type"] == "room")  # Ada took seat 0 creating the room
+            await other.next(lambda m: m["type"] == "room")
+            await other.request({"type": "sit", "seat": 1})
+            await phone.request({"type": "add_bot", "seat": 2})
+            await phone.close()
+            await tv.goto(f"/r/{code}?tv=1")
+            await expect(tv.locator("body")).to_have_class(re.compile(r"\btv-mode\b"))
+            cards = tv.locator("#seat-list .seat-card")
+            await expect(cards).to_have_count(7)
+            ada, bart, bot = cards.nth(0), cards.nth(1), cards.nth(2)
+            await expect(ada.locator(".seat-name")).to_have_text("Ada")
+            await expect(ada.locator(".tag-host")).to_be_visible()
+            await expect(ada.locator(".presence-away")).to_be_visible()
+            await expect(bart.locator(".seat-name")).to_have_text("Bartholomew")
+            await expect(bart.locator(".presence-on")).to_be_visible()
+            await expect(bot.locator(".avatar-bot")).to_be_visible()
+            await expect(bot.get_by_role("button", name=re.compile("Remove bot"))).to_be_visible()
+            await expect(tv.locator("#seat-list .seat-empty")).to_have_count(4)
+            await expect(
+                tv.locator("#seat-list .seat-empty").first.get_by_role("button", name=re.compile("Add a bot"))
+            ).to_be_visible()
+            await expect(tv.locator("#seat-list .seat-mine, #seat-list .tag-you")).to_have_count(0)
+            await expect(tv.get_by_role("button", name=re.compile("^(Sit here|Stand up)"))).to_have_count(0)
+            await expect(tv.locator("#spectator-list .spectator")).to_have_count(0)
+            await expect(tv.locator("#start-btn")).to_be_visible()
+            for width, height in TV_VIEWPORTS:
+                await tv.set_viewport_size({"width": width, "height": height})
+                where = f"TV lobby, {width}x{height}"
+                await assert_one_screen(
+                    tv, where, [".room-code", ".qr img", "#start-btn", "#seat-list .seat-card:last-child"]
+                )
+                await assert_inside(tv, where, "#seat-list .seat-card", SEATS_COLUMN)
+                sizes = await tv.evaluate(SEAT_TEXT_SIZES)
+                body_text = await tv.evaluate(
+                    "() => parseFloat(getComputedStyle(document.querySelector('.share-hint')).fontSize)"
+                )
+                for label, name, size_of_label, size_of_name in sizes:
+                    assert size_of_name >= size_of_label, (
+                        f"{where}: {name!r} ({size_of_name}px) under {label!r} ({size_of_label}px)"
+                    )
+                    assert size_of_name >= body_text, (
+                        f"{where}: {name!r} is {size_of_name}px, the TV's text {body_text}px"
+                    )
+            await audit(tv, "TV lobby")
+
+
+SEAT_TEXT_SIZES = """() => [...document.querySelectorAll('#seat-list .seat-card')].map((card) => {
+  const label = card.querySelector('.seat-label');
+  const name = card.querySelector('.seat-name, .seat-player-empty');
+  const size = (el) => parseFloat(getComputedStyle(el).fontSize);
+  return [label.textContent, name.textContent, size(label), size(name)];
+})"""
+"""Each seat card's label and name (or "Empty seat"), and their font sizes in px."""
 
 
 async def test_a_phone_sees_the_reveal(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
