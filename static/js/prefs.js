@@ -1,6 +1,7 @@
 // Page-wide preferences in the header: the EN/FR language switch (a cookie the server reads, so templates
 // and scripts change together; the page reloads in the new language), and light / dark / as the device
-// (remembered in localStorage; every stylesheet's prefers-color-scheme rules are switched on or off).
+// (remembered in localStorage; every stylesheet's prefers-color-scheme rules are switched on or off), with
+// the table's one-press light/dark toggle in the room bar.
 
 import { language, setLanguage } from "./i18n.js";
 
@@ -56,18 +57,33 @@ function applyTheme(theme) {
   for (const button of document.querySelectorAll(".theme-btn[data-theme]")) {
     button.setAttribute("aria-pressed", String(button.dataset.theme === theme));
   }
+  for (const toggle of document.querySelectorAll(".theme-toggle")) toggle.setAttribute("aria-pressed", String(shownDark(theme)));
+}
+
+const deviceDark = window.matchMedia?.("(prefers-color-scheme: dark)");
+
+/** Whether the page shows dark colours under `theme` ("system": as the device does now). */
+function shownDark(theme) {
+  return theme === "dark" || (theme === "system" && Boolean(deviceDark?.matches));
+}
+
+function choose(theme) {
+  try {
+    localStorage.setItem(THEME_KEY, theme);
+  } catch {
+    /* not remembered */
+  }
+  applyTheme(theme);
 }
 
 for (const button of document.querySelectorAll(".theme-btn[data-theme]")) {
-  button.addEventListener("click", () => {
-    try {
-      localStorage.setItem(THEME_KEY, button.dataset.theme);
-    } catch {
-      /* not remembered */
-    }
-    applyTheme(button.dataset.theme);
-  });
+  button.addEventListener("click", () => choose(button.dataset.theme));
 }
+// The table's one-press switch (the room bar): the other of light and dark than the page shows now.
+for (const toggle of document.querySelectorAll(".theme-toggle")) {
+  toggle.addEventListener("click", () => choose(shownDark(savedTheme()) ? "light" : "dark"));
+}
+deviceDark?.addEventListener?.("change", () => applyTheme(savedTheme()));
 applyTheme(savedTheme());
 // The games' stylesheets arrive later (a <link> each renderer adds): switch theirs as they load.
 new MutationObserver((changes) => {

@@ -14,15 +14,17 @@ from tests.app.test_ws_tri_tac import empty_cells, play_one
 from tests.support.inprocess import InProcessServer
 from tests.support.server import ServerProcess
 
+FORGETFUL = {
+    "THREEFOLD_ROOM_IDLE_SECONDS": "1",
+    "THREEFOLD_ROOM_SWEEP_SECONDS": "0.2",
+    "THREEFOLD_HOST_GRACE_SECONDS": "0.5",
+}
+"""A server that lets a room go a second after its last socket leaves."""
+
 
 @pytest.fixture
 def forgetful_server(sqlite_url: str) -> Iterator[InProcessServer]:
-    env = {
-        "THREEFOLD_ROOM_IDLE_SECONDS": "1",
-        "THREEFOLD_ROOM_SWEEP_SECONDS": "0.2",
-        "THREEFOLD_HOST_GRACE_SECONDS": "0.5",
-    }
-    proc = InProcessServer(sqlite_url, extra_env=env).start()
+    proc = InProcessServer(sqlite_url, extra_env=FORGETFUL).start()
     yield proc
     proc.stop()
 

@@ -13,6 +13,7 @@ import asyncio
 import copy
 import itertools
 import re
+from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -24,6 +25,8 @@ from engines.trick_tac_foe.rules import ENGINE
 from engines.trick_tac_foe.seats import labels_for
 from engines.trick_tac_foe.state import TrickTacFoeState
 from tests.app.helpers import Table, open_table
+from tests.app.test_room_unload import FORGETFUL, wait_rooms_loaded
+from tests.support.inprocess import InProcessServer
 from tests.support.server import ServerProcess
 
 PACE = 0.07  # seconds between one seat's actions (the server allows 20 messages a second per socket)
@@ -311,3 +314,39 @@ async def test_full_four_player_game_with_two_bots(sqlite_server: ServerProcess)
             assert len(starts) == 30
             for (_, a), (_, b) in itertools.pairwise(starts):
                 assert b == (a + 1) % 4
+
+
+@pytest.fixture
+def quick_forgetful_server(sqlite_url: str) -> Iterator[InProcessServer]:
+    """Bots without pauses, and rooms let go a second after their last socket leaves."""
+    proc = InProcessServer(sqlite_url, extra_env={**FORGETFUL, "THREEFOLD_BOT_PACE": "0"}).start()
+    yield proc
+    proc.stop()
+
+
+async def test_a_finished_four_player_game_opens_on_the_grid_it_ended_on(
+    quick_forgetful_server: InProcessServer,
+) -> None:
+    """Four bots play a one-round 2v2 to its end; the room is let go and loaded again (its game replayed from
+    the store). A socket that opens it then gets the result and the position the game ended on: the end
+    cleared the grid, the view's ``final`` still has its tokens."""
+    url = quick_forgetful_server.url
+    async with ThreefoldClient(url) as host:
+        await host.set_name("Host")
+        code = await host.create_room("trick-tac-foe", {"players": 4, "one_shot": True}, seed=5)
+        async with host.connect(code) as sock:
+            await sock.next(lambda m: m["type"] == "room")
+            await sock.send({"type": "stand"})
+            for seat in range(4):
+                await sock.send({"type": "add_bot", "seat": seat})
+            await sock.wait_room(lambda r: all(s["player"] for s in r["seats"]))
+            await sock.send({"type": "start"})
+            ended = await sock.wait_state(lambda s: s["outcome"] is not None, timeout=60)
+        await wait_rooms_loaded(quick_forgetful_server, 0)
+        async with host.connect(code) as sock:
+            opened = await sock.wait_state()
+    view = ended["view"]
+    assert view["phase"] == "over" and not any(any(row) for row in view["grid"])
+    assert any(any(row) for row in view["final"]["grid"])
+    assert (opened["version"], opened["outcome"]) == (ended["version"], ended["outcome"])
+    assert opened["view"]["final"] == view["final"]

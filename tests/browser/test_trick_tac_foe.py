@@ -9,6 +9,7 @@ from playwright.async_api import Page, expect
 
 from tests.browser.conftest import PHONE, NewPlayer
 from tests.browser.tables import expect_in_first_seat, first_attached, open_table
+from tests.browser.test_accessibility import audit
 from tests.support.server import ServerProcess
 
 
@@ -189,3 +190,115 @@ async def test_the_result_shows_the_final_grid(new_player: NewPlayer, sqlite_ser
     await page.reload()
     await expect(page.locator("#result")).to_be_visible()
     await expect(tokens).to_have_count(shown)
+
+
+# The felt's parts at four players, and what each plate shows: each inside the felt, none over another.
+FELT_PARTS = [".tf-grid", ".tf-pos-top", ".tf-pos-left", ".tf-pos-right", ".tf-pos-bottom", ".tf-lens"]
+PLATE_TEXT = ".tf-plate :is(.tf-plate-name, .tf-plate-label, .tf-badge, .tf-plate-counts, .tf-plate-state, .tf-slot)"
+BOXES = """([parts, words]) => {
+  const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const shown = (el) => el.getClientRects().length > 0;
+  return {
+    felt: box(document.querySelector("#board .tf-table")),
+    parts: Object.fromEntries(parts.map((s) => [s, box(document.querySelector(`#board ${s}`))])),
+    words: [...document.querySelectorAll(`#board ${words}`)].filter(shown).map((el) => [el.className, box(el)]),
+  };
+}"""
+
+
+def overlap(a: list[float], b: list[float]) -> bool:
+    return min(a[2], b[2]) - max(a[0], b[0]) > 1 and min(a[3], b[3]) - max(a[1], b[1]) > 1
+
+
+async def test_four_players_grid_is_big_and_nothing_spills(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
+    """2v2 on a laptop: the grid is at least 240 px at 1024x700, and at every laptop size the plates, the grid
+    and the lens lie inside the felt, none over another, and no plate's words run out of the felt."""
+    for seat in (0, None):
+        page = await new_player("Ada" if seat == 0 else "Sam", viewport={"width": 1024, "height": 700})
+        await page.emulate_media(reduced_motion="reduce")
+        await open_table(page, sqlite_server.url, "trick-tac-foe", {"players": 4}, seat=seat)
+        await expect(page.locator("#board .tf-plate")).to_have_count(4)
+        for width, height in ((1024, 700), (1280, 720), (1366, 768)):
+            await page.set_viewport_size({"width": width, "height": height})
+            await page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            m = await page.evaluate(BOXES, [FELT_PARTS, PLATE_TEXT])
+            where = f"{'seat 0' if seat == 0 else 'spectator'} at {width}x{height}"
+            left, top, right, bottom = m["felt"]
+            grid = m["parts"][".tf-grid"]
+            if (width, height) == (1024, 700):
+                assert min(grid[2] - grid[0], grid[3] - grid[1]) >= 240, f"{where}: the grid is {grid}"
+            inside = [left - 1, top - 1, right + 1, bottom + 1]
+            for name, box in [*m["parts"].items(), *m["words"]]:
+                assert inside[0] <= box[0] and inside[1] <= box[1] and box[2] <= inside[2] and box[3] <= inside[3], (
+                    f"{where}: {name} at {box} spills out of the felt {m['felt']}"
+                )
+            parts = list(m["parts"].items())
+            for i, (a, box_a) in enumerate(parts):
+                for b, box_b in parts[i + 1 :]:
+                    assert not overlap(box_a, box_b), f"{where}: {a} {box_a} lies over {b} {box_b}"
+        await page.close()
+
+
+async def test_the_colours_switch_during_a_game(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:
+    """At the table (no site header), the room bar's toggle swaps light and dark from the keyboard; the felt's
+    grid repaints each way, the choice outlives a reload, and the French page names it in French."""
+    page = await new_player("Ada", viewport={"width": 1024, "height": 700})
+    await page.emulate_media(color_scheme="light", reduced_motion="reduce")
+    await open_table(page, sqlite_server.url, "trick-tac-foe", {"players": 4}, seat=0)
+    await expect(page.locator(".site-header")).to_be_hidden()
+    toggle = page.get_by_role("button", name="Dark colours", exact=True)
+    cell = page.locator("#board .tf-cell-bg").first
+    fill = "(el) => getComputedStyle(el).fill"
+    await expect(toggle).to_be_in_viewport(ratio=1)
+    await expect(toggle).to_have_attribute("aria-pressed", "false")
+    light = await cell.evaluate(fill)
+    await toggle.focus()
+    await page.keyboard.press("Enter")
+    await expect(toggle).to_have_attribute("aria-pressed", "true")
+    await expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    await expect(cell).not_to_have_css("fill", light)
+    dark = await cell.evaluate(fill)
+    await audit(page, "Trick-Tac-Foe in play, switched to dark")
+    await page.reload()
+    await expect(toggle).to_have_attribute("aria-pressed", "true")
+    await expect(cell).to_have_css("fill", dark)
+    await toggle.focus()
+    await page.keyboard.press("Space")
+    await expect(toggle).to_have_attribute("aria-pressed", "false")
+    await expect(cell).to_have_css("fill", light)
+    await page.set_viewport_size({"width": 1280, "height": 720})
+    await expect(toggle).to_be_in_viewport(ratio=1)
+    # A phone's room bar has no room for it: its menu opens the side drawer, where the switch is.
+    await page.set_viewport_size({"width": 360, "height": 740})
+    await page.locator("#side-toggle").focus()
+    await page.keyboard.press("Enter")
+    dark_button = page.locator("#side-col .theme-btn[data-theme='dark']")
+    await expect(dark_button).to_be_in_viewport(ratio=1)
+    await dark_button.focus()
+    await page.keyboard.press("Enter")
+    await expect(cell).to_have_css("fill", dark)
+    await page.set_viewport_size({"width": 1024, "height": 700})
+    await page.context.add_cookies([{"name": "tf_lang", "value": "fr", "url": sqlite_server.url}])
+    await page.reload()
+    await expect(page.get_by_role("button", name="Couleurs sombres", exact=True)).to_be_in_viewport(ratio=1)
+
+
+async def test_a_page_opened_after_a_four_player_game_shows_its_last_grid(
+    new_player: NewPlayer, sqlite_server: ServerProcess
+) -> None:
+    """Bots play a one-round 2v2 to its end; a page opened afterwards shows the result and, on the felt, the
+    tokens of the position the game ended on (the engine's ``final``), not the grid the end cleared."""
+    watcher = await new_player("Cy")
+    await watcher.emulate_media(reduced_motion="reduce")
+    options = {"players": 4, "one_shot": True}
+    code = await open_table(watcher, sqlite_server.url, "trick-tac-foe", options, seat=None)
+    await expect(watcher.locator("#result")).to_be_visible(timeout=90_000)
+    late = await new_player("Dee", viewport={"width": 1024, "height": 700})
+    await late.emulate_media(reduced_motion="reduce")
+    await late.goto(f"/r/{code}")
+    await expect(late.locator("#result")).to_be_visible()
+    view = await late.evaluate("() => window.threefold.S.state.view")
+    assert not any(any(row) for row in view["grid"]), "the game ended on a cleared grid"
+    tokens = sum(1 for row in view["final"]["grid"] for cell in row if cell)
+    assert tokens > 0
+    await expect(late.locator("#board .tf-grid .tf-cells .tf-token")).to_have_count(tokens)

@@ -52,8 +52,10 @@ export function mount(root, ctx) {
   const grid = tableGrid(T, chooseCell);
   const records = trickRecords(T);
   const timeline = eventTimeline(T, { render: () => render(), floatPoint: grid.floatPoint });
-  const center = el("div", { class: "tf-center" }, grid.gridLabel, el("div", { class: "tf-grid-wrap" }, grid.gridSvg, timeline.banner), grid.lens, records.records);
-  const table = el("div", { class: "tf-table" }, center);
+  const center = el("div", { class: "tf-center" }, grid.gridLabel, el("div", { class: "tf-grid-wrap" }, grid.gridSvg, timeline.banner));
+  // the lens and the last tricks: under the grid, or in a corner of the felt where the grid needs the height
+  const notes = el("div", { class: "tf-notes" }, grid.lens, records.records);
+  const table = el("div", { class: "tf-table" }, center, notes);
   const seats = seatPlates(T, table);
   const hand = handPanel(T, { onPlay: commit, onChange: () => render(), onPreview: () => grid.draw() });
   const watchNote = el("p", { class: "tf-watch muted", hidden: !T.spectator }, t("trick-tac-foe.spectating"));

@@ -57,7 +57,7 @@ export function seatPlates(T, table) {
       tokenBadge(info.colour, 20),
       el("span", { class: "tf-plate-name" }, s === T.mySeat ? t("trick-tac-foe.you_paren", { name: T.rawName(s) }) : T.rawName(s)),
       el("span", { class: "tf-plate-label" }, `${T.seatWord(s)} · ${colourName(info.colour)}`),
-      ...badges,
+      el("span", { class: "tf-plate-badges" }, ...badges),
     );
     const hand = t("trick-tac-foe.hand_n", { n: info.hand_count });
     const deck = t("trick-tac-foe.deck_n", { n: info.deck_count });
