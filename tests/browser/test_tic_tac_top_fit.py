@@ -10,9 +10,9 @@ the pages are resized through the sizes at each phase. THREEFOLD_FIT_SHOTS=<dir>
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
+from collections.abc import Iterator
 from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
@@ -24,7 +24,7 @@ from app.client import ClientError, RoomSocket, ThreefoldClient
 from tests.browser.conftest import NewPlayer
 from tests.browser.tables import token_of
 from tests.browser.test_one_screen import TV_VIEWPORTS, VIEWPORTS, assert_one_screen, settled
-from tests.support.server import ServerProcess
+from tests.support.server import ServerProcess, migrate
 
 # The longest words of the decks' kind: single words that cannot wrap and three-word phrases.
 LONG_WORDS = [
@@ -54,6 +54,17 @@ THEME_NAMES = [
 NAMES = ["Alexandrina", "Maximilian", "Bartholomew", "Evangeline", "Christopher", "Anastasia", "Guinevere"]
 RANKED = [0, 2, 4, 6, 8, 10, 1]  # the Leader's ranking, in card order
 SHOTS = os.environ.get("THREEFOLD_FIT_SHOTS")
+
+
+@pytest.fixture(scope="module")
+def sqlite_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One server for the module; each seat's socket plays a whole game in seconds, faster than a person's
+    message rate allows."""
+    url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('ttt-fit') / 'threefold.db'}"
+    migrate(url)
+    proc = ServerProcess(url, extra_env={"THREEFOLD_MESSAGES_PER_SECOND": "500", "THREEFOLD_MESSAGE_BURST": "500"})
+    yield proc.start()
+    proc.stop()
 
 
 def options(players: int) -> dict[str, Any]:
@@ -97,7 +108,9 @@ CUT = """() => {
     if (cs.textOverflow === "ellipsis" && el.scrollWidth > el.clientWidth + 1) problems.push(`${name(el)} "${text(el)}" is cut to an ellipsis`);
     const off = r.bottom > innerHeight + 1 || r.right > innerWidth + 1 || r.top < -1 || r.left < -1;
     if (off) offWindow.add(el);
-    if (off && !offWindow.has(el.parentElement)) {
+    let outer = el.parentElement;
+    while (outer && getComputedStyle(outer).display === "contents") outer = outer.parentElement;
+    if (off && !offWindow.has(outer)) {
       problems.push(`${name(el)} "${text(el)}" at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)} is off the ${innerWidth}x${innerHeight} window`);
     }
   }
@@ -129,6 +142,10 @@ class Table:
         view: dict[str, Any] = state["view"]
         return view
 
+    # The engine's phase each measured phase is part of.
+    phases = {"theme": "choose", "writing": "write", "ranking": "write", "reveal": "reveal", "scoring": "score",
+              "result": "over"}
+
     async def measure(self, phase: str) -> None:
         """Every page at each of its sizes: one screen, nothing cut; the TV's words at least its body text."""
         problems = self.problems
@@ -136,6 +153,8 @@ class Table:
             for width, height in sizes:
                 await page.set_viewport_size({"width": width, "height": height})
                 where = f"{self.players} players, {phase}, {role} at {width}x{height}"
+                shown = await page.locator("#board .ttt").get_attribute("data-phase")
+                assert shown == self.phases[phase], f"{where}: the show moved on to {shown} while measuring"
                 try:
                     await assert_one_screen(page, where, ["#players", ".ttt-head", ".ttt-main"])
                 except AssertionError as failed:
@@ -201,11 +220,14 @@ class Table:
         """The Leader announces words until `words` are out (the show's own pace may step in between)."""
         sock = self.socks[leader]
         while True:
-            view = (await sock.wait_state(lambda s: s["version"] >= self.version))["view"]
+            state = await sock.wait_state(lambda s: s["version"] >= self.version)
+            view = state["view"]
             if view["phase"] != "reveal" or len(view["announced"]) >= words:
                 return
-            with contextlib.suppress(ClientError):  # a step of the show's pace came first: look again
+            try:
                 await self.act(leader, {"type": "next"})
+            except ClientError:  # a step of the show's own pace came first: look again once it is here
+                await sock.wait_state(lambda s, seen=state["version"]: s["version"] > seen)
 
     async def await_pages(self, phase: str, done: str | None = None, count: int = 0) -> None:
         for page, _ in self.pages.values():

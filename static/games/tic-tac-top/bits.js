@@ -20,16 +20,22 @@ export function lockIcon() {
     svg("path", { d: "M8 10.5V8a4 4 0 0 1 8 0v2.5", fill: "none", stroke: "currentColor", "stroke-width": 2.4 }));
 }
 
-/** How many letters a line of the word needs: its longest run of letters, or half of a phrase of short
- * words (which takes two lines at most); the cell's text shrinks to fit it (see the CSS, --len). */
-const longest = (word) => {
-  const text = String(word ?? "");
-  return Math.max(4, Math.ceil(text.length / 2.2), ...text.split(/\s+/).map((w) => w.length));
-};
+/** How many letters a line of the word needs and on how many lines: one line for a single word, two for a
+ * phrase split where its longer line is shortest; the cell's text shrinks to fit (see the CSS, --len). */
+function measure(text) {
+  const tokens = String(text ?? "").split(/\s+/).filter(Boolean);
+  if (tokens.length < 2) return { len: Math.max(4, tokens[0]?.length ?? 0), lines: 1 };
+  let len = Infinity;
+  for (let cut = 1; cut < tokens.length; cut += 1) {
+    len = Math.min(len, Math.max(tokens.slice(0, cut).join(" ").length, tokens.slice(cut).join(" ").length));
+  }
+  return { len: Math.max(4, len), lines: 2 };
+}
 
 export function wordSpan(word, placeholder = "", breakable = false) {
   const text = word ?? placeholder;
-  return el("span", { class: "ttt-word", style: { "--len": longest(text) } }, breakable ? syllableBreaks(text) : text);
+  const { len, lines } = measure(text);
+  return el("span", { class: "ttt-word", style: { "--len": len, "--lines": lines } }, breakable ? syllableBreaks(text) : text);
 }
 
 // Where a long word may break across lines, with a hyphen, when its cell is narrower than it: before a
