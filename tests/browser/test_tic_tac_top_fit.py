@@ -96,7 +96,7 @@ CUT = """() => {
   const all = roots.flatMap((root) => [root, ...root.querySelectorAll("*")]);
   for (const el of all) {
     if (el instanceof SVGElement || !el.getClientRects().length) continue;
-    if (el.closest(".visually-hidden, [hidden], .side-col")) continue;
+    if (el.closest(".visually-hidden, [hidden], .side-col, details:not([open]) > :not(summary)")) continue;
     const cs = getComputedStyle(el);
     if (cs.visibility === "hidden" || cs.display === "contents") continue;
     const r = el.getBoundingClientRect();
