@@ -156,7 +156,8 @@ class Table:
                 shown = await page.locator("#board .ttt").get_attribute("data-phase")
                 assert shown == self.phases[phase], f"{where}: the show moved on to {shown} while measuring"
                 try:
-                    await assert_one_screen(page, where, ["#players", ".ttt-head", ".ttt-main"])
+                    parts = ["#result"] if phase == "result" else [".ttt-head", ".ttt-main"]
+                    await assert_one_screen(page, where, ["#players", *parts])
                 except AssertionError as failed:
                     problems.append(str(failed))
                 await settled(page)
