@@ -146,10 +146,11 @@ class Table:
     phases = {"theme": "choose", "writing": "write", "ranking": "write", "reveal": "reveal", "scoring": "score",
               "result": "over"}
 
-    async def measure(self, phase: str) -> None:
-        """Every page at each of its sizes: one screen, nothing cut; the TV's words at least its body text."""
+    async def measure(self, phase: str, roles: tuple[str, ...] = ("tv", "leader", "writer")) -> None:
+        """Each page at each of its sizes: one screen, nothing cut; the TV's words at least its body text."""
         problems = self.problems
-        for role, (page, sizes) in self.pages.items():
+        for role in roles:
+            page, sizes = self.pages[role]
             for width, height in sizes:
                 await page.set_viewport_size({"width": width, "height": height})
                 where = f"{self.players} players, {phase}, {role} at {width}x{height}"
@@ -206,9 +207,12 @@ class Table:
         # Five words of seven: the lines drawn so far, and two steps of the show's own pace left before it
         # moves on by itself.
         if measure:
-            await self.step(leader, 5)
-            await self.await_pages("reveal", ".ttt-step.is-done", 5)
-            await self.measure("reveal")
+            # A page a word, from the fourth word on (the lines come late): each word restarts the show's
+            # own pace, so a page is measured before the show moves on by itself.
+            for words, role in enumerate(("leader", "writer", "tv"), start=4):
+                out = await self.step(leader, words)
+                await self.await_pages("reveal", ".ttt-step.is-done", out)
+                await self.measure("reveal", (role,))
         await self.step(leader, 7)
         await self.view(leader, lambda v: v["phase"] in ("score", "over"))
         if measure:
@@ -217,14 +221,15 @@ class Table:
         if turn < self.players:
             await self.act(leader, {"type": "next"})
 
-    async def step(self, leader: int, words: int) -> None:
-        """The Leader announces words until `words` are out (the show's own pace may step in between)."""
+    async def step(self, leader: int, words: int) -> int:
+        """The Leader announces words until `words` are out (the show's own pace may step in between): how
+        many are."""
         sock = self.socks[leader]
         while True:
             state = await sock.wait_state(lambda s: s["version"] >= self.version)
             view = state["view"]
             if view["phase"] != "reveal" or len(view["announced"]) >= words:
-                return
+                return len(view["announced"])
             try:
                 await self.act(leader, {"type": "next"})
             except ClientError:  # a step of the show's own pace came first: look again once it is here
