@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 from contextlib import AsyncExitStack
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from playwright.async_api import Page, expect
@@ -54,6 +54,7 @@ THEME_NAMES = [
 NAMES = ["Alexandrina", "Maximilian", "Bartholomew", "Evangeline", "Christopher", "Anastasia", "Guinevere"]
 RANKED = [0, 2, 4, 6, 8, 10, 1]  # the Leader's ranking, in card order
 SHOTS = os.environ.get("THREEFOLD_FIT_SHOTS")
+READABLE = 11  # px: the smallest word a seated player's grids may show
 
 
 @pytest.fixture(scope="module")
@@ -89,32 +90,31 @@ def grid_for(turn: int, seat: int) -> list[int]:
 CUT = """() => {
   const problems = [];
   const name = (el) => el.id ? `#${el.id}` : `${el.tagName.toLowerCase()}.${[...el.classList].join(".")}`;
-  const text = (el) => (el.textContent || "").trim().replace(/\\s+/g, " ").slice(0, 40);
+  const say = (el, what) => problems.push(`${name(el)} "${(el.textContent || "").trim().slice(0, 40)}" ${what}`);
+  const box = (r) => `${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`;
+  const shown = (el) => el.getClientRects().length && getComputedStyle(el).visibility !== "hidden"
+    && !el.closest(".visually-hidden, [hidden], .side-col, details:not([open]) > :not(summary)");
   // The players strip scrolls sideways on a phone at every game's table (app.css): it is measured on laptops.
   const roots = [...document.querySelectorAll(innerWidth < 700 ? ".board-col" : ".board-col, #players")];
   const offWindow = new Set();
-  const all = roots.flatMap((root) => [root, ...root.querySelectorAll("*")]);
-  for (const el of all) {
-    if (el instanceof SVGElement || !el.getClientRects().length) continue;
-    if (el.closest(".visually-hidden, [hidden], .side-col, details:not([open]) > :not(summary)")) continue;
+  for (const el of roots.flatMap((root) => [root, ...root.querySelectorAll("*")])) {
+    if (el instanceof SVGElement || !shown(el)) continue;
     const cs = getComputedStyle(el);
-    if (cs.visibility === "hidden" || cs.display === "contents") continue;
     const r = el.getBoundingClientRect();
-    if (r.width < 2 || r.height < 2) continue;
+    if (cs.display === "contents" || r.width < 2 || r.height < 2) continue;
+    const [w, h, cw, ch] = [el.scrollWidth, el.scrollHeight, el.clientWidth, el.clientHeight];
     const clips = cs.overflowX !== "visible" || cs.overflowY !== "visible";
-    if (clips && (el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1)) {
-      problems.push(`${name(el)} "${text(el)}" holds ${el.scrollWidth}x${el.scrollHeight} px in ${el.clientWidth}x${el.clientHeight}`);
-    }
-    if (cs.textOverflow === "ellipsis" && el.scrollWidth > el.clientWidth + 1) problems.push(`${name(el)} "${text(el)}" is cut to an ellipsis`);
-    const off = r.bottom > innerHeight + 1 || r.right > innerWidth + 1 || r.top < -1 || r.left < -1;
-    if (off) offWindow.add(el);
-    let outer = el.parentElement;
-    while (outer && getComputedStyle(outer).display === "contents") outer = outer.parentElement;
-    if (off && !offWindow.has(outer)) {
-      problems.push(`${name(el)} "${text(el)}" at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)} is off the ${innerWidth}x${innerHeight} window`);
+    if (clips && (h > ch + 1 || w > cw + 1)) say(el, `holds ${w}x${h} px in ${cw}x${ch}`);
+    if (cs.textOverflow === "ellipsis" && w > cw + 1) say(el, "is cut to an ellipsis");
+    // off the window: said of the outermost box only
+    if (r.bottom > innerHeight + 1 || r.right > innerWidth + 1 || r.top < -1 || r.left < -1) {
+      offWindow.add(el);
+      let outer = el.parentElement;
+      while (outer && getComputedStyle(outer).display === "contents") outer = outer.parentElement;
+      if (!offWindow.has(outer)) say(el, `at ${box(r)} is off the ${innerWidth}x${innerHeight} window`);
     }
   }
-  const words = [...document.querySelectorAll("#board .ttt-gridcard .ttt-word")].filter((w) => w.getClientRects().length);
+  const words = [...document.querySelectorAll("#board .ttt-grid .ttt-word")].filter(shown);
   const sizes = words.map((w) => parseFloat(getComputedStyle(w).fontSize));
   return {problems: [...new Set(problems)], smallestWord: sizes.length ? Math.min(...sizes) : null,
           body: parseFloat(getComputedStyle(document.body).fontSize)};
@@ -143,8 +143,14 @@ class Table:
         return view
 
     # The engine's phase each measured phase is part of.
-    phases = {"theme": "choose", "writing": "write", "ranking": "write", "reveal": "reveal", "scoring": "score",
-              "result": "over"}
+    phases: ClassVar[dict[str, str]] = {
+        "theme": "choose",
+        "writing": "write",
+        "ranking": "write",
+        "reveal": "reveal",
+        "scoring": "score",
+        "result": "over",
+    }
 
     async def measure(self, phase: str, roles: tuple[str, ...] = ("tv", "leader", "writer")) -> None:
         """Each page at each of its sizes: one screen, nothing cut; the TV's words at least its body text."""
@@ -164,8 +170,10 @@ class Table:
                 await settled(page)
                 found = await page.evaluate(CUT)
                 problems += [f"{where}: {p}" for p in found["problems"]]
-                if role == "tv" and found["smallestWord"] is not None and found["smallestWord"] < found["body"] - 0.5:
-                    problems.append(f"{where}: grid words at {found['smallestWord']} px, under the TV's {found['body']} px text")
+                # On the TV no grid's word under its body text; at a seat none under the readable floor.
+                floor = found["body"] - 0.5 if role == "tv" else READABLE
+                if found["smallestWord"] is not None and found["smallestWord"] < floor:
+                    problems.append(f"{where}: grid words at {found['smallestWord']:.1f} px, under {floor:.1f} px")
                 if SHOTS:
                     Path(SHOTS).mkdir(parents=True, exist_ok=True)
                     await page.screenshot(path=f"{SHOTS}/{self.players}p-{phase}-{role}-{width}x{height}.png")
