@@ -104,7 +104,9 @@ CUT = """() => {
     if (cs.display === "contents" || r.width < 2 || r.height < 2) continue;
     const [w, h, cw, ch] = [el.scrollWidth, el.scrollHeight, el.clientWidth, el.clientHeight];
     const clips = cs.overflowX !== "visible" || cs.overflowY !== "visible";
-    if (clips && (h > ch + 1 || w > cw + 1)) say(el, `holds ${w}x${h} px in ${cw}x${ch}`);
+    // a box that clips its content, or one of the table's panels whose content spills over what follows
+    const spills = el.matches(".ttt-panel, .ttt-gridcard, .ttt-announce, .ttt-head, .ttt-cell");
+    if ((clips || spills) && (h > ch + 1 || w > cw + 1)) say(el, `holds ${w}x${h} px in ${cw}x${ch}`);
     if (cs.textOverflow === "ellipsis" && w > cw + 1) say(el, "is cut to an ellipsis");
     // off the window: said of the outermost box only
     if (r.bottom > innerHeight + 1 || r.right > innerWidth + 1 || r.top < -1 || r.left < -1) {
