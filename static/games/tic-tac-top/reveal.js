@@ -35,7 +35,7 @@ function leaderRankingPanel(g) {
     el("section", { class: "ttt-panel ttt-leader-panel" },
       el("h3", { class: "ttt-panel-title" }, g.t("tic-tac-top.your_ranking")),
       el("ol", { class: "ttt-ranklist is-compact" }, view.ranking.map((w, i) => el("li", { class: ["ttt-rank-item", i < k && "is-out", i === k && "is-next"] },
-        el("span", { class: "ttt-rank-n" }, i < k ? "✓" : String(i + 1)), el("span", { class: "ttt-rank-word" }, w))))));
+        el("span", { class: "ttt-rank-n" }, i < k ? "✓" : String(i + 1)), el("span", { class: "ttt-rank-word" }, syllableBreaks(w)))))));
 }
 
 export function renderReveal(g, fresh) {
