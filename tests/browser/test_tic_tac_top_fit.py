@@ -108,6 +108,12 @@ CUT = """() => {
     const spills = el.matches(".ttt-panel, .ttt-gridcard, .ttt-announce, .ttt-head, .ttt-cell");
     if ((clips || spills) && (h > ch + 1 || w > cw + 1)) say(el, `holds ${w}x${h} px in ${cw}x${ch}`);
     if (cs.textOverflow === "ellipsis" && w > cw + 1) say(el, "is cut to an ellipsis");
+    if (el.matches(".ttt-seat-name, .player-name-text") && !/\\s/.test(el.textContent.trim())) {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const lines = new Set([...range.getClientRects()].map((line) => Math.round(line.top)));
+      if (lines.size > 1) say(el, "is broken over two lines");
+    }
     // off the window: said of the outermost box only
     if (r.bottom > innerHeight + 1 || r.right > innerWidth + 1 || r.top < -1 || r.left < -1) {
       offWindow.add(el);
