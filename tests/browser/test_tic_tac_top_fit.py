@@ -124,8 +124,10 @@ CUT = """() => {
   }
   const words = [...document.querySelectorAll("#board .ttt-grid .ttt-word")].filter(shown);
   const sizes = words.map((w) => parseFloat(getComputedStyle(w).fontSize));
+  // the page's text size: TV mode scales the root's with the screen (app.css html.tv-mode)
+  const text = [document.documentElement, document.body].map((e) => parseFloat(getComputedStyle(e).fontSize));
   return {problems: [...new Set(problems)], smallestWord: sizes.length ? Math.min(...sizes) : null,
-          body: parseFloat(getComputedStyle(document.body).fontSize)};
+          body: Math.max(...text)};
 }"""
 
 
