@@ -2,8 +2,8 @@
 words, long names. Two seated pages (the first turn's Leader and a writer) are measured at two laptop and two
 phone sizes and the host's TV at 1280x720 and 1920x1080, in every phase: the theme, the writing, the ranking,
 the reveal, the scoring and standings, the result. Nothing scrolls (page, board column or any box inside it),
-nothing is cut (no word cut short in a cell, no name ellipsised) and the TV's grid words are at least its body
-text.
+nothing is cut or spills (no word clamped in its cell, no name ellipsised or broken mid-word, no panel's rows
+over the next), the TV's grid words are at least the TV's text size and a seat's at least 11 px.
 
 One game per table size, its seats played through their own sockets (no bot: a bot's grid may be half empty);
 the pages are resized through the sizes at each phase. THREEFOLD_FIT_SHOTS=<dir> keeps a screenshot of each."""
@@ -213,7 +213,7 @@ class Table:
             await self.act(writer, {"type": "done"})
             leading = self.pages["leader"][0]
             for word in ranking:
-                await leading.locator("#board .ttt-chip", has_text=re.compile(f"^{word}")).click()
+                await leading.locator("#board .ttt-chip", has_text=re.compile(f"^{re.escape(word)}")).click()
             await expect(leading.locator("#board .ttt-submit")).to_be_enabled()
             tv = self.pages["tv"][0]
             await expect(tv.locator("#board .ttt-writer.is-finished")).to_have_count(self.players - 1)
@@ -222,8 +222,6 @@ class Table:
         else:
             await self.act(leader, {"type": "rank", "words": ranking})
         await self.view(leader, lambda v: v["phase"] == "reveal")
-        # Five words of seven: the lines drawn so far, and two steps of the show's own pace left before it
-        # moves on by itself.
         if measure:
             # A page a word, from the fourth word on (the lines come late): each word restarts the show's
             # own pace, so a page is measured before the show moves on by itself.
