@@ -140,6 +140,10 @@ async def test_a_game_in_play_fits_one_screen(
         await page.close()
 
 
+# Tic Tac Top's reveal: the last of everyone else's grids, the last tile of the layout.
+LAST_GRID = ".ttt-gridwall > .ttt-gridcard:last-child"
+
+
 async def assert_inside(page: Page, where: str, inner: str, outer: str) -> None:
     """The last of ``inner`` lies inside ``outer``'s box: a panel that clips its overflow cuts nothing off."""
     boxes = await page.evaluate(
@@ -190,12 +194,12 @@ async def test_tic_tac_top_tv_mode_through_a_turn(
             screen = tv.locator("#board .ttt")
             await expect(screen).to_have_class(re.compile("ttt-tv"))
             # What the room watches in each phase: the words and who has finished, the announced word and
-            # the grids, the turn's scoring and the standings; from the reveal on, the host's Next button
-            # and the "Next in…" line under it.
+            # the grids (the last one, which ends the layout), the turn's scoring and the standings; from the
+            # reveal on, the host's Next button and the "Next in…" line under it.
             pace = [".ttt-next", ".ttt-clock-auto"]
             shown = {
                 "write": [".ttt-wordboard", ".ttt-writers"],
-                "reveal": [".ttt-announce", ".ttt-reveal-grids", *pace],
+                "reveal": [".ttt-announce", LAST_GRID, *pace],
                 "score": [".ttt-scoring", ".ttt-standings", *pace],
             }
             for phase, parts in shown.items():
@@ -341,7 +345,9 @@ async def test_a_phone_sees_the_reveal(new_player: NewPlayer, sqlite_server: Ser
     for width, height in VIEWPORTS[:2]:
         await phone.set_viewport_size({"width": width, "height": height})
         await expect(board.locator(".ttt")).to_have_attribute("data-phase", "reveal")
-        await assert_one_screen(phone, f"the reveal at {width}x{height}", [".ttt-announce", ".ttt-reveal-grids"])
+        await assert_one_screen(
+            phone, f"the reveal at {width}x{height}", [".ttt-announce", ".ttt-own-reveal .ttt-gridcard", LAST_GRID]
+        )
 
 
 async def test_a_big_tables_scoring_keeps_its_pace_in_view(new_player: NewPlayer, sqlite_server: ServerProcess) -> None:

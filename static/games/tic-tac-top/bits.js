@@ -20,12 +20,44 @@ export function lockIcon() {
     svg("path", { d: "M8 10.5V8a4 4 0 0 1 8 0v2.5", fill: "none", stroke: "currentColor", "stroke-width": 2.4 }));
 }
 
-/** The longest run of letters in a word: the cell's text shrinks to fit it (see the CSS, --len). */
-const longest = (word) => Math.max(4, ...String(word ?? "").split(/\s+/).map((w) => w.length));
-
-export function wordSpan(word, placeholder = "") {
-  return el("span", { class: "ttt-word", style: { "--len": longest(word ?? placeholder) } }, word ?? placeholder);
+/** How many letters a line of the word needs and on how many lines: one line for a single word, two for a
+ * phrase split where its longer line is shortest; the cell's text shrinks to fit (see the CSS, --len). */
+function measure(text) {
+  const tokens = String(text ?? "").split(/\s+/).filter(Boolean);
+  if (tokens.length < 2) return { len: Math.max(4, tokens[0]?.length ?? 0), lines: 1 };
+  let len = Infinity;
+  for (let cut = 1; cut < tokens.length; cut += 1) {
+    len = Math.min(len, Math.max(tokens.slice(0, cut).join(" ").length, tokens.slice(cut).join(" ").length));
+  }
+  return { len: Math.max(4, len), lines: 2 };
 }
+
+export function wordSpan(word, placeholder = "", breakable = false) {
+  const text = word ?? placeholder;
+  const { len, lines } = measure(text);
+  return el("span", { class: "ttt-word", style: { "--len": len, "--lines": lines } }, breakable ? syllableBreaks(text) : text);
+}
+
+// Where a long word may break across lines, with a hyphen, when its cell is narrower than it: before a
+// consonant (or a consonant pair that starts syllables, "gr", "ph") followed by a vowel, three letters
+// from either end ("Announce-ments", "Straw-berry"). Browsers without hyphenation dictionaries would cut
+// such a word anywhere.
+const VOWEL = "aeiouyàâäéèêëîïôöûùüÿœæ";
+const ONSETS = new Set(["bl", "br", "ch", "cl", "cr", "dr", "fl", "fr", "gl", "gr", "ph", "pl", "pr", "sh", "th", "tr", "wh"]);
+const isVowel = (ch) => VOWEL.includes(ch.toLowerCase());
+
+function breakToken(token) {
+  if (token.length < 8) return token;
+  const cuts = new Set();
+  for (let i = 3; i <= token.length - 3; i += 1) {
+    const [a, b, c] = [token[i - 1], token[i], token[i + 1]];
+    if (isVowel(b) || !/\p{L}/u.test(a) || !/\p{L}/u.test(b)) continue;
+    if (isVowel(c)) cuts.add(ONSETS.has((a + b).toLowerCase()) && i - 1 >= 2 ? i - 1 : i);
+  }
+  return [...token].map((ch, i) => (cuts.has(i) ? `\u00ad${ch}` : ch)).join("");
+}
+
+export const syllableBreaks = (text) => text.split(/(\s+|-)/).map(breakToken).join("");
 
 /** A tiny 3×3 with one cell lit: where a used word sits, on its chip. */
 export function miniGridIcon(cell) {

@@ -40,7 +40,7 @@ function revealGrid(g, seat, grid, fresh, big) {
       class: ["ttt-cell", w === null && "is-empty", mark !== null && "is-marked", isNew && "is-new", inLine.has(cell) && "in-line"],
       role: "gridcell",
       "aria-label": `${t("tic-tac-top.cell", rc(cell))}: ${w ?? t("tic-tac-top.empty")}${mark !== null ? ` (${t("tic-tac-top.word_of", { k: mark })})` : ""}`,
-    }, wordSpan(w, "—"), mark !== null ? el("span", { class: "ttt-mark-n", "aria-hidden": "true" }, String(mark)) : null);
+    }, wordSpan(w, "—", true), mark !== null ? el("span", { class: "ttt-mark-n", "aria-hidden": "true" }, String(mark)) : null);
   });
   const count = grid.line_count ?? (grid.lines || []).length;
   const lineText = count === 0 ? t("tic-tac-top.no_lines") : count === 1 ? t("tic-tac-top.line") : t("tic-tac-top.lines", { n: count });

@@ -10,13 +10,15 @@ import { baseSig, isHostViewer, isLeader, nameOf, seatChip } from "./seats.js";
 export function renderHead(g, head) {
   const { view, t, tv } = g;
   const role = tv ? (isHostViewer() ? t("tic-tac-top.tv_host") : t("tic-tac-top.tv")) : isLeader(g) ? t("tic-tac-top.you_lead") : t("tic-tac-top.you_write");
-  const sig = `${baseSig(g)}|${role}|${view.target}`;
+  const sig = `${baseSig(g)}|${role}|${view.target}|${view.theme?.name}`;
   if (head.dataset.sig === sig) return;
   head.dataset.sig = sig;
   const over = view.phase === "over";
   reconcile(head, [
     el("span", { class: "ttt-turn" }, over ? t("tic-tac-top.game_over") : t("tic-tac-top.turn", { turn: view.turn, turns: view.turns })),
     over ? null : el("span", { class: "ttt-head-leader" }, el("span", { class: "ttt-crown", "aria-hidden": "true" }, "♛"), " ", t("tic-tac-top.leader_is", { name: nameOf(g, view.leader) })),
+    // At the table the reveal and the scores name the theme here, leaving the height to the grids.
+    view.theme && !over ? el("span", { class: "ttt-head-theme" }, el("span", { class: "ttt-theme-kicker" }, t("tic-tac-top.theme")), " ", view.theme.name) : null,
     view.target ? el("span", { class: "ttt-target muted" }, t("tic-tac-top.quick_target", { n: view.target })) : null,
     el("span", { class: ["ttt-role", isLeader(g) && "is-leader", tv && "is-tv"] }, role),
   ]);

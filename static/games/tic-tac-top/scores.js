@@ -85,7 +85,8 @@ export function renderOver(g, animate) {
   const { keyed } = g;
   return [
     keyed.box("score-stage", "div", { class: "ttt-score-stage" }, [standingsBlock(g, false, true), scoringBlock(g, animate)]),
-    historyBlock(g, true),
+    // open under the result, but at the table, where the room's result fills the screen already
+    historyBlock(g, !document.body.classList.contains("in-table")),
     g.view.grids
       ? keyed.box("over-grids", "details", { class: "ttt-history" }, [keyed.part("over-grids-summary", baseSig(g), () => el("summary", {}, g.t("tic-tac-top.last_grids"))), ...allGrids(g, RANK_SIZE)])
       : null,

@@ -3,6 +3,7 @@
 
 import { h as el } from "../../js/dom.js";
 import { countdownBlock, leaderStatus, themeTitle, writersStrip } from "./panels.js";
+import { wordSpan } from "./bits.js";
 import { baseSig } from "./seats.js";
 
 /** The page gets the TV view's layout (tic-tac-top.css) while a seat-less view is mounted. */
@@ -17,7 +18,7 @@ export function renderSpectatorWrite(g) {
     leaderStatus(g),
     g.keyed.part("wordboard", `${baseSig(g)}|${g.view.theme.words.join("|")}`, () =>
       el("ul", { class: "ttt-wordboard", "aria-label": g.t("tic-tac-top.words") },
-        g.view.theme.words.map((w, i) => el("li", { class: "ttt-card-word", style: { "--i": i } }, w)))),
+        g.view.theme.words.map((w, i) => el("li", { class: "ttt-card-word", style: { "--i": i } }, wordSpan(w))))),
     writersStrip(g),
   ];
 }
