@@ -55,7 +55,7 @@ from typing import Any
 import httpx
 import orjson
 
-from bench.servers import KINDS, Deployment, Options, Server, cpu_or_zero, deploy
+from bench.servers import KINDS, ROOT, Deployment, Options, Server, counter_deltas, cpu_or_zero, deploy
 from bench.wsclient import WSClient, connect
 
 SOCKETS_PER_ROOM = 7
@@ -385,7 +385,13 @@ async def stagger(rooms: list[Room], stats: Stats) -> None:
 
 
 async def drive(
-    rooms: list[Room], stats: Stats, rate: float | None, duration: float, warmup: float, deployment: Deployment
+    rooms: list[Room],
+    stats: Stats,
+    rate: float | None,
+    duration: float,
+    warmup: float,
+    deployment: Deployment,
+    cores: tuple[int, ...],
 ) -> dict[str, Any]:
     """Offer moves (open loop at ``rate`` per room, or closed loop when ``rate`` is None) and measure a window."""
     loop_start = time.perf_counter()
@@ -393,6 +399,7 @@ async def drive(
     stats.window_start = loop_start + warmup
     stats.window_end = stats.window_start + duration
     heap: list[tuple[float, int]] = []
+    counters0: dict[str, float] = {}
     if rate is None:
         for room in rooms:
             room.closed_loop = True
@@ -414,11 +421,19 @@ async def drive(
             deployment.gc_reset()
             services = await deployment.service_pids()
             service_cpu0 = {name: sum(map(cpu_or_zero, pids)) for name, pids in services.items()}
+            counters0 = deployment.counters(cores)
             cpu0, gen0 = deployment.cpu_seconds(), time.process_time()
             window["completed_before"] = len(stats.latencies)
         if now >= stats.window_end:
             window["server_cpu_each"] = [now - then for then, now in zip(cpu0, deployment.cpu_seconds(), strict=True)]
             window["server_cpu"] = sum(window["server_cpu_each"])
+            counters = deployment.counters(cores)
+            window["counters"] = counter_deltas(counters0, counters)
+            if "wal_bytes" in counters:
+                window["counters"]["wal_bytes_at_start"], window["counters"]["wal_bytes_at_end"] = (
+                    counters0.get("wal_bytes", 0.0),
+                    counters["wal_bytes"],
+                )
             window["service_cpu"] = {
                 name: sum(map(cpu_or_zero, pids)) - service_cpu0[name] for name, pids in services.items()
             }
@@ -475,7 +490,15 @@ async def run_one(kind: str, scenario: str, args: argparse.Namespace, payload_by
         while os.getloadavg()[0] > args.wait_quiet and time.monotonic() < deadline:
             await asyncio.sleep(10)
     load_before = os.getloadavg()[0]
-    options = Options(args.server_cpu, payload_bytes, args.profile, args.postgres_url, args.redis_url)
+    options = Options(
+        args.server_cpu,
+        payload_bytes,
+        args.profile,
+        args.postgres_url,
+        args.redis_url,
+        args.sqlite_dir,
+        args.tree,
+    )
     with deploy(kind, options) as deployment:
         try:
             result = await measure(deployment, scenario, args, seed)
@@ -505,7 +528,8 @@ async def measure(deployment: Deployment, scenario: str, args: argparse.Namespac
     gc.disable()
     if args.stagger:
         await stagger(rooms, stats)
-    window = await drive(rooms, stats, rate, args.duration, args.warmup, deployment)
+    cores = (args.server_cpu, args.generator_cpu)
+    window = await drive(rooms, stats, rate, args.duration, args.warmup, deployment, cores)
     deployment.check_alive()
     for room in rooms:
         for sock in room.socks:
@@ -543,7 +567,10 @@ async def measure(deployment: Deployment, scenario: str, args: argparse.Namespac
         "rss_after_setup_mib": round(rss_after / 2**20, 1),
         "gc": {key: value for key, value in window["gc"].items() if key != "stalls"},
         "loop_stalls": window["gc"].get("stalls"),
-        "server_move_ms_up_to": window.get("server_move_ms"),  # moves (cumulative) by apply-to-written time
+        "server_move_ms_up_to": window.get("server_move_ms"),
+        # Over the window: the server's context switches, system calls, bytes written, time waiting to run,
+        # each thread's CPU, the cores' steal and interrupt time (what a noisy window is checked against).
+        "window_counters": window["counters"],  # moves (cumulative) by apply-to-written time
         "generator_late_ms_up_to": stats.generator_lateness,  # one process' (a cluster's are under gc.processes)
         "state_bytes_mean": round(stats.bytes_total / stats.bytes_count) if stats.bytes_count else None,
         "setup_s": round(setup_seconds, 1),
@@ -738,6 +765,17 @@ def main() -> None:
         "then shared with every other client of that server, whatever the database number)",
     )
     parser.add_argument(
+        "--tree",
+        type=Path,
+        default=ROOT,
+        help="the checkout whose app the app servers run (another commit's worktree; default this one)",
+    )
+    parser.add_argument(
+        "--sqlite-dir",
+        type=Path,
+        help="project: make its fresh SQLite database in this directory (default: the system's temporary one)",
+    )
+    parser.add_argument(
         "--wait-quiet",
         type=float,
         default=0,
@@ -781,7 +819,7 @@ def main() -> None:
         print(line)
     if args.json:
         args.json.write_text(
-            json.dumps({"machine": machine(), "args": vars(args) | {"json": str(args.json)}, "runs": results}, indent=2)
+            json.dumps({"machine": machine(), "args": vars(args), "runs": results}, indent=2, default=str)
         )
 
 
