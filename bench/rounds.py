@@ -17,7 +17,8 @@ spread is too wide to decide, and more rounds (or a quieter machine) are needed.
 Before each run: ``sync`` (so that the last run's files are not flushed during this one) and, with
 ``--wait-quiet``, a wait for the 1-minute load average to drop. A run during which the server waited for its
 core (another process on it: ``runqueue_wait_s`` in the run's ``window_counters``) more than
-``--disturbed`` of the window is marked disturbed, and left out of the ratios.
+``--disturbed`` of the window is marked disturbed: it is run again (``--retries``), and left out of the ratios
+if it stays disturbed.
 """
 
 from __future__ import annotations
@@ -99,9 +100,11 @@ def run_shape(shape: str, args: argparse.Namespace, payload_bytes: int, seed: in
 
 
 def disturbed(run: Run, share: float) -> bool:
-    """The server waited for its core more than ``share`` of the window (another process ran on it)."""
-    waited = run.get("window_counters", {}).get("runqueue_wait_s")
-    return waited is not None and waited > share * run["duration_s"]
+    """The server (or the load generator) waited for its core more than ``share`` of the window: another
+    process ran on it."""
+    counters = run.get("window_counters", {})
+    waits = [counters.get(name) for name in ("runqueue_wait_s", "generator_runqueue_wait_s")]
+    return any(waited is not None and waited > share * run["duration_s"] for waited in waits)
 
 
 def rounds(args: argparse.Namespace) -> list[Run]:
@@ -119,9 +122,14 @@ def rounds(args: argparse.Namespace) -> list[Run]:
                 deadline = time.monotonic() + 1800
                 while os.getloadavg()[0] > args.wait_quiet and time.monotonic() < deadline:
                     time.sleep(10)
-            load = os.getloadavg()[0]
-            run = run_shape(shape, args, payload, args.seed + index)
-            run |= {"round": index, "load_before": round(load, 2), "disturbed": disturbed(run, args.disturbed)}
+            for attempt in range(args.retries + 1):
+                load = os.getloadavg()[0]
+                run = run_shape(shape, args, payload, args.seed + index)
+                run |= {"round": index, "load_before": round(load, 2), "disturbed": disturbed(run, args.disturbed)}
+                run["attempt"] = attempt
+                if not run["disturbed"]:
+                    break
+                print(line(run) + ": again", flush=True)
             if not payload and run.get("state_bytes_mean") and not shape.startswith(("bare", "boardgameio")):
                 payload = int(run["state_bytes_mean"])
             runs.append(run)
@@ -223,6 +231,9 @@ def main() -> None:
         type=float,
         default=0.02,
         help="leave out a run whose server waited for its core more than this share of the window (0.02)",
+    )
+    parser.add_argument(
+        "--retries", type=int, default=2, help="run a disturbed run again, up to this many times (default 2)"
     )
     parser.add_argument("--json", type=Path, help="write every run's figures here")
     parser.add_argument("--report", type=Path, help="only print the summary of an earlier --json file")
