@@ -130,9 +130,9 @@ def rounds(args: argparse.Namespace) -> list[Run]:
                 run = run_shape(shape, args, payload, args.seed + index)
                 run |= {"round": index, "load_before": round(load, 2), "disturbed": disturbed(run, args.disturbed)}
                 run["attempt"] = attempt
-                if not run["disturbed"]:
+                if not run["disturbed"] or attempt == args.retries:
                     break
-                print(line(run) + ": again", flush=True)
+                print(line(run) + ": run again", flush=True)
             if not payload and run.get("state_bytes_mean") and not shape.startswith(("bare", "boardgameio")):
                 payload = int(run["state_bytes_mean"])
             runs.append(run)
