@@ -69,7 +69,7 @@ def main() -> None:
     parser.add_argument("trees", type=Path, nargs="+", help="checkouts (the first is the reference)")
     parser.add_argument("--rooms", type=int, default=20)
     parser.add_argument("--few", type=int, default=200, help="messages of the short run (default 200)")
-    parser.add_argument("--many", type=int, default=1200, help="messages of the long run (default 1200)")
+    parser.add_argument("--many", type=int, default=5200, help="messages of the long run (default 5200)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="threefold-instructions-") as directory:
         results = [per_message(tree, args.rooms, args.few, args.many, Path(directory)) for tree in args.trees]
