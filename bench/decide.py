@@ -56,8 +56,8 @@ class Summary:
     def precise(self, tolerance: float = TOLERANCE) -> bool:
         return self.half_width <= tolerance
 
-    def text(self, digits: int = 2) -> str:
-        return f"{self.median:.{digits}f} ({self.low:.{digits}f}–{self.high:.{digits}f}, {self.runs} runs)"
+    def text(self, digits: int = 2, unit: str = "runs") -> str:
+        return f"{self.median:.{digits}f} ({self.low:.{digits}f}–{self.high:.{digits}f}, {self.runs} {unit})"
 
 
 def summarise(values: Sequence[float], confidence: float = CONFIDENCE) -> Summary:

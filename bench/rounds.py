@@ -38,6 +38,8 @@ from bench.decide import decide, relative_spread, repeats_for, summarise
 
 ROOT = Path(__file__).resolve().parents[1]
 Run = dict[str, Any]
+DECIDING_COVERAGE = 0.9
+"""A verdict needs an interval this sure to hold the median: five rounds (94 %); four are only 88 %."""
 
 
 @dataclass(frozen=True)
@@ -106,10 +108,15 @@ def disturbed(run: Run, share: float) -> bool:
     if run.get("processes", 1) > 1:
         return False
     counters = run.get("window_counters", {})
-    # The server's own other threads (the SQLite checkpointer, the stall watchdog) share its core: the main
-    # thread waiting for them is the server's own work, not a disturbance.
-    own = counters.get("thread_cpu_others", 0.0)
-    waits = [counters.get("runqueue_wait_s", 0.0) - own, counters.get("generator_runqueue_wait_s", 0.0)]
+    # The server's own other threads (the SQLite checkpointer, the stall watchdog, V8's and libuv's) share its
+    # core: the main thread waiting for them is the server's own work, not a disturbance. Where they were not
+    # counted, the share of the core the whole server did not use stands for it.
+    own = counters.get("thread_cpu_others")
+    if own is None:
+        server = (1 - run.get("server_cpu_utilisation", 1.0)) * run["duration_s"]
+    else:
+        server = counters.get("runqueue_wait_s", 0.0) - own
+    waits = [server, counters.get("generator_runqueue_wait_s", 0.0)]
     return any(waited > share * run["duration_s"] for waited in waits)
 
 
@@ -189,11 +196,13 @@ def report(runs: list[Run], shapes: list[str]) -> str:
         else:
             target = f"{'≥' if ratio.at_least else '≤'} {ratio.target}"
             verdict = decide(summary, ratio.target, ratio.at_least)
-            if verdict == "undecided":
+            if summary.coverage < DECIDING_COVERAGE:
+                verdict = f"undecided: too few rounds ({verdict} in those)"
+            elif verdict == "undecided":
                 verdict = "undecided: spread too wide"
         out.append(
-            f"| {ratio.label} | {summary.text(2)} | {precision} | {sd * 100:.1f} % (±5 %: {repeats_for(sd)} rounds) "
-            f"| {target} | {verdict} |"
+            f"| {ratio.label} | {summary.text(2, 'rounds')} | {precision} "
+            f"| {sd * 100:.1f} % (±5 %: {repeats_for(sd)} rounds) | {target} | {verdict} |"
         )
     return "\n".join(out)
 
