@@ -73,7 +73,7 @@ screenshots: dev
 	$(BIN)/python -m tests.browser.screenshots
 
 bench: dev
-	$(BIN)/python -m bench.fanout $(BENCH_ARGS)
+	$(BIN)/python -m bench.rounds $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -55,7 +55,7 @@ from typing import Any
 import httpx
 import orjson
 
-from bench.servers import KINDS, Deployment, Options, Server, cpu_or_zero, deploy
+from bench.servers import KINDS, ROOT, Deployment, Options, Server, counter_deltas, cpu_or_zero, deploy
 from bench.wsclient import WSClient, connect
 
 SOCKETS_PER_ROOM = 7
@@ -385,7 +385,13 @@ async def stagger(rooms: list[Room], stats: Stats) -> None:
 
 
 async def drive(
-    rooms: list[Room], stats: Stats, rate: float | None, duration: float, warmup: float, deployment: Deployment
+    rooms: list[Room],
+    stats: Stats,
+    rate: float | None,
+    duration: float,
+    warmup: float,
+    deployment: Deployment,
+    cores: tuple[int, ...],
 ) -> dict[str, Any]:
     """Offer moves (open loop at ``rate`` per room, or closed loop when ``rate`` is None) and measure a window."""
     loop_start = time.perf_counter()
@@ -393,6 +399,7 @@ async def drive(
     stats.window_start = loop_start + warmup
     stats.window_end = stats.window_start + duration
     heap: list[tuple[float, int]] = []
+    counters0: dict[str, float] = {}
     if rate is None:
         for room in rooms:
             room.closed_loop = True
@@ -404,8 +411,9 @@ async def drive(
     window: dict[str, Any] = {}
     cpu0: list[float] = []
     moves_before: dict[str, float] = {}
-    gen0 = 0.0
+    gen0 = generator_wait0 = 0.0
     marked = False
+    timeline = Timeline()
     while True:
         now = time.perf_counter()
         if not marked and now >= stats.window_start:
@@ -414,15 +422,26 @@ async def drive(
             deployment.gc_reset()
             services = await deployment.service_pids()
             service_cpu0 = {name: sum(map(cpu_or_zero, pids)) for name, pids in services.items()}
-            cpu0, gen0 = deployment.cpu_seconds(), time.process_time()
+            counters0 = deployment.counters(cores)
+            cpu0, gen0, generator_wait0 = deployment.cpu_seconds(), time.process_time(), runqueue_wait_seconds()
+            timeline.start(now, len(stats.latencies), counters0)
             window["completed_before"] = len(stats.latencies)
         if now >= stats.window_end:
             window["server_cpu_each"] = [now - then for then, now in zip(cpu0, deployment.cpu_seconds(), strict=True)]
             window["server_cpu"] = sum(window["server_cpu_each"])
+            counters = deployment.counters(cores)
+            window["counters"] = counter_deltas(counters0, counters)
+            window["timeline"] = timeline.seconds
+            if "wal_bytes" in counters:
+                window["counters"]["wal_bytes_at_start"], window["counters"]["wal_bytes_at_end"] = (
+                    counters0.get("wal_bytes", 0.0),
+                    counters["wal_bytes"],
+                )
             window["service_cpu"] = {
                 name: sum(map(cpu_or_zero, pids)) - service_cpu0[name] for name, pids in services.items()
             }
             window["generator_cpu"] = time.process_time() - gen0
+            window["counters"]["generator_runqueue_wait_s"] = round(runqueue_wait_seconds() - generator_wait0, 4)
             window["gc"] = await deployment.gc_stats()
             moves_after = await deployment.move_seconds()
             window["server_move_ms"] = {
@@ -430,6 +449,8 @@ async def drive(
                 for bound, count in moves_after.items()
             }
             break
+        if marked and now >= timeline.next_at:
+            timeline.sample(now, len(stats.latencies), deployment.counters(cores))
         if rate is None:
             await asyncio.sleep(0.05)
             continue
@@ -461,6 +482,43 @@ async def drive(
     return window
 
 
+def runqueue_wait_seconds() -> float:
+    """How long this process' threads have waited for a core (another process ran on the generator's)."""
+    return int(Path("/proc/self/schedstat").read_text().split()[1]) / 1e9
+
+
+class Timeline:
+    """The window second by second: moves completed, and the server's CPU, waits for its core and SQLite WAL
+    size, so that a run whose figure differs can be looked into (a stall, a checkpoint, the WAL's growth)."""
+
+    def __init__(self) -> None:
+        self.seconds: list[dict[str, float]] = []
+        self.next_at = math.inf
+        self.origin = math.nan
+        self._last: tuple[float, int, dict[str, float]] = (0.0, 0, {})
+
+    def start(self, now: float, completed: int, counters: dict[str, float]) -> None:
+        if not self.seconds:
+            self.origin = now
+        self._last, self.next_at = (now, completed, counters), now + 1
+
+    def sample(self, now: float, completed: int, counters: dict[str, float]) -> None:
+        then, done, before = self._last
+        moves = completed - done
+        cpu = counters["utime_s"] + counters["stime_s"] - before["utime_s"] - before["stime_s"]
+        self.seconds.append(
+            {
+                "at_s": round(then - self.origin, 2),
+                "moves_per_s": round(moves / (now - then), 1),
+                "cpu_us_per_move": round(cpu / moves * 1e6, 1) if moves else math.nan,
+                "stime_share": round((counters["stime_s"] - before["stime_s"]) / cpu, 3) if cpu else math.nan,
+                "waited_s": round(counters["runqueue_wait_s"] - before["runqueue_wait_s"], 3),
+                "wal_mib": round(counters.get("wal_bytes", 0.0) / 2**20, 1),
+            }
+        )
+        self.start(now, completed, counters)
+
+
 def percentile(sorted_values: list[float], q: float) -> float:
     if not sorted_values:
         return float("nan")
@@ -475,7 +533,15 @@ async def run_one(kind: str, scenario: str, args: argparse.Namespace, payload_by
         while os.getloadavg()[0] > args.wait_quiet and time.monotonic() < deadline:
             await asyncio.sleep(10)
     load_before = os.getloadavg()[0]
-    options = Options(args.server_cpu, payload_bytes, args.profile, args.postgres_url, args.redis_url)
+    options = Options(
+        args.server_cpu,
+        payload_bytes,
+        args.profile,
+        args.postgres_url,
+        args.redis_url,
+        args.sqlite_dir,
+        args.tree,
+    )
     with deploy(kind, options) as deployment:
         try:
             result = await measure(deployment, scenario, args, seed)
@@ -505,7 +571,8 @@ async def measure(deployment: Deployment, scenario: str, args: argparse.Namespac
     gc.disable()
     if args.stagger:
         await stagger(rooms, stats)
-    window = await drive(rooms, stats, rate, args.duration, args.warmup, deployment)
+    cores = (args.server_cpu, args.generator_cpu)
+    window = await drive(rooms, stats, rate, args.duration, args.warmup, deployment, cores)
     deployment.check_alive()
     for room in rooms:
         for sock in room.socks:
@@ -543,7 +610,11 @@ async def measure(deployment: Deployment, scenario: str, args: argparse.Namespac
         "rss_after_setup_mib": round(rss_after / 2**20, 1),
         "gc": {key: value for key, value in window["gc"].items() if key != "stalls"},
         "loop_stalls": window["gc"].get("stalls"),
-        "server_move_ms_up_to": window.get("server_move_ms"),  # moves (cumulative) by apply-to-written time
+        "server_move_ms_up_to": window.get("server_move_ms"),
+        # Over the window: the server's context switches, system calls, bytes written, time waiting to run,
+        # each thread's CPU, the cores' steal and interrupt time (what a noisy window is checked against).
+        "window_counters": window["counters"],
+        "window_timeline": window["timeline"],  # moves (cumulative) by apply-to-written time
         "generator_late_ms_up_to": stats.generator_lateness,  # one process' (a cluster's are under gc.processes)
         "state_bytes_mean": round(stats.bytes_total / stats.bytes_count) if stats.bytes_count else None,
         "setup_s": round(setup_seconds, 1),
@@ -738,6 +809,17 @@ def main() -> None:
         "then shared with every other client of that server, whatever the database number)",
     )
     parser.add_argument(
+        "--tree",
+        type=Path,
+        default=ROOT,
+        help="the checkout whose app the app servers run (another commit's worktree; default this one)",
+    )
+    parser.add_argument(
+        "--sqlite-dir",
+        type=Path,
+        help="project: make its fresh SQLite database in this directory (default: the system's temporary one)",
+    )
+    parser.add_argument(
         "--wait-quiet",
         type=float,
         default=0,
@@ -781,7 +863,7 @@ def main() -> None:
         print(line)
     if args.json:
         args.json.write_text(
-            json.dumps({"machine": machine(), "args": vars(args) | {"json": str(args.json)}, "runs": results}, indent=2)
+            json.dumps({"machine": machine(), "args": vars(args), "runs": results}, indent=2, default=str)
         )
 
 

@@ -57,6 +57,11 @@ class Options:
     postgres_url: str = "postgresql://postgres@127.0.0.1:5432/postgres"
     redis_url: str | None = None
     """None: a private redis-server for each cluster run."""
+    sqlite_dir: Path | None = None
+    """Where the project's fresh SQLite database is made (None: the system's temporary directory)."""
+    tree: Path = ROOT
+    """The checkout whose app (and migrations) the app processes run: another commit's worktree, to compare
+    two versions of the server under this harness (bench/serve.py is always this checkout's)."""
 
 
 # ---- processes ------------------------------------------------------------------------------------------
@@ -70,8 +75,80 @@ def free_port() -> int:
 
 def cpu_seconds(pid: int) -> float:
     """utime + stime of a process, from /proc/<pid>/stat."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return cpu_seconds_of(Path(f"/proc/{pid}/stat"))
+
+
+def thread_cpu_seconds(pid: int) -> dict[str, float]:
+    """The main thread's utime + stime apart from every other thread's (the SQLite checkpointer, the executor,
+    the stall watchdog): the event loop's own share."""
+    found = {"main": 0.0, "others": 0.0}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            found["main" if task.name == str(pid) else "others"] += cpu_seconds_of(task / "stat")
+        except (OSError, ValueError, IndexError):
+            continue  # the thread ended meanwhile
+    return found
+
+
+def cpu_seconds_of(stat: Path) -> float:
+    """utime + stime from a ``stat`` file of /proc (a process' or one thread's)."""
+    fields = stat.read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def process_counters(pid: int) -> dict[str, float]:
+    """What a window's figures can be checked against: context switches (involuntary ones: something else
+    ran on the server's core), system calls and bytes written (the database's writes and fsyncs), and the
+    time the kernel reports the process waited to run (``schedstat``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    counters = {"utime_s": int(fields[11]) / ticks, "stime_s": int(fields[12]) / ticks}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
+            name, value = line.split(":")
+            counters[name] = float(value)
+    with contextlib.suppress(OSError):  # not readable for another user's process
+        for line in Path(f"/proc/{pid}/io").read_text().splitlines():
+            name, value = line.split(":")
+            if name in ("syscr", "syscw", "write_bytes", "wchar"):
+                counters[name] = float(value)
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        run_ns, wait_ns, _slices = Path(f"/proc/{pid}/schedstat").read_text().split()
+        counters["run_s"], counters["runqueue_wait_s"] = int(run_ns) / 1e9, int(wait_ns) / 1e9
+    return counters
+
+
+def cpu_steal_seconds(cpus: tuple[int, ...]) -> dict[str, float]:
+    """Per core: time the hypervisor gave to others (steal), time spent on interrupts (irq, softirq), time
+    busy; and the kernel threads' CPU."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    found: dict[str, float] = {}
+    for line in Path("/proc/stat").read_text().splitlines():
+        name, *values = line.split()
+        if name.startswith("cpu") and name[3:].isdigit() and int(name[3:]) in cpus:
+            found[f"{name}_steal"] = int(values[7]) / ticks
+            found[f"{name}_irq"] = (int(values[5]) + int(values[6])) / ticks
+            found[f"{name}_busy"] = (sum(map(int, values[:8])) - int(values[3]) - int(values[4])) / ticks
+    found["kernel_threads_cpu"] = kernel_threads_cpu_seconds()
+    return found
+
+
+def kernel_threads_cpu_seconds() -> float:
+    """CPU of the kernel's own threads (children of kthreadd: writeback, the ext4 journal, softirqs): the
+    work a run's disk writes cause that no process of the run is charged for."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        if fields[1] == "2":  # the parent is kthreadd
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def counter_deltas(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
+    return {name: round(after[name] - before[name], 4) for name in before if name in after}
 
 
 def rss_bytes(pid: int) -> int:
@@ -158,15 +235,18 @@ def server_env(name: str, port: int, options: Options) -> dict[str, str]:
 
 
 def start_server(name: str, target: str, options: Options, extra_env: dict[str, str] | None = None) -> Server:
-    """``bench.serve TARGET`` on a free port, pinned to ``options.cpu``; returns once /healthz answers 200."""
+    """This checkout's ``bench/serve.py TARGET`` on a free port, pinned to ``options.cpu``, importing the app from
+    ``options.tree`` (the bare endpoint from this checkout); returns once /healthz answers 200."""
     workdir = Path(tempfile.mkdtemp(prefix=f"threefold-bench-{name}-"))
     port = free_port()
     stats = workdir / "gc.json"
+    tree = ROOT if target == BARE else options.tree
+    serve = str(ROOT / "bench" / "serve.py")
     with (workdir / "server.log").open("wb") as log:
         proc = subprocess.Popen(
-            ["taskset", "-c", str(options.cpu), sys.executable, "-m", "bench.serve", target, str(port), str(stats)],
-            cwd=ROOT,
-            env={**server_env(name, port, options), **(extra_env or {})},
+            ["taskset", "-c", str(options.cpu), sys.executable, serve, target, str(port), str(stats)],
+            cwd=tree,
+            env={**server_env(name, port, options), "PYTHONPATH": str(tree), **(extra_env or {})},
             stdout=log,
             stderr=subprocess.STDOUT,
             preexec_fn=die_with_parent,
@@ -194,11 +274,11 @@ def wait_healthy(server: Server, timeout: float = 30) -> None:
     raise RuntimeError(f"{server.name} server did not become healthy")
 
 
-def migrate(database_url: str) -> None:
+def migrate(database_url: str, tree: Path = ROOT) -> None:
     subprocess.run(
         [sys.executable, "-m", "alembic", "upgrade", "head"],
-        cwd=ROOT,
-        env={**os.environ, "DATABASE_URL": database_url},
+        cwd=tree,
+        env={**os.environ, "DATABASE_URL": database_url, "PYTHONPATH": str(tree)},
         check=True,
         capture_output=True,
     )
@@ -296,6 +376,7 @@ class Deployment:
     servers: list[Server]
     database_url: str | None = None
     redis_url: str | None = None
+    sqlite_path: Path | None = None
 
     @property
     def app(self) -> bool:
@@ -327,6 +408,20 @@ class Deployment:
 
     def rss_bytes(self) -> int:
         return sum(rss_bytes(s.pid) for s in self.servers)
+
+    def counters(self, cpus: tuple[int, ...]) -> dict[str, float]:
+        """``process_counters`` summed over the processes, each thread name's CPU (``thread_cpu_`` + name), the
+        cores' steal and interrupt time, and the SQLite WAL's size: read at both ends of a window."""
+        summed: dict[str, float] = {}
+        for server in self.servers:
+            threads = {f"thread_cpu_{name}": cpu for name, cpu in thread_cpu_seconds(server.pid).items()}
+            for name, value in (process_counters(server.pid) | threads).items():
+                summed[name] = summed.get(name, 0.0) + value
+        summed |= cpu_steal_seconds(cpus)
+        if self.sqlite_path is not None:
+            with contextlib.suppress(OSError):
+                summed["wal_bytes"] = float(Path(f"{self.sqlite_path}-wal").stat().st_size)
+        return summed
 
     def check_alive(self) -> None:
         """Raise if a server died during the run (its figures would be meaningless)."""
@@ -377,14 +472,18 @@ def deploy(kind: str, options: Options) -> Iterator[Deployment]:
         if kind == "bare":
             servers = [start(stack, "bare", BARE, options, {})]
         elif kind == "project":
-            directory = stack.enter_context(tempfile.TemporaryDirectory(prefix="threefold-bench-db-"))
+            directory = stack.enter_context(
+                tempfile.TemporaryDirectory(prefix="threefold-bench-db-", dir=options.sqlite_dir)
+            )
             database_url = f"sqlite+aiosqlite:///{directory}/threefold.db"
-            migrate(database_url)
+            migrate(database_url, options.tree)
             servers = [start(stack, "project", APP, options, {"DATABASE_URL": database_url})]
+            yield Deployment(kind, servers, sqlite_path=Path(directory) / "threefold.db")
+            return
         elif kind in CLUSTER_PROCESSES:
             redis_url = options.redis_url or stack.enter_context(private_redis())
             database_url = stack.enter_context(postgres_database(options.postgres_url))
-            migrate(database_url)
+            migrate(database_url, options.tree)
             env = {"DATABASE_URL": database_url, "REDIS_URL": redis_url}
             if CLUSTER_PROCESSES[kind] > 2:  # 40 connections each would pass PostgreSQL's 100 (docs/deploy.md)
                 env |= {

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.live.leases import Leases
 from app.live.pg_moves import PostgresMoves, in_transaction
@@ -35,20 +35,15 @@ class PostgresStore(SqlStore):
         await self._pg.close()
 
     async def _write(self, work: Callable[[Sql], T]) -> T:
-        """A game end, a new game or a chat line on a connection of the session pool, as before, but on the
-        asyncpg connection itself (app.live.pg_moves.AsyncpgSql): without a session's work per statement
-        (compiled-statement lookup, parameter and result processing), the larger part of a game end's CPU."""
-        engine: AsyncEngine = self.sessions.kw["bind"]
-        async with engine.connect() as connection:
-            driver = (await connection.get_raw_connection()).driver_connection
-            assert driver is not None  # a checked-out connection is open
-            try:
-                return await in_transaction(driver, work)
-            finally:
-                # The pool's reset knows nothing of this transaction: one a cancellation left open is closed
-                # with its connection rather than handed to the next user.
-                if driver.is_in_transaction():
-                    await connection.invalidate()
+        """A game end, a new game or a chat line in a transaction on a connection of the moves' asyncpg pool
+        (app.live.pg_moves.AsyncpgSql): without a session's work per statement (compiled-statement lookup,
+        parameter and result processing), the larger part of a game end's CPU, and without the session
+        pool's ping before each use (a BEGIN and a ROLLBACK, two round trips at every game's end and start).
+        A connection that a cancellation left inside the transaction is rolled back as it goes back to the
+        pool (app.live.pg_moves)."""
+        pool = await self._pg.connections()
+        async with pool.acquire() as driver:
+            return await in_transaction(driver, work)
 
     async def record_move(self, move: MoveWrite, end: GameEnd | None = None) -> list[dict[str, Any]] | None:
         """A move in the next group statement (app.live.pg_moves); a game's end, with the room's finish and
