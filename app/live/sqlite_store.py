@@ -48,7 +48,7 @@ class SqliteMoveWriter:
     """The per-move write on SQLite, on a plain ``sqlite3`` connection (WAL, synchronous=NORMAL).
 
     An async session (aiosqlite hops to its thread twice per statement) cost many times this write, and was
-    most of the server's CPU per move (bench/README.md, "Commit 9170f54"). A WAL commit
+    most of the server's CPU per move (`git log -- app/live/sqlite_store.py` has the figures). A WAL commit
     with synchronous=NORMAL does not wait for the disk, so running it on the event loop is cheaper than
     handing it to a thread; it is still committed before anyone is told (a crash of the process loses
     nothing committed; only a power cut can lose the last moments, as with any NORMAL WAL database).
