@@ -5,8 +5,16 @@ from __future__ import annotations
 import asyncio
 import gc
 import time
+import weakref
 
-from app.collector import ON_TIME_SECONDS, refreeze_forever, resident_bytes
+from app.collector import (
+    ON_TIME_SECONDS,
+    QUIET_GARBAGE,
+    QuietBackoff,
+    Refreezer,
+    refreeze_forever,
+    resident_bytes,
+)
 from app.metrics import Metrics
 from app.settings import Settings
 
@@ -44,4 +52,78 @@ async def test_a_full_collection_waits_until_the_loop_keeps_up() -> None:
             await asyncio.sleep(0.05)
     finally:
         refreezer.cancel()
+        gc.unfreeze()
+
+
+def test_quiet_collections_let_more_ticks_go_by_each_time() -> None:
+    """Flat out, young collections scan the moves in flight and free nothing: each one that finds nothing
+    lets twice as many ticks (and one) go by before the next, up to the most allowed."""
+    quiet = QuietBackoff(max_skipped=10)
+    skipped = []
+    assert quiet.collect_now()
+    for _ in range(5):
+        quiet.found(0)
+        ticks = 0
+        while not quiet.collect_now():
+            ticks += 1
+        skipped.append(ticks)
+    assert skipped == [1, 3, 7, 10, 10]
+
+
+def test_garbage_found_brings_back_a_collection_at_every_tick() -> None:
+    quiet = QuietBackoff(max_skipped=10)
+    for _ in range(4):
+        quiet.found(0)
+        while not quiet.collect_now():
+            pass
+    quiet.found(QUIET_GARBAGE)
+    assert quiet.collect_now()
+    quiet.found(QUIET_GARBAGE - 1)  # a stray cycle is not worth it: back to skipping
+    assert not quiet.collect_now()
+
+
+class Node:
+    next: Node
+
+
+def make_garbage_cycle() -> weakref.ref[Node]:
+    """A ring of ``QUIET_GARBAGE`` objects that only a collection frees."""
+    nodes = [Node() for _ in range(QUIET_GARBAGE)]
+    for node, after in zip(nodes, nodes[1:] + nodes[:1], strict=True):
+        node.next = after
+    return weakref.ref(nodes[0])
+
+
+def test_the_collector_skips_ticks_while_quiet_and_collects_each_tick_while_cycles_die() -> None:
+    """Driven tick by tick: quiet, young collections thin out; once cycles die at every tick, every tick
+    collects, and each cycle is freed young, by the tick after it died."""
+    young = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop" and info["generation"] == 0:
+            young.append(info["collected"])
+
+    gc.collect()
+    gc.disable()  # only the collector's own collections are counted
+    gc.callbacks.append(count)
+    try:
+        refreezer = Refreezer(Metrics(), Settings(gc_freeze_seconds=0.05), now=0.0)
+        for tick in range(40):
+            refreezer.tick(now=tick * 0.05, late=False)
+        quiet_collections = len(young)
+        assert quiet_collections <= 6, young  # ticks 0, 2, 6, 14, 30 of 40
+        young.clear()
+        cycles = []
+        for tick in range(40, 80):
+            cycles.append(make_garbage_cycle())
+            refreezer.tick(now=tick * 0.05, late=False)
+        # The first cycles may have died in ticks let go by (frozen, left for a full collection); from the
+        # first that a collection found, every tick collects and frees the cycle that died in it.
+        first_found = next(index for index, collected in enumerate(young) if collected >= QUIET_GARBAGE)
+        assert len(young) - first_found >= 40 - 31, young
+        assert all(collected >= QUIET_GARBAGE for collected in young[first_found:]), young
+        assert all(ref() is None for ref in cycles[-(len(young) - first_found) :])
+    finally:
+        gc.callbacks.remove(count)
+        gc.enable()
         gc.unfreeze()
