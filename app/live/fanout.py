@@ -82,13 +82,16 @@ class Fanout:
         message_for = game.state_messages(events, log_since)
         cache: dict[Seat | None, tuple[bytes, bytes]] = {}
         """Each seat's payload and its frame: framed once, however many sockets get it."""
+        last: tuple[bytes, bytes] | None = None
         seats = live.seats_by_player()
         for conn in live.connections:
             seat = None if conn.watching else seats.get(conn.player_id)
             prepared = cache.get(seat)
             if prepared is None:
                 payload = message_for(seat)
-                prepared = cache[seat] = (payload, text_frame(payload))
+                if last is None or last[0] is not payload:  # else one message for every seat: framed once
+                    last = (payload, text_frame(payload))
+                prepared = cache[seat] = last
             payload = prepared[0]
             if head is None and not welcomes:  # every ordinary move
                 if ack is not None and conn is ack[0]:

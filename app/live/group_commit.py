@@ -48,10 +48,14 @@ class GroupCommit(Generic[W, R]):
 
     async def write(self, write: W) -> R:
         """Store ``write`` in the next group; its outcome once that is committed."""
-        future: asyncio.Future[R] = asyncio.get_running_loop().create_future()
+        committer = self._committer
+        # The committer's loop is the running one (asked of asyncio only for a group's first write: on
+        # Python 3.11 each ask is a getpid system call).
+        loop = asyncio.get_running_loop() if committer is None else committer.get_loop()
+        future: asyncio.Future[R] = loop.create_future()
         self._pending.append((write, future))
-        if self._committer is None:
-            self._committer = asyncio.create_task(self._commit_pending())
+        if committer is None:
+            self._committer = loop.create_task(self._commit_pending())
         return await future
 
     async def drain(self) -> None:

@@ -84,7 +84,7 @@ class LiveRoom:
             return None
         info = self.game.seats[seat]
         pid = info.get("player_id")
-        if info.get("bot") or pid is None or pid in self.connected_players():
+        if info.get("bot") or pid is None or self.is_connected(pid):
             return None
         return self.away_since.get(pid)
 
@@ -107,6 +107,12 @@ class LiveRoom:
             players |= ids
         return players
 
+    def is_connected(self, player_id: int) -> bool:
+        """``player_id in connected_players()``, without building the set (asked at every move)."""
+        return any(c.player_id == player_id and not c.watching for c in self.connections) or any(
+            player_id in ids for ids in self.remote_presence.values()
+        )
+
     def host_here(self) -> bool:
         """The host keeps the role: they are connected, or, holding no seat, they run the room from a shared
         screen (a party host's TV is their place in the room). A seated host's TV alone does not keep it."""
@@ -118,15 +124,16 @@ class LiveRoom:
     def seats_by_player(self) -> dict[int, Seat]:
         """The seat each seated person holds in the current game (or in the lobby when no game runs); the
         first, if one holds several. Bots hold no person's seat."""
-        if self.game is not None and self.record.status == "playing":
-            game_seats = self.game.seats
-            pairs = [(seat.get("player_id"), index) for index, seat in enumerate(game_seats) if not seat.get("bot")]
-        else:
-            pairs = [(rec.player_id, index) for index, rec in enumerate(self.record.seats) if not rec.is_bot]
         found: dict[int, Seat] = {}
-        for player_id, index in pairs:
-            if player_id is not None:
-                found.setdefault(player_id, index)
+        if self.game is not None and self.record.status == "playing":
+            for index, info in enumerate(self.game.seats):
+                player_id = info.get("player_id")
+                if player_id is not None and not info.get("bot"):
+                    found.setdefault(player_id, index)
+        else:
+            for index, rec in enumerate(self.record.seats):
+                if rec.player_id is not None and not rec.is_bot:
+                    found.setdefault(rec.player_id, index)
         return found
 
     def seat_of(self, player_id: int) -> Seat | None:
