@@ -121,8 +121,8 @@ class Settings(BaseSettings):
         default=0.05,
         description="How often the young generation is collected and its survivors frozen: that collection scans "
         "what was made since the last one and is still alive, so its pause grows with this interval; a shorter "
-        "one spends about the same time collecting in all, a little more flat out, since each collection also "
-        "scans every move in flight.",
+        "one spends about the same time collecting in all. While collections find no garbage, ticks go by "
+        "without one, up to a second (app.collector), the survivors still frozen at each.",
     )
     gc_full_growth_fraction: float = Field(
         default=0.25,
