@@ -19,8 +19,10 @@ every reference is counted away. So a young collection that found no garbage let
 next 3 after the next that finds none, and so on up to ``QUIET_SECONDS`` without one (``QuietBackoff``);
 the survivors are frozen at every tick all the same, so a collection's pause does not grow. Garbage found
 brings back a collection at every tick; a stray cycle or two (``QUIET_GARBAGE``: a drawn game's rating
-leaves one) does not. A cycle that dies within a skipped tick is frozen with the survivors, and waits for
-the full collection below, as one that dies after its freeze does.
+leaves one) does not. What is known to leave cycles calls for the next tick's collection whatever the
+back-off says (``expect_garbage``): a connection upgraded to a WebSocket leaves its HTTP protocol in one. A
+cycle that dies within a skipped tick otherwise is frozen with the survivors, and waits for the full
+collection below, as one that dies after its freeze does.
 
 What dies by reference counting is freed whether frozen or not; only a reference cycle that outlives a young
 collection and dies after it was frozen stays, until a full collection. Steady play makes none that live that
@@ -90,6 +92,25 @@ class QuietBackoff:
         self._left = self._skip
 
 
+class GarbageNotice:
+    """Whether something that leaves reference cycles happened since the last tick."""
+
+    def __init__(self) -> None:
+        self.expected = False
+
+    def take(self) -> bool:
+        expected, self.expected = self.expected, False
+        return expected
+
+
+_notice = GarbageNotice()
+
+
+def expect_garbage() -> None:
+    """Something just left reference cycles: the next tick collects, even while the quiet back-off skips."""
+    _notice.expected = True
+
+
 ON_TIME_SECONDS = 2.0
 """A full collection waits until the loop has woken this collector on time for this long. An overloaded
 server grows too (its sockets' backlogs, the moves in flight), and a long pause then only makes it worse:
@@ -121,8 +142,10 @@ class Refreezer:
             self.quiet.found(gc.collect())
             self.metrics.full_collections.inc()
             self.baseline = resident_bytes()
-        elif self.quiet.collect_now():
-            self.quiet.found(gc.collect(0))  # fresh garbage cycles are freed, not frozen
+        else:
+            expected = _notice.take()
+            if self.quiet.collect_now() or expected:
+                self.quiet.found(gc.collect(0))  # fresh garbage cycles are freed, not frozen
         gc.freeze()
 
 

@@ -21,6 +21,7 @@ relied on here change.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import struct
 from collections.abc import Callable, Generator, Mapping
@@ -30,6 +31,8 @@ from uvicorn.protocols.utils import get_client_addr
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request
 from websockets.protocol import State
+
+from app.collector import expect_garbage
 
 log = logging.getLogger("uvicorn.error")
 FRAMES_EXTENSION = "threefold.frames"
@@ -71,6 +74,10 @@ class PreparedFramesProtocol(WebSocketsSansIOProtocol):
     cycle among frozen objects stays until a full collection, which pauses the server for up to a second
     with thousands of sockets open. Before, each closed socket left 48 such objects (its protocol, websockets'
     parser generator, the handshake, the receive queue)."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        expect_garbage()  # the HTTP protocol this connection was upgraded from is left in a reference cycle
 
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)

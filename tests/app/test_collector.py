@@ -12,6 +12,7 @@ from app.collector import (
     QUIET_GARBAGE,
     QuietBackoff,
     Refreezer,
+    expect_garbage,
     refreeze_forever,
     resident_bytes,
 )
@@ -125,6 +126,39 @@ def test_the_collector_skips_ticks_while_quiet_and_collects_each_tick_while_cycl
         assert len(young) - first_found >= 40 - 31, young
         assert all(collected >= QUIET_GARBAGE for collected in young[first_found:]), young
         assert all(ref() is None for ref in cycles[-(len(young) - first_found) :])
+    finally:
+        gc.callbacks.remove(count)
+        gc.enable()
+        gc.unfreeze()
+
+
+def test_expected_garbage_is_collected_at_the_next_tick_even_while_quiet() -> None:
+    """A WebSocket upgrade leaves its HTTP protocol in a cycle smaller than ``QUIET_GARBAGE``: it calls for
+    the next tick's collection (app.ws_protocol), so the cycle is freed young instead of frozen."""
+    young: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop" and info["generation"] == 0:
+            young.append(info["collected"])
+
+    gc.collect()
+    gc.disable()
+    gc.callbacks.append(count)
+    try:
+        settings = Settings(gc_freeze_seconds=0.05, gc_full_growth_min_mib=1 << 20)
+        refreezer = Refreezer(Metrics(), settings, now=0.0)
+        for tick in range(40):  # quiet: the back-off now lets the next 31 ticks go by
+            refreezer.tick(now=tick * 0.05, late=False)
+        young.clear()
+        small = Node()
+        small.next = small  # one object in a cycle: less than a collection is kept for
+        freed = weakref.ref(small)
+        del small
+        expect_garbage()
+        refreezer.tick(now=40 * 0.05, late=False)
+        assert len(young) == 1 and freed() is None
+        refreezer.tick(now=41 * 0.05, late=False)  # nothing more expected: quiet again
+        assert len(young) == 1
     finally:
         gc.callbacks.remove(count)
         gc.enable()
