@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import time
 import weakref
+from collections.abc import Iterator
 
 from app.collector import (
     ON_TIME_SECONDS,
@@ -95,9 +97,10 @@ def make_garbage_cycle() -> weakref.ref[Node]:
     return weakref.ref(nodes[0])
 
 
-def test_the_collector_skips_ticks_while_quiet_and_collects_each_tick_while_cycles_die() -> None:
-    """Driven tick by tick: quiet, young collections thin out; once cycles die at every tick, every tick
-    collects, and each cycle is freed young, by the tick after it died."""
+@contextlib.contextmanager
+def young_collections() -> Iterator[list[int]]:
+    """What each young collection found, in order, while only the collector collects (automatic collections
+    off, and no growth calling for a full one)."""
     young: list[int] = []
 
     def count(phase: str, info: dict[str, int]) -> None:
@@ -105,14 +108,30 @@ def test_the_collector_skips_ticks_while_quiet_and_collects_each_tick_while_cycl
             young.append(info["collected"])
 
     gc.collect()
-    gc.disable()  # only the collector's own collections are counted
+    gc.disable()
     gc.callbacks.append(count)
     try:
-        # No growth calls for a full collection here: only young collections and skipped ticks.
-        settings = Settings(gc_freeze_seconds=0.05, gc_full_growth_min_mib=1 << 20)
-        refreezer = Refreezer(Metrics(), settings, now=0.0)
-        for tick in range(40):
-            refreezer.tick(now=tick * 0.05, late=False)
+        yield young
+    finally:
+        gc.callbacks.remove(count)
+        gc.enable()
+        gc.unfreeze()
+
+
+def quiet_refreezer(ticks: int) -> Refreezer:
+    """A collector that has ticked ``ticks`` times, at ticks 0 .. ticks-1, with no garbage to find."""
+    settings = Settings(gc_freeze_seconds=0.05, gc_full_growth_min_mib=1 << 20)
+    refreezer = Refreezer(Metrics(), settings, now=0.0)
+    for tick in range(ticks):
+        refreezer.tick(now=tick * 0.05, late=False)
+    return refreezer
+
+
+def test_the_collector_skips_ticks_while_quiet_and_collects_each_tick_while_cycles_die() -> None:
+    """Driven tick by tick: quiet, young collections thin out; once cycles die at every tick, every tick
+    collects, and each cycle is freed young, by the tick after it died."""
+    with young_collections() as young:
+        refreezer = quiet_refreezer(40)
         quiet_collections = len(young)
         assert quiet_collections <= 6, young  # ticks 0, 2, 6, 14, 30 of 40
         young.clear()
@@ -126,29 +145,13 @@ def test_the_collector_skips_ticks_while_quiet_and_collects_each_tick_while_cycl
         assert len(young) - first_found >= 40 - 31, young
         assert all(collected >= QUIET_GARBAGE for collected in young[first_found:]), young
         assert all(ref() is None for ref in cycles[-(len(young) - first_found) :])
-    finally:
-        gc.callbacks.remove(count)
-        gc.enable()
-        gc.unfreeze()
 
 
 def test_expected_garbage_is_collected_at_the_next_tick_even_while_quiet() -> None:
     """A WebSocket upgrade leaves its HTTP protocol in a cycle smaller than ``QUIET_GARBAGE``: it calls for
     the next tick's collection (app.ws_protocol), so the cycle is freed young instead of frozen."""
-    young: list[int] = []
-
-    def count(phase: str, info: dict[str, int]) -> None:
-        if phase == "stop" and info["generation"] == 0:
-            young.append(info["collected"])
-
-    gc.collect()
-    gc.disable()
-    gc.callbacks.append(count)
-    try:
-        settings = Settings(gc_freeze_seconds=0.05, gc_full_growth_min_mib=1 << 20)
-        refreezer = Refreezer(Metrics(), settings, now=0.0)
-        for tick in range(40):  # quiet: the back-off now lets the next 31 ticks go by
-            refreezer.tick(now=tick * 0.05, late=False)
+    with young_collections() as young:
+        refreezer = quiet_refreezer(40)  # the back-off now lets the next 31 ticks go by
         young.clear()
         small = Node()
         small.next = small  # one object in a cycle: less than a collection is kept for
@@ -159,7 +162,3 @@ def test_expected_garbage_is_collected_at_the_next_tick_even_while_quiet() -> No
         assert len(young) == 1 and freed() is None
         refreezer.tick(now=41 * 0.05, late=False)  # nothing more expected: quiet again
         assert len(young) == 1
-    finally:
-        gc.callbacks.remove(count)
-        gc.enable()
-        gc.unfreeze()
